@@ -1,0 +1,33 @@
+/* The CUDA backend as seen from the host code: plain C entry points, no CUDA
+ * types. A CPU-only build links cuda_stub.c instead. */
+#ifndef CVR_CUDA_BACKEND_H
+#define CVR_CUDA_BACKEND_H
+
+#include "cvr_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int cvr_cuda_count_devices(void);
+/* Opens device_index for ctx: sets ctx->cuda and ctx->description. */
+cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index);
+void cvr_cuda_context_destroy(cvr_context *ctx);
+
+/* Uploads data (volume->type scalars) into a 3D array bound to textures. */
+cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
+                                  const void *data);
+void cvr_cuda_volume_release(cvr_volume *volume);
+
+/* Device limits the settings must respect. */
+cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
+                                      const cvr_render_settings *settings);
+
+cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
+                           const cvr_image *image, cvr_render_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

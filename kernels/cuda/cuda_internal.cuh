@@ -1,0 +1,42 @@
+/* State and launch parameters of the CUDA backend (CUDA C, not public). */
+#ifndef CVR_CUDA_INTERNAL_CUH
+#define CVR_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+
+#include "cuda_backend.h"
+
+struct cvr_cuda_context {
+  int device;
+  cudaDeviceProp props;
+  cudaStream_t stream;
+  cudaEvent_t kernel_start, kernel_stop;
+  cvr_rgba *table;                /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entries */
+  const cvr_transfer_function *table_tf; /* what the device table holds */
+  unsigned long long table_version;
+  float table_sample_distance;
+  unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */
+  void *output;                   /* rgba32f, rgba8 and depth planes */
+  size_t output_bytes;
+};
+
+struct cvr_cuda_volume {
+  cudaArray_t array;
+  cudaTextureObject_t linear, nearest;
+};
+
+/* Everything a ray-casting kernel reads, passed by value. */
+typedef struct cvr_cuda_launch {
+  cvr_ray_params ray;
+  cudaTextureObject_t volume;
+  const cvr_rgba *table;
+  float4 *rgba32f; /* each output may be NULL */
+  uchar4 *rgba8;
+  float *depth;
+  unsigned long long *counters;
+} cvr_cuda_launch;
+
+/* standard.cu */
+cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
+
+#endif

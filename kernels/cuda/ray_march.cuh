@@ -1,0 +1,66 @@
+/* Device helpers every CUDA strategy shares: the transfer-function table in
+ * shared memory, volume sampling through the texture, one sample's
+ * classification and compositing, writing a pixel, and statistics. The
+ * arithmetic itself lives in raycast.h, shared with the CPU renderer. */
+#ifndef CVR_RAY_MARCH_CUH
+#define CVR_RAY_MARCH_CUH
+
+#include "cuda_internal.cuh"
+
+/* The table goes to shared memory: lookups with data-dependent indices would
+ * serialize in constant memory and pollute the texture cache as a texture. */
+__device__ __forceinline__ void cvr_load_table(cvr_rgba *shared_table, const cvr_rgba *table,
+                                               int size) {
+  const int threads = blockDim.x * blockDim.y * blockDim.z;
+  const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  for (int i = t; i < size; i += threads) shared_table[i] = table[i];
+  __syncthreads();
+}
+
+/* Texels sit at integer index positions; the texture addresses their centres. */
+__device__ __forceinline__ float cvr_sample(cudaTextureObject_t volume, const float pos[3]) {
+  return tex3D<float>(volume, pos[0] + 0.5f, pos[1] + 0.5f, pos[2] + 0.5f);
+}
+
+/* Classifies and composites sample k; returns whether the ray is finished. */
+__device__ __forceinline__ bool cvr_march_step(const cvr_ray_params &p, const cvr_ray &ray,
+                                               cudaTextureObject_t volume,
+                                               const cvr_rgba *table, int k, cvr_rgba &acc,
+                                               int &first) {
+  float pos[3];
+  cvr_ray_position(&ray, p.lattice_offset, k, pos);
+  const cvr_rgba s = cvr_classify(table, p.tf_size, p.tf_scale, p.tf_bias, cvr_sample(volume, pos));
+  if (s.a > 0.0f && first < 0) first = k;
+  cvr_composite(&acc, s);
+  return cvr_ray_done(&p, &acc);
+}
+
+__device__ __forceinline__ void cvr_write_pixel(const cvr_cuda_launch &l, int px, int py,
+                                                const cvr_rgba &c, float depth) {
+  const size_t o = (size_t)py * l.ray.width + px;
+  if (l.rgba32f) l.rgba32f[o] = make_float4(c.r, c.g, c.b, c.a);
+  if (l.rgba8)
+    l.rgba8[o] = make_uchar4(cvr_to_unorm8(c.r), cvr_to_unorm8(c.g), cvr_to_unorm8(c.b),
+                             cvr_to_unorm8(c.a));
+  if (l.depth) l.depth[o] = depth;
+}
+
+/* Adds the block's rays and samples to the frame counters, one atomic pair
+ * per full warp. Every thread of the block must call it. */
+__device__ __forceinline__ void cvr_count(unsigned long long *counters, unsigned rays,
+                                          unsigned samples) {
+  const int threads = blockDim.x * blockDim.y * blockDim.z;
+  const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned long long r = rays, s = samples;
+  if ((t | 31) < threads) { /* this thread's warp is full */
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      r += __shfl_down_sync(0xffffffffu, r, offset);
+      s += __shfl_down_sync(0xffffffffu, s, offset);
+    }
+    if (t % 32 != 0) return;
+  }
+  if (r) atomicAdd(&counters[0], r);
+  if (s) atomicAdd(&counters[1], s);
+}
+
+#endif

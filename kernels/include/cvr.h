@@ -1,0 +1,243 @@
+/*
+ * cvr: cache-aware volume ray casting, CUDA and CPU backends.
+ *
+ * The library's only public header. It knows nothing of VTK; the VTK mapper
+ * is a thin shim that converts its state into these plain structs.
+ *
+ * Conventions
+ *  - Every function returns a cvr_status; cvr_last_error() gives the English
+ *    message of the last failure (per context, or per thread without one).
+ *  - Inputs are borrowed for the duration of the call; whatever the library
+ *    keeps, it copies. Whoever allocates frees. Every destroy(NULL) is a no-op.
+ *  - Matrices are 4x4, row-major, acting on column vectors (p' = M p), as in
+ *    vtkMatrix4x4. Clip space follows OpenGL: NDC z in [-1, 1].
+ *  - Images are stored bottom row first (OpenGL/VTK order), RGBA with
+ *    premultiplied alpha.
+ *  - Volumes are point data: voxel (i,j,k) sits at index position (i,j,k) and
+ *    the volume spans [0, dim-1] on each axis in index space.
+ */
+#ifndef CVR_H
+#define CVR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(CVR_SHARED)
+#  ifdef CVR_BUILDING
+#    define CVR_API __declspec(dllexport)
+#  else
+#    define CVR_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define CVR_API __attribute__((visibility("default")))
+#else
+#  define CVR_API
+#endif
+
+#define CVR_VERSION_MAJOR 0
+#define CVR_VERSION_MINOR 1
+
+typedef enum cvr_status {
+  CVR_OK = 0,
+  CVR_ERROR_INVALID_ARGUMENT, /* a parameter is out of its documented domain */
+  CVR_ERROR_UNSUPPORTED,      /* valid request this build or device cannot do */
+  CVR_ERROR_OUT_OF_MEMORY,    /* host or device allocation failed */
+  CVR_ERROR_NO_DEVICE,        /* no usable CUDA driver or device */
+  CVR_ERROR_DEVICE,           /* a CUDA call failed (message has details) */
+  CVR_ERROR_INTERNAL          /* a bug: please report the message */
+} cvr_status;
+
+typedef enum cvr_backend {
+  CVR_BACKEND_AUTO = 0, /* CUDA when a device is usable, else CPU */
+  CVR_BACKEND_CUDA,
+  CVR_BACKEND_CPU
+} cvr_backend;
+
+typedef enum cvr_scalar_type {
+  CVR_INT8 = 0,
+  CVR_UINT8,
+  CVR_INT16,
+  CVR_UINT16,
+  CVR_INT32,
+  CVR_UINT32,
+  CVR_FLOAT32,
+  CVR_FLOAT64
+} cvr_scalar_type;
+
+typedef enum cvr_projection {
+  CVR_PROJECTION_PARALLEL = 0,
+  CVR_PROJECTION_PERSPECTIVE
+} cvr_projection;
+
+typedef enum cvr_interpolation {
+  CVR_INTERPOLATION_LINEAR = 0, /* trilinear */
+  CVR_INTERPOLATION_NEAREST
+} cvr_interpolation;
+
+/* Ray-casting strategies. A strategy is data: this enum plus the parameters
+ * in cvr_render_settings, never a separate copy of the renderer. */
+typedef enum cvr_strategy {
+  CVR_STRATEGY_STANDARD = 0 /* one thread per ray, 2D thread block w x h */
+} cvr_strategy;
+
+/* How the CPU backend hands image tiles to its threads (Bethel/Howison). */
+typedef enum cvr_cpu_schedule {
+  CVR_CPU_SCHEDULE_DYNAMIC = 0, /* threads take the next tile from a shared queue */
+  CVR_CPU_SCHEDULE_STATIC       /* tile i goes to thread i mod thread_count */
+} cvr_cpu_schedule;
+
+typedef struct cvr_context cvr_context;
+typedef struct cvr_volume cvr_volume;
+typedef struct cvr_transfer_function cvr_transfer_function;
+
+/* ---- context ------------------------------------------------------------ */
+
+typedef struct cvr_context_options {
+  cvr_backend backend; /* default AUTO */
+  int device_index;    /* CUDA device ordinal; default 0 */
+  int cpu_threads;     /* CPU backend worker threads; 0 = one per core */
+} cvr_context_options;
+
+CVR_API void cvr_context_options_init(cvr_context_options *options);
+
+/* options may be NULL (defaults). On failure *out is NULL. */
+CVR_API cvr_status cvr_context_create(const cvr_context_options *options,
+                                      cvr_context **out);
+CVR_API void cvr_context_destroy(cvr_context *ctx);
+
+/* The backend in use (never AUTO after a successful create). */
+CVR_API cvr_backend cvr_context_backend(const cvr_context *ctx);
+
+/* One line describing the backend and device, e.g. why AUTO chose the CPU.
+ * Valid until the context is destroyed. */
+CVR_API const char *cvr_context_description(const cvr_context *ctx);
+
+/* Message of the last failure on ctx; with ctx == NULL, of the last failure
+ * on this thread that had no context (e.g. cvr_context_create). Never NULL. */
+CVR_API const char *cvr_last_error(const cvr_context *ctx);
+
+CVR_API const char *cvr_status_string(cvr_status status);
+CVR_API const char *cvr_backend_name(cvr_backend backend);
+CVR_API const char *cvr_strategy_name(cvr_strategy strategy);
+CVR_API size_t cvr_scalar_type_size(cvr_scalar_type type);
+
+/* Number of usable CUDA devices (0 without a driver or in a CPU-only build). */
+CVR_API int cvr_cuda_device_count(void);
+
+/* ---- volume --------------------------------------------------------------- */
+
+typedef struct cvr_volume_desc {
+  cvr_scalar_type type;
+  const void *data;     /* dims[0]*dims[1]*dims[2] scalars, x fastest */
+  int dims[3];          /* each >= 2 */
+  double spacing[3];    /* > 0 */
+  double origin[3];
+  double direction[9];  /* row-major 3x3 index-to-physical rotation, as
+                           vtkImageData::GetDirectionMatrix; invertible */
+} cvr_volume_desc;
+
+/* Identity direction, unit spacing, zero origin, everything else zero. */
+CVR_API void cvr_volume_desc_init(cvr_volume_desc *desc);
+
+/* Copies (and where the device needs it, converts) the scalars: 8- and
+ * 16-bit integers stay as they are, 32-bit integers and doubles become
+ * float32. The volume belongs to ctx and must be destroyed before it. */
+CVR_API cvr_status cvr_volume_create(cvr_context *ctx,
+                                     const cvr_volume_desc *desc,
+                                     cvr_volume **out);
+CVR_API void cvr_volume_destroy(cvr_volume *volume);
+
+/* Scalar range of the data as given (NaN ignored). */
+CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,
+                                        double range[2]);
+
+/* ---- transfer function ---------------------------------------------------- */
+
+#define CVR_TRANSFER_FUNCTION_MAX_SIZE 65536
+/* Tables larger than this are resampled to it: the size VTK's GPU mapper
+ * uses, and small enough for the CUDA kernels' shared memory. */
+#define CVR_TRANSFER_FUNCTION_TABLE_SIZE 1024
+
+typedef struct cvr_transfer_function_desc {
+  const float *rgba;     /* size entries of straight (not premultiplied)
+                            r, g, b in [0,1] and opacity in [0,1] */
+  int size;              /* 2 .. CVR_TRANSFER_FUNCTION_MAX_SIZE */
+  double range[2];       /* scalar values of the first and last entry;
+                            range[0] < range[1]; values outside clamp */
+  double unit_distance;  /* world distance over which an entry's opacity
+                            applies (VTK's ScalarOpacityUnitDistance); > 0 */
+} cvr_transfer_function_desc;
+
+CVR_API cvr_status cvr_transfer_function_create(
+    cvr_context *ctx, const cvr_transfer_function_desc *desc,
+    cvr_transfer_function **out);
+/* Replaces the table; the device copy is refreshed at the next render. */
+CVR_API cvr_status cvr_transfer_function_update(
+    cvr_transfer_function *tf, const cvr_transfer_function_desc *desc);
+CVR_API void cvr_transfer_function_destroy(cvr_transfer_function *tf);
+
+/* ---- view ----------------------------------------------------------------- */
+
+typedef struct cvr_view {
+  double world_to_clip[16];   /* projection * view (camera) */
+  double volume_to_world[16]; /* the prop's matrix (vtkProp3D::GetMatrix) */
+  int width, height;          /* viewport in pixels, 1 .. 32768 each */
+  cvr_projection projection;  /* must agree with world_to_clip */
+} cvr_view;
+
+/* ---- render settings ------------------------------------------------------ */
+
+typedef struct cvr_render_settings {
+  double sample_distance;      /* world units between samples; > 0 */
+  int early_termination;       /* stop a ray once its opacity reaches ... */
+  double termination_opacity;  /* ... this, in (0, 1] */
+  int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */
+  cvr_interpolation interpolation;
+  cvr_strategy strategy;
+  int block_width, block_height; /* CUDA thread block of the standard strategy */
+  int cpu_tile_width, cpu_tile_height;
+  cvr_cpu_schedule cpu_schedule;
+} cvr_render_settings;
+
+/* Defaults: sample distance 1, ERT on at 254/255 (so it changes no pixel by
+ * more than one 8-bit level), linear, standard 16x16, CPU tiles 32x32
+ * dynamic. */
+CVR_API void cvr_render_settings_init(cvr_render_settings *settings);
+
+/* ---- output --------------------------------------------------------------- */
+
+/* Caller-owned output buffers of width*height pixels (the view's size); any
+ * may be NULL. Pixels no ray reaches are (0,0,0,0) with depth 1. */
+typedef struct cvr_image {
+  uint8_t *rgba8;  /* 4 bytes per pixel, premultiplied */
+  float *rgba32f;  /* 4 floats per pixel, premultiplied */
+  float *depth;    /* window depth in [0,1] (glDepthRange 0..1) of the first
+                      sample with non-zero opacity; 1 where there is none */
+} cvr_image;
+
+typedef struct cvr_render_stats {
+  cvr_backend backend;
+  cvr_strategy strategy;
+  int block_width, block_height;  /* launch shape used (CUDA) or tile (CPU) */
+  double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
+  double total_ms;   /* the whole cvr_render call */
+  uint64_t rays;     /* rays that intersected the volume */
+  uint64_t samples;  /* volume samples taken */
+} cvr_render_stats;
+
+/* Renders volume with tf for view into image. stats may be NULL. */
+CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
+                              const cvr_transfer_function *tf,
+                              const cvr_view *view,
+                              const cvr_render_settings *settings,
+                              const cvr_image *image, cvr_render_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CVR_H */

@@ -1,0 +1,258 @@
+/* The CPU renderer: the reference every CUDA strategy is tested against, and
+ * the fallback without a GPU. Threads work on image tiles of w x h pixels,
+ * assigned statically (round robin) or dynamically (a shared counter), as in
+ * Bethel and Howison. Sampling emulates the texture unit (clamp addressing,
+ * 8-bit fractional filter weights) so the two backends agree closely. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cvr_internal.h"
+
+int cvr_cpu_default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : (n > 4096 ? 4096 : (int)n);
+}
+
+typedef struct cpu_volume {
+  const void *data;
+  int dims[3];
+  size_t stride_y, stride_z;
+  int nearest;
+  int weights; /* CVR_WEIGHTS_* */
+} cpu_volume;
+
+#define CVR_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* What a texture unit returns for one texel of each stored type. */
+CVR_ALWAYS_INLINE float texel_u8(const void *d, size_t i) {
+  return (float)((const uint8_t *)d)[i] / 255.0f;
+}
+CVR_ALWAYS_INLINE float texel_s8(const void *d, size_t i) {
+  return fmaxf((float)((const int8_t *)d)[i] / 127.0f, -1.0f);
+}
+CVR_ALWAYS_INLINE float texel_u16(const void *d, size_t i) {
+  return (float)((const uint16_t *)d)[i] / 65535.0f;
+}
+CVR_ALWAYS_INLINE float texel_s16(const void *d, size_t i) {
+  return fmaxf((float)((const int16_t *)d)[i] / 32767.0f, -1.0f);
+}
+CVR_ALWAYS_INLINE float texel_f32(const void *d, size_t i) { return ((const float *)d)[i]; }
+
+typedef float (*texel_fn)(const void *, size_t);
+
+static inline int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
+
+/* Texture-unit trilinear filtering at index position p: the coordinate
+ * passed to the texture is p + 0.5 (texel centres), filter weights are
+ * quantized to 1/256 as the hardware does. */
+CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const float p[3]) {
+  if (v->nearest) {
+    size_t idx = 0;
+    const size_t stride[3] = {1, v->stride_y, v->stride_z};
+    for (int a = 0; a < 3; ++a)
+      idx += (size_t)clampi((int)floorf(p[a] + 0.5f), v->dims[a] - 1) * stride[a];
+    return texel(v->data, idx);
+  }
+  int i0[3], i1[3];
+  float w[3];
+  for (int a = 0; a < 3; ++a) {
+    const float xb = (p[a] + 0.5f) - 0.5f;
+    const float xq = v->weights == CVR_WEIGHTS_8BIT_ROUNDED     ? floorf(xb * 256.0f + 0.5f) / 256.0f
+                     : v->weights == CVR_WEIGHTS_8BIT_TRUNCATED ? floorf(xb * 256.0f) / 256.0f
+                                                                : xb;
+    const float fl = floorf(xq);
+    w[a] = xq - fl;
+    i0[a] = clampi((int)fl, v->dims[a] - 1);
+    i1[a] = clampi((int)fl + 1, v->dims[a] - 1);
+  }
+  const size_t y0 = (size_t)i0[1] * v->stride_y, y1 = (size_t)i1[1] * v->stride_y;
+  const size_t z0 = (size_t)i0[2] * v->stride_z, z1 = (size_t)i1[2] * v->stride_z;
+  const float c000 = texel(v->data, i0[0] + y0 + z0), c100 = texel(v->data, i1[0] + y0 + z0);
+  const float c010 = texel(v->data, i0[0] + y1 + z0), c110 = texel(v->data, i1[0] + y1 + z0);
+  const float c001 = texel(v->data, i0[0] + y0 + z1), c101 = texel(v->data, i1[0] + y0 + z1);
+  const float c011 = texel(v->data, i0[0] + y1 + z1), c111 = texel(v->data, i1[0] + y1 + z1);
+  const float c00 = c000 + w[0] * (c100 - c000), c10 = c010 + w[0] * (c110 - c010);
+  const float c01 = c001 + w[0] * (c101 - c001), c11 = c011 + w[0] * (c111 - c011);
+  const float c0 = c00 + w[1] * (c10 - c00), c1 = c01 + w[1] * (c11 - c01);
+  return c0 + w[2] * (c1 - c0);
+}
+
+typedef struct pixel_result {
+  cvr_rgba color;
+  float depth;
+  int hit;
+  uint64_t samples;
+} pixel_result;
+
+/* One ray, front to back on the shared lattice. reverse_order exists only
+ * for the tests that prove a reversed compositing order would be caught. */
+CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v, texel_fn texel,
+                                        int reverse_order, int px, int py) {
+  pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0};
+  const cvr_ray_params *p = &f->ray;
+  cvr_ray ray;
+  if (!cvr_ray_setup(p, px, py, &ray)) return r;
+  r.hit = 1;
+  int first = -1;
+  const int count = ray.k_last - ray.k_first + 1;
+  for (int i = 0; i < count; ++i) {
+    const int k = reverse_order ? ray.k_last - i : ray.k_first + i;
+    float pos[3];
+    cvr_ray_position(&ray, p->lattice_offset, k, pos);
+    const cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
+                                    sample_volume(v, texel, pos));
+    ++r.samples;
+    if (s.a > 0.0f && first < 0) first = k;
+    cvr_composite(&r.color, s);
+    if (cvr_ray_done(p, &r.color)) break;
+  }
+  if (first >= 0) r.depth = cvr_ray_depth(p, &ray, first);
+  return r;
+}
+
+typedef struct tile_job {
+  const cvr_frame *frame;
+  const cvr_image *image;
+  cpu_volume volume;
+  texel_fn texel;
+  int reverse_order;
+  int tiles_x, tile_count, tile_w, tile_h;
+  int thread_count;
+  cvr_cpu_schedule schedule;
+  atomic_int next_tile;
+} tile_job;
+
+typedef struct worker {
+  tile_job *job;
+  int index;
+  uint64_t rays, samples;
+} worker;
+
+#define DEFINE_TILE_RENDERER(NAME, TEXEL)                                                          \
+  static void NAME(worker *w, int tile) {                                                          \
+    const tile_job *j = w->job;                                                                    \
+    const int width = j->frame->ray.width, height = j->frame->ray.height;                          \
+    const int x0 = (tile % j->tiles_x) * j->tile_w, y0 = (tile / j->tiles_x) * j->tile_h;          \
+    const int x1 = x0 + j->tile_w < width ? x0 + j->tile_w : width;                                \
+    const int y1 = y0 + j->tile_h < height ? y0 + j->tile_h : height;                              \
+    for (int py = y0; py < y1; ++py)                                                               \
+      for (int px = x0; px < x1; ++px) {                                                           \
+        const pixel_result r = cast_ray(j->frame, &j->volume, TEXEL, j->reverse_order, px, py);     \
+        const size_t o = (size_t)py * width + px;                                                  \
+        if (j->image->rgba8) {                                                                     \
+          j->image->rgba8[4 * o + 0] = cvr_to_unorm8(r.color.r);                                   \
+          j->image->rgba8[4 * o + 1] = cvr_to_unorm8(r.color.g);                                   \
+          j->image->rgba8[4 * o + 2] = cvr_to_unorm8(r.color.b);                                   \
+          j->image->rgba8[4 * o + 3] = cvr_to_unorm8(r.color.a);                                   \
+        }                                                                                          \
+        if (j->image->rgba32f) memcpy(j->image->rgba32f + 4 * o, &r.color, sizeof r.color);        \
+        if (j->image->depth) j->image->depth[o] = r.depth;                                         \
+        w->rays += (uint64_t)r.hit;                                                                \
+        w->samples += r.samples;                                                                   \
+      }                                                                                            \
+  }
+
+/* One tile renderer per stored type, so the texel fetch inlines. */
+DEFINE_TILE_RENDERER(render_tile_u8, texel_u8)
+DEFINE_TILE_RENDERER(render_tile_s8, texel_s8)
+DEFINE_TILE_RENDERER(render_tile_u16, texel_u16)
+DEFINE_TILE_RENDERER(render_tile_s16, texel_s16)
+DEFINE_TILE_RENDERER(render_tile_f32, texel_f32)
+
+static void render_tile(worker *w, int tile) {
+  const texel_fn t = w->job->texel;
+  if (t == texel_u8) render_tile_u8(w, tile);
+  else if (t == texel_s8) render_tile_s8(w, tile);
+  else if (t == texel_u16) render_tile_u16(w, tile);
+  else if (t == texel_s16) render_tile_s16(w, tile);
+  else render_tile_f32(w, tile);
+}
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  tile_job *j = w->job;
+  if (j->schedule == CVR_CPU_SCHEDULE_STATIC) {
+    for (int t = w->index; t < j->tile_count; t += j->thread_count) render_tile(w, t);
+  } else {
+    for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < j->tile_count;) render_tile(w, t);
+  }
+  return NULL;
+}
+
+static texel_fn texel_for(cvr_scalar_type stored_type) {
+  switch (stored_type) {
+  case CVR_UINT8: return texel_u8;
+  case CVR_INT8: return texel_s8;
+  case CVR_UINT16: return texel_u16;
+  case CVR_INT16: return texel_s16;
+  default: return texel_f32;
+  }
+}
+
+cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame, const cvr_image *image,
+                          cvr_render_stats *stats) {
+  const cvr_volume *vol = frame->volume;
+  const cvr_render_settings *s = frame->settings;
+  tile_job job;
+  memset(&job, 0, sizeof job);
+  job.frame = frame;
+  job.image = image;
+  job.volume.data = vol->host_data;
+  memcpy(job.volume.dims, vol->dims, sizeof job.volume.dims);
+  job.volume.stride_y = (size_t)vol->dims[0];
+  job.volume.stride_z = (size_t)vol->dims[0] * vol->dims[1];
+  job.volume.nearest = s->interpolation == CVR_INTERPOLATION_NEAREST;
+  job.texel = texel_for(vol->stored_type);
+  job.volume.weights = ctx->debug.filter_weights;
+  job.reverse_order = ctx->debug.reverse_order;
+  job.tile_w = s->cpu_tile_width;
+  job.tile_h = s->cpu_tile_height;
+  job.tiles_x = (frame->ray.width + job.tile_w - 1) / job.tile_w;
+  const int tiles_y = (frame->ray.height + job.tile_h - 1) / job.tile_h;
+  job.tile_count = job.tiles_x * tiles_y;
+  job.schedule = s->cpu_schedule;
+  job.thread_count = ctx->cpu_threads < job.tile_count ? ctx->cpu_threads : job.tile_count;
+  atomic_init(&job.next_tile, 0);
+
+  worker *workers = calloc((size_t)job.thread_count, sizeof *workers);
+  pthread_t *threads = calloc((size_t)job.thread_count, sizeof *threads);
+  if (!workers || !threads) {
+    free(workers);
+    free(threads);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "CPU renderer: out of host memory");
+  }
+  const double start = cvr_now_ms();
+  int started = 0;
+  for (int i = 0; i < job.thread_count; ++i) {
+    workers[i].job = &job;
+    workers[i].index = i;
+  }
+  /* worker 0 runs on the calling thread; if a thread cannot start, the
+   * dynamic queue lets the others absorb its tiles, the static one cannot */
+  for (int i = 1; i < job.thread_count; ++i, ++started)
+    if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0) break;
+  if (started + 1 < job.thread_count && job.schedule == CVR_CPU_SCHEDULE_STATIC) {
+    for (int i = 1; i <= started; ++i) pthread_join(threads[i], NULL);
+    free(workers);
+    free(threads);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "CPU renderer: could not start %d threads",
+                    job.thread_count);
+  }
+  worker_main(&workers[0]);
+  for (int i = 1; i <= started; ++i) pthread_join(threads[i], NULL);
+  stats->kernel_ms = cvr_now_ms() - start;
+  for (int i = 0; i < job.thread_count; ++i) {
+    stats->rays += workers[i].rays;
+    stats->samples += workers[i].samples;
+  }
+  stats->block_width = job.tile_w;
+  stats->block_height = job.tile_h;
+  free(workers);
+  free(threads);
+  return CVR_OK;
+}

@@ -1,0 +1,34 @@
+/* Stands in for the CUDA backend in a build without CUDA. */
+#include "cuda_backend.h"
+
+int cvr_cuda_count_devices(void) { return 0; }
+
+cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index) {
+  (void)device_index;
+  return cvr_fail(ctx, CVR_ERROR_NO_DEVICE,
+                  "this build of cvr has no CUDA backend (configured with CVR_ENABLE_CUDA=OFF "
+                  "or without a CUDA compiler)");
+}
+
+void cvr_cuda_context_destroy(cvr_context *ctx) { (void)ctx; }
+
+cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume, const void *data) {
+  (void)volume;
+  (void)data;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA volume upload in a build without CUDA");
+}
+
+void cvr_cuda_volume_release(cvr_volume *volume) { (void)volume; }
+
+cvr_status cvr_cuda_validate_settings(cvr_context *ctx, const cvr_render_settings *settings) {
+  (void)settings;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA settings check in a build without CUDA");
+}
+
+cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame, const cvr_image *image,
+                           cvr_render_stats *stats) {
+  (void)frame;
+  (void)image;
+  (void)stats;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA render in a build without CUDA");
+}

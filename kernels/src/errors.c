@@ -1,0 +1,50 @@
+/* Status strings and error messages. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cvr_internal.h"
+
+/* Failures with no context to hold them (cvr_context_create, NULL handles). */
+static _Thread_local char thread_last_error[CVR_MESSAGE_SIZE];
+
+cvr_status cvr_fail(cvr_context *ctx, cvr_status status, const char *fmt, ...) {
+  char *buffer = ctx ? ctx->last_error : thread_last_error;
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buffer, CVR_MESSAGE_SIZE, fmt, args);
+  va_end(args);
+  return status;
+}
+
+const char *cvr_last_error(const cvr_context *ctx) {
+  return ctx ? ctx->last_error : thread_last_error;
+}
+
+const char *cvr_status_string(cvr_status status) {
+  switch (status) {
+  case CVR_OK: return "success";
+  case CVR_ERROR_INVALID_ARGUMENT: return "invalid argument";
+  case CVR_ERROR_UNSUPPORTED: return "unsupported";
+  case CVR_ERROR_OUT_OF_MEMORY: return "out of memory";
+  case CVR_ERROR_NO_DEVICE: return "no CUDA device";
+  case CVR_ERROR_DEVICE: return "CUDA device error";
+  case CVR_ERROR_INTERNAL: return "internal error";
+  }
+  return "unknown status";
+}
+
+const char *cvr_backend_name(cvr_backend backend) {
+  switch (backend) {
+  case CVR_BACKEND_AUTO: return "auto";
+  case CVR_BACKEND_CUDA: return "cuda";
+  case CVR_BACKEND_CPU: return "cpu";
+  }
+  return "unknown";
+}
+
+const char *cvr_strategy_name(cvr_strategy strategy) {
+  switch (strategy) {
+  case CVR_STRATEGY_STANDARD: return "standard";
+  }
+  return "unknown";
+}

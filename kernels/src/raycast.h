@@ -1,0 +1,229 @@
+/*
+ * The one implementation of ray setup, the sample lattice, transfer-function
+ * lookup and compositing. Compiled both as C11 (CPU backend) and by nvcc
+ * (every CUDA strategy), so all backends and strategies take the same
+ * samples at the same positions and composite them the same way.
+ *
+ * Positions and the ray's sample range are computed with explicitly rounded
+ * operations (no fused multiply-add on either side; the host code is built
+ * with -ffp-contract=off), so a CPU and a GPU ray visit bit-identical sample
+ * positions. That keeps the CPU renderer a tight reference.
+ */
+#ifndef CVR_RAYCAST_H
+#define CVR_RAYCAST_H
+
+#ifdef __CUDACC__
+#  define CVR_HD __host__ __device__ __forceinline__
+#  if defined(__CUDA_ARCH__)
+#    define CVR_MUL(a, b) __fmul_rn((a), (b))
+#    define CVR_ADD(a, b) __fadd_rn((a), (b))
+#    define CVR_DIV(a, b) __fdiv_rn((a), (b))
+#    define CVR_SQRT(a) __fsqrt_rn(a)
+#  endif
+#else
+#  define CVR_HD static inline
+#endif
+#ifndef CVR_MUL
+#  include <math.h>
+#  define CVR_MUL(a, b) ((a) * (b))
+#  define CVR_ADD(a, b) ((a) + (b))
+#  define CVR_DIV(a, b) ((a) / (b))
+#  define CVR_SQRT(a) sqrtf(a)
+#endif
+#define CVR_SUB(a, b) CVR_ADD((a), -(b))
+
+/* 16-byte aligned so kernels load a table entry with one vector load. */
+#ifdef __cplusplus
+#  define CVR_ALIGN16 alignas(16)
+#else
+#  define CVR_ALIGN16 _Alignas(16)
+#endif
+typedef struct cvr_rgba { CVR_ALIGN16 float r; float g, b, a; } cvr_rgba;
+
+/* Everything a ray needs, in float, built once per frame on the host
+ * (view.c) and passed by value to kernels. */
+typedef struct cvr_ray_params {
+  float clip_to_world[16];  /* row-major */
+  float world_to_clip[16];
+  float world_to_index[12]; /* 3x4 affine, row-major */
+  float box_max[3];         /* dims - 1: the volume is [0, box_max] */
+  float eye[3];             /* world eye point (perspective only) */
+  int width, height;
+  int perspective;
+  float sample_distance;    /* world units */
+  float lattice_offset;     /* 0; tests shift it to prove their tolerances */
+  int max_samples;          /* 0 = unlimited */
+  int early_termination;
+  float termination_opacity;
+  /* transfer-function coordinate = sampled value * tf_scale + tf_bias, where
+   * the sampled value is what the texture unit returns (normalized for 8/16-bit
+   * integers, raw for float) */
+  float tf_scale, tf_bias;
+  int tf_size;
+} cvr_ray_params;
+
+/* One ray: sample k sits at index position origin + (k + lattice_offset) * step,
+ * for k in [k_first, k_last]. */
+typedef struct cvr_ray {
+  float origin[3];      /* index space, k = 0 */
+  float step[3];        /* index space, one sample */
+  float world_origin[3];
+  float world_step[3];
+  int k_first, k_last;
+} cvr_ray;
+
+CVR_HD float cvr_minf(float a, float b) { return a < b ? a : b; }
+CVR_HD float cvr_maxf(float a, float b) { return a > b ? a : b; }
+
+/* p' = M (x, y, z, 1), perspective divide. M row-major 4x4. */
+CVR_HD void cvr_transform_point4(const float *m, float x, float y, float z,
+                                 float out[3]) {
+  float v[4];
+  for (int r = 0; r < 4; ++r) {
+    const float *row = m + 4 * r;
+    v[r] = CVR_ADD(CVR_ADD(CVR_MUL(row[0], x), CVR_MUL(row[1], y)),
+                   CVR_ADD(CVR_MUL(row[2], z), row[3]));
+  }
+  out[0] = CVR_DIV(v[0], v[3]);
+  out[1] = CVR_DIV(v[1], v[3]);
+  out[2] = CVR_DIV(v[2], v[3]);
+}
+
+CVR_HD void cvr_transform_affine(const float *m, const float p[3], float out[3]) {
+  for (int r = 0; r < 3; ++r) {
+    const float *row = m + 4 * r;
+    out[r] = CVR_ADD(CVR_ADD(CVR_MUL(row[0], p[0]), CVR_MUL(row[1], p[1])),
+                     CVR_ADD(CVR_MUL(row[2], p[2]), row[3]));
+  }
+}
+
+CVR_HD void cvr_transform_vector(const float *m, const float v[3], float out[3]) {
+  for (int r = 0; r < 3; ++r) {
+    const float *row = m + 4 * r;
+    out[r] = CVR_ADD(CVR_ADD(CVR_MUL(row[0], v[0]), CVR_MUL(row[1], v[1])),
+                     CVR_MUL(row[2], v[2]));
+  }
+}
+
+/* Sets up the ray through the centre of pixel (px, py) and returns whether it
+ * takes any sample. The lattice is global to the ray: sample k lies at world
+ * distance (k + lattice_offset) * sample_distance from the eye (perspective)
+ * or from the near plane (parallel), whatever part of the volume the ray
+ * crosses, so every strategy samples the same points. */
+CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) {
+  const float x = CVR_SUB(CVR_DIV((float)(2 * px + 1), (float)p->width), 1.0f);
+  const float y = CVR_SUB(CVR_DIV((float)(2 * py + 1), (float)p->height), 1.0f);
+  float near_w[3], far_w[3], dir[3], start[3];
+  cvr_transform_point4(p->clip_to_world, x, y, -1.0f, near_w);
+  cvr_transform_point4(p->clip_to_world, x, y, 1.0f, far_w);
+  for (int a = 0; a < 3; ++a) {
+    dir[a] = CVR_SUB(far_w[a], near_w[a]);
+    start[a] = p->perspective ? p->eye[a] : near_w[a];
+  }
+  const float len = CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(dir[0], dir[0]),
+                                             CVR_MUL(dir[1], dir[1])),
+                                     CVR_MUL(dir[2], dir[2])));
+  if (!(len > 0.0f)) return 0;
+  const float dt = p->sample_distance;
+  float t_near = 0.0f; /* near and far planes, in samples from start */
+  float t_far = CVR_DIV(len, dt);
+  if (p->perspective) {
+    float dn = 0.0f, df = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+      dn = CVR_ADD(dn, CVR_MUL(CVR_SUB(near_w[a], start[a]), dir[a]));
+      df = CVR_ADD(df, CVR_MUL(CVR_SUB(far_w[a], start[a]), dir[a]));
+    }
+    t_near = CVR_DIV(CVR_DIV(dn, len), dt);
+    t_far = CVR_DIV(CVR_DIV(df, len), dt);
+  }
+  float wstep[3];
+  for (int a = 0; a < 3; ++a) {
+    wstep[a] = CVR_MUL(CVR_DIV(dir[a], len), dt);
+    ray->world_origin[a] = start[a];
+    ray->world_step[a] = wstep[a];
+  }
+  cvr_transform_affine(p->world_to_index, start, ray->origin);
+  cvr_transform_vector(p->world_to_index, wstep, ray->step);
+
+  /* slab test against [0, box_max], in units of samples */
+  float t0 = t_near, t1 = t_far;
+  for (int a = 0; a < 3; ++a) {
+    const float o = ray->origin[a], s = ray->step[a], hi = p->box_max[a];
+    if (s == 0.0f) {
+      if (o < 0.0f || o > hi) return 0;
+      continue;
+    }
+    const float ta = CVR_DIV(-o, s);
+    const float tb = CVR_DIV(CVR_SUB(hi, o), s);
+    t0 = cvr_maxf(t0, cvr_minf(ta, tb));
+    t1 = cvr_minf(t1, cvr_maxf(ta, tb));
+  }
+  if (!(t0 <= t1)) return 0;
+  const float first = ceilf(CVR_SUB(t0, p->lattice_offset));
+  const float last = floorf(CVR_SUB(t1, p->lattice_offset));
+  if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
+  ray->k_first = (int)first;
+  ray->k_last = (int)last;
+  if (p->max_samples > 0 && ray->k_last - ray->k_first >= p->max_samples)
+    ray->k_last = ray->k_first + p->max_samples - 1;
+  return 1;
+}
+
+/* Index-space position of sample k. */
+CVR_HD void cvr_ray_position(const cvr_ray *ray, float lattice_offset, int k,
+                             float pos[3]) {
+  const float t = CVR_ADD((float)k, lattice_offset);
+  pos[0] = CVR_ADD(ray->origin[0], CVR_MUL(t, ray->step[0]));
+  pos[1] = CVR_ADD(ray->origin[1], CVR_MUL(t, ray->step[1]));
+  pos[2] = CVR_ADD(ray->origin[2], CVR_MUL(t, ray->step[2]));
+}
+
+/* Window depth in [0, 1] of sample k (glDepthRange 0..1). */
+CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, int k) {
+  const float t = CVR_ADD((float)k, p->lattice_offset);
+  float w[3], ndc[3];
+  for (int a = 0; a < 3; ++a)
+    w[a] = CVR_ADD(ray->world_origin[a], CVR_MUL(t, ray->world_step[a]));
+  cvr_transform_point4(p->world_to_clip, w[0], w[1], w[2], ndc);
+  const float d = CVR_ADD(CVR_MUL(ndc[2], 0.5f), 0.5f);
+  return cvr_minf(cvr_maxf(d, 0.0f), 1.0f);
+}
+
+/* Classified sample: straight colour and opacity already corrected for the
+ * sample distance, linearly interpolated in the table. NaN values map to the
+ * first entry (fmaxf/fminf drop NaN). */
+CVR_HD cvr_rgba cvr_classify(const cvr_rgba *table, int size, float scale,
+                             float bias, float value) {
+  float u = value * scale + bias;
+  u = fminf(fmaxf(u, 0.0f), (float)(size - 1));
+  int i = (int)u;
+  if (i > size - 2) i = size - 2;
+  const float f = u - (float)i;
+  const cvr_rgba a = table[i], b = table[i + 1];
+  cvr_rgba c;
+  c.r = a.r + f * (b.r - a.r);
+  c.g = a.g + f * (b.g - a.g);
+  c.b = a.b + f * (b.b - a.b);
+  c.a = a.a + f * (b.a - a.a);
+  return c;
+}
+
+/* Front-to-back "over": acc += (1 - acc.a) * premultiplied(sample). */
+CVR_HD void cvr_composite(cvr_rgba *acc, cvr_rgba s) {
+  const float w = (1.0f - acc->a) * s.a;
+  acc->r += w * s.r;
+  acc->g += w * s.g;
+  acc->b += w * s.b;
+  acc->a += w;
+}
+
+/* Output quantization shared by every backend. */
+CVR_HD unsigned char cvr_to_unorm8(float v) {
+  return (unsigned char)floorf(fminf(fmaxf(v, 0.0f), 1.0f) * 255.0f + 0.5f);
+}
+
+CVR_HD int cvr_ray_done(const cvr_ray_params *p, const cvr_rgba *acc) {
+  return p->early_termination && acc->a >= p->termination_opacity;
+}
+
+#endif /* CVR_RAYCAST_H */

@@ -1,0 +1,70 @@
+/* cvr_render: checks the frame's inputs once, then hands it to the backend. */
+#include <math.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+
+/* A ray never takes more samples than this across the volume's diagonal:
+ * beyond it the sample distance is a mistake, not a quality setting. */
+#define CVR_MAX_SAMPLES_ACROSS 1000000.0
+
+static double world_diagonal(const cvr_volume *v, const double *volume_to_world) {
+  /* an upper bound on the box diagonal in world units: |A| |I2P| |dims| */
+  double s = 0.0;
+  for (int a = 0; a < 3; ++a) s += pow((v->dims[a] - 1) * v->spacing[a], 2.0);
+  double n = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) n += volume_to_world[4 * i + j] * volume_to_world[4 * i + j];
+  double d = 0.0;
+  for (int i = 0; i < 9; ++i) d += v->direction[i] * v->direction[i];
+  return sqrt(s * n * d);
+}
+
+cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
+                      const cvr_view *view, const cvr_render_settings *settings,
+                      const cvr_image *image, cvr_render_stats *stats) {
+  const double start = cvr_now_ms();
+  if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_render: ctx is NULL");
+  if (!volume || !tf || !view || !settings || !image)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: volume, tf, view, settings and image must not be NULL");
+  if (volume->ctx != ctx || tf->ctx != ctx)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: volume or transfer function belongs to another context");
+  cvr_status st = cvr_validate_settings(ctx, settings);
+  if (st != CVR_OK) return st;
+  if (ctx->backend == CVR_BACKEND_CUDA && (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
+    return st;
+  const double diagonal = world_diagonal(volume, view->volume_to_world);
+  if (diagonal / settings->sample_distance > CVR_MAX_SAMPLES_ACROSS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: sample distance %g gives over %.0f samples across the volume "
+                    "(diagonal %g)", settings->sample_distance, CVR_MAX_SAMPLES_ACROSS, diagonal);
+
+  cvr_frame frame;
+  memset(&frame, 0, sizeof frame);
+  st = cvr_build_ray_params(ctx, volume, view, settings->sample_distance, &frame.ray);
+  if (st != CVR_OK) return st;
+  cvr_rgba table[CVR_TRANSFER_FUNCTION_TABLE_SIZE];
+  cvr_transfer_function_sample_table(tf, settings->sample_distance, table);
+  cvr_transfer_function_mapping(tf, volume, &frame.ray.tf_scale, &frame.ray.tf_bias);
+  frame.ray.tf_size = tf->size;
+  frame.ray.max_samples = settings->max_samples_per_ray;
+  frame.ray.early_termination = settings->early_termination != 0;
+  frame.ray.termination_opacity = (float)settings->termination_opacity;
+  frame.ray.lattice_offset = ctx->debug.lattice_offset;
+  frame.volume = volume;
+  frame.tf = tf;
+  frame.sample_table = table;
+  frame.settings = settings;
+
+  cvr_render_stats local;
+  memset(&local, 0, sizeof local);
+  local.backend = ctx->backend;
+  local.strategy = settings->strategy;
+  st = ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_render(ctx, &frame, image, &local)
+                                        : cvr_cpu_render(ctx, &frame, image, &local);
+  local.total_ms = cvr_now_ms() - start;
+  if (st == CVR_OK && stats) *stats = local;
+  return st;
+}

@@ -1,0 +1,101 @@
+/* Transfer functions: a straight-RGBA table over a scalar range. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cvr_internal.h"
+
+static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d) {
+  if (!d->rgba) return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: rgba is NULL");
+  if (d->size < 2 || d->size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: size %d is outside 2..%d", d->size,
+                    CVR_TRANSFER_FUNCTION_MAX_SIZE);
+  if (!isfinite(d->range[0]) || !isfinite(d->range[1]) || !(d->range[0] < d->range[1]))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: range [%g, %g] must be finite with range[0] < range[1]",
+                    d->range[0], d->range[1]);
+  if (!(d->unit_distance > 0.0) || !isfinite(d->unit_distance))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: unit distance %g must be positive and finite",
+                    d->unit_distance);
+  for (int i = 0; i < 4 * d->size; ++i)
+    if (!(d->rgba[i] >= 0.0f && d->rgba[i] <= 1.0f))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: entry %d component %d is %g, outside [0, 1]", i / 4,
+                      i % 4, (double)d->rgba[i]);
+  return CVR_OK;
+}
+
+/* Keeps the table, resampled linearly to the kernel's table size if larger. */
+static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d) {
+  const int n = d->size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? d->size
+                                                            : CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+  for (int j = 0; j < n; ++j) {
+    const double u = (double)j * (d->size - 1) / (n - 1);
+    int i = (int)u;
+    if (i > d->size - 2) i = d->size - 2;
+    const double f = u - i;
+    const float *a = d->rgba + 4 * i, *b = a + 4;
+    tf->table[j].r = (float)(a[0] + f * (b[0] - a[0]));
+    tf->table[j].g = (float)(a[1] + f * (b[1] - a[1]));
+    tf->table[j].b = (float)(a[2] + f * (b[2] - a[2]));
+    tf->table[j].a = (float)(a[3] + f * (b[3] - a[3]));
+  }
+  tf->size = n;
+  tf->range[0] = d->range[0];
+  tf->range[1] = d->range[1];
+  tf->unit_distance = d->unit_distance;
+  tf->version++;
+}
+
+cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_function_desc *desc,
+                                        cvr_transfer_function **out) {
+  if (!ctx)
+    return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_transfer_function_create: ctx is NULL");
+  if (!desc || !out)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_transfer_function_create: desc or out is NULL");
+  *out = NULL;
+  cvr_status st = validate(ctx, desc);
+  if (st != CVR_OK) return st;
+  cvr_transfer_function *tf = calloc(1, sizeof *tf);
+  if (!tf) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
+  tf->ctx = ctx;
+  store(tf, desc);
+  *out = tf;
+  return CVR_OK;
+}
+
+cvr_status cvr_transfer_function_update(cvr_transfer_function *tf,
+                                        const cvr_transfer_function_desc *desc) {
+  if (!tf)
+    return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_transfer_function_update: tf is NULL");
+  if (!desc)
+    return cvr_fail(tf->ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_transfer_function_update: desc is NULL");
+  cvr_status st = validate(tf->ctx, desc);
+  if (st != CVR_OK) return st; /* the old table stays */
+  store(tf, desc);
+  return CVR_OK;
+}
+
+void cvr_transfer_function_destroy(cvr_transfer_function *tf) { free(tf); }
+
+void cvr_transfer_function_sample_table(const cvr_transfer_function *tf, double sample_distance,
+                                        cvr_rgba *out) {
+  /* an opacity a per unit distance becomes 1 - (1 - a)^(dt / unit) per sample */
+  const double exponent = sample_distance / tf->unit_distance;
+  for (int i = 0; i < tf->size; ++i) {
+    out[i] = tf->table[i];
+    const double a = tf->table[i].a;
+    out[i].a = a >= 1.0 ? 1.0f : (float)(1.0 - pow(1.0 - a, exponent));
+  }
+}
+
+void cvr_transfer_function_mapping(const cvr_transfer_function *tf, const cvr_volume *volume,
+                                   float *scale, float *bias) {
+  const double norm = cvr_stored_type_normalization(volume->stored_type);
+  const double per_value = (tf->size - 1) / (tf->range[1] - tf->range[0]);
+  *scale = (float)(per_value / norm);
+  *bias = (float)(-tf->range[0] * per_value);
+}

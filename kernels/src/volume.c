@@ -1,0 +1,130 @@
+/* Volumes: validation, the stored representation, and range. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+#include "volume_convert.h"
+
+void cvr_volume_desc_init(cvr_volume_desc *desc) {
+  if (!desc) return;
+  memset(desc, 0, sizeof *desc);
+  desc->type = CVR_UINT8;
+  for (int a = 0; a < 3; ++a) {
+    desc->spacing[a] = 1.0;
+    desc->direction[4 * a] = 1.0;
+  }
+}
+
+size_t cvr_scalar_type_size(cvr_scalar_type type) {
+  switch (type) {
+  case CVR_INT8: case CVR_UINT8: return 1;
+  case CVR_INT16: case CVR_UINT16: return 2;
+  case CVR_INT32: case CVR_UINT32: case CVR_FLOAT32: return 4;
+  case CVR_FLOAT64: return 8;
+  }
+  return 0;
+}
+
+double cvr_stored_type_normalization(cvr_scalar_type stored_type) {
+  switch (stored_type) {
+  case CVR_INT8: return 1.0 / 127.0;
+  case CVR_UINT8: return 1.0 / 255.0;
+  case CVR_INT16: return 1.0 / 32767.0;
+  case CVR_UINT16: return 1.0 / 65535.0;
+  default: return 1.0;
+  }
+}
+
+static int all_finite(const double *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+static double det3(const double *m) {
+  return m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) +
+         m[2] * (m[3] * m[7] - m[4] * m[6]);
+}
+
+static cvr_status validate(cvr_context *ctx, const cvr_volume_desc *d) {
+  if (cvr_scalar_type_size(d->type) == 0)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "volume: unknown scalar type %d", (int)d->type);
+  if (!d->data) return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "volume: data is NULL");
+  for (int a = 0; a < 3; ++a) {
+    if (d->dims[a] < 2)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "volume: dimensions %d x %d x %d: each must be at least 2 (a volume, "
+                      "not an image or a line)", d->dims[0], d->dims[1], d->dims[2]);
+    if (d->dims[a] > CVR_VOLUME_MAX_DIM)
+      return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                      "volume: dimension %d on axis %d exceeds the supported maximum %d",
+                      d->dims[a], a, CVR_VOLUME_MAX_DIM);
+    if (!(d->spacing[a] > 0.0) || !isfinite(d->spacing[a]))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "volume: spacing (%g, %g, %g) must be positive and finite", d->spacing[0],
+                      d->spacing[1], d->spacing[2]);
+  }
+  if (!all_finite(d->origin, 3))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "volume: origin is not finite");
+  if (!all_finite(d->direction, 9) || fabs(det3(d->direction)) < 1e-9)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "volume: direction matrix is singular or not finite");
+  return CVR_OK;
+}
+
+cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_volume **out) {
+  if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_volume_create: ctx is NULL");
+  if (!desc || !out)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_volume_create: desc or out is NULL");
+  *out = NULL;
+  cvr_status st = validate(ctx, desc);
+  if (st != CVR_OK) return st;
+
+  cvr_volume *v = calloc(1, sizeof *v);
+  if (!v) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: out of host memory");
+  v->ctx = ctx;
+  v->type = desc->type;
+  v->stored_type = cvr_stored_type(desc->type);
+  memcpy(v->dims, desc->dims, sizeof v->dims);
+  memcpy(v->spacing, desc->spacing, sizeof v->spacing);
+  memcpy(v->origin, desc->origin, sizeof v->origin);
+  memcpy(v->direction, desc->direction, sizeof v->direction);
+  const size_t count = (size_t)desc->dims[0] * desc->dims[1] * desc->dims[2];
+  cvr_scalar_range(desc->type, desc->data, count, v->range);
+
+  if (ctx->backend == CVR_BACKEND_CUDA) {
+    st = cvr_cuda_volume_upload(ctx, v, desc->data);
+  } else {
+    const size_t bytes = count * cvr_scalar_type_size(v->stored_type);
+    v->host_data = malloc(bytes);
+    if (!v->host_data)
+      st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
+                    bytes);
+    else
+      cvr_convert_to_stored(desc->type, desc->data, count, v->host_data);
+  }
+  if (st != CVR_OK) {
+    free(v->host_data);
+    free(v);
+    return st;
+  }
+  *out = v;
+  return CVR_OK;
+}
+
+void cvr_volume_destroy(cvr_volume *volume) {
+  if (!volume) return;
+  if (volume->cuda) cvr_cuda_volume_release(volume);
+  free(volume->host_data);
+  free(volume);
+}
+
+cvr_status cvr_volume_get_range(const cvr_volume *volume, double range[2]) {
+  if (!volume || !range)
+    return cvr_fail(volume ? volume->ctx : NULL, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_volume_get_range: volume or range is NULL");
+  range[0] = volume->range[0];
+  range[1] = volume->range[1];
+  return CVR_OK;
+}

@@ -1,5 +1,6 @@
 /* The CUDA backend's host side: device, stream, volume arrays and textures,
  * the transfer-function table, output buffers, and one frame's launch. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

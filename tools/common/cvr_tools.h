@@ -68,6 +68,9 @@ cvr_tools_image_diff cvr_tools_compare_rgba8(const uint8_t *a, const uint8_t *b,
 void cvr_tools_ramp_tf(float *rgba, int size, double range0, double range1, double lo, double hi,
                        float max_opacity);
 
+/* "uint8", "int16", ... */
+const char *cvr_tools_type_name(cvr_scalar_type type);
+
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t cvr_tools_random(uint64_t *state);
 

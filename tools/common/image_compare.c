@@ -43,3 +43,9 @@ uint64_t cvr_tools_random(uint64_t *state) {
   *state = x;
   return x * 0x2545F4914F6CDD1DULL;
 }
+
+const char *cvr_tools_type_name(cvr_scalar_type type) {
+  static const char *names[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "float32",
+                                "float64"};
+  return (unsigned)type < 8 ? names[type] : "unknown";
+}

@@ -1,0 +1,259 @@
+/* Scenes whose pixels are known in closed form: an axis-aligned volume seen
+ * straight on, where every ray takes samples at known depths. The expected
+ * value is computed here, in double, from the lattice definition alone (sample
+ * k at distance k * dt from the near plane or the eye), so a backend that
+ * takes one sample too many or too few, misplaces the lattice, composites in
+ * the wrong order, mis-corrects opacity or mis-maps scalar types fails.
+ * Usage: test_analytic cpu|cuda */
+#include <math.h>
+#include <string.h>
+
+#include "test_common.h"
+
+enum { N = 16, W = 40, H = 40, TABLE = 256 };
+static const double kDt = 0.5;
+static const double kNear = 1.0, kFar = 60.0;
+
+/* Table entries that scenes use; everything else is a distinct decoy so a
+ * wrong scalar mapping shows. */
+static const float kFront[4] = {0.1f, 0.3f, 0.9f, 0.35f}; /* entry 200 */
+static const float kBack[4] = {0.9f, 0.2f, 0.1f, 0.6f};   /* entry 50 */
+
+static void make_table(float *t) {
+  for (int i = 0; i < TABLE; ++i) {
+    const float *e = (i >= 199 && i <= 201) ? kFront : (i >= 49 && i <= 51) ? kBack : NULL;
+    const float decoy[4] = {(float)i / TABLE, 1.0f - (float)i / TABLE, 0.5f, 0.05f};
+    memcpy(t + 4 * i, e ? e : decoy, 4 * sizeof(float));
+  }
+}
+
+typedef struct scene {
+  double z_extent;   /* world z spanned by the volume: [0, z_extent] */
+  int flip_z;        /* index z runs against world z */
+  int layered;       /* back half (index z < N/2) uses kBack, front kFront */
+  cvr_projection projection;
+  int early_termination;
+  double termination;
+  int max_samples;
+} scene;
+
+static double eye_z(const scene *s) { return s->z_extent + 10.3; }
+
+/* Index z of world z, and which entry the nearest voxel classifies to. */
+static const float *entry_at(const scene *s, double z) {
+  if (!s->layered) return kFront;
+  const double iz = s->flip_z ? (s->z_extent - z) * (N - 1) / s->z_extent
+                              : z * (N - 1) / s->z_extent;
+  return floor(iz + 0.5) < N / 2 ? kBack : kFront;
+}
+
+/* The expected ray along -z: premultiplied RGBA, window depth, sample count. */
+static void expected_ray(const scene *s, double out[4], double *depth, int *count) {
+  const double start = s->projection == CVR_PROJECTION_PERSPECTIVE ? eye_z(s) : eye_z(s) - kNear;
+  const double t_near = s->projection == CVR_PROJECTION_PERSPECTIVE ? kNear : 0.0;
+  memset(out, 0, 4 * sizeof *out);
+  *depth = 1.0;
+  *count = 0;
+  for (int k = 0;; ++k) {
+    const double t = k * kDt, z = start - t;
+    if (z < 0.0) break;
+    if (z > s->z_extent || t < t_near) continue;
+    if (s->max_samples && *count == s->max_samples) break;
+    const float *e = entry_at(s, z);
+    const double a = 1.0 - pow(1.0 - e[3], kDt); /* unit distance 1 */
+    if (*count == 0) {
+      /* glOrtho / glFrustum depth of world z, eye at eye_z looking down -z */
+      const double d = eye_z(s) - z;
+      const double ndc = s->projection == CVR_PROJECTION_PERSPECTIVE
+                             ? ((kFar + kNear) / (kFar - kNear) - 2.0 * kFar * kNear / ((kFar - kNear) * d))
+                             : (2.0 * d - (kFar + kNear)) / (kFar - kNear);
+      *depth = 0.5 * ndc + 0.5;
+    }
+    const double w = (1.0 - out[3]) * a;
+    for (int c = 0; c < 3; ++c) out[c] += w * e[c];
+    out[3] += w;
+    ++*count;
+    if (s->early_termination && out[3] >= s->termination) break;
+  }
+}
+
+/* Scalar values of each type that map to table entries 200 and 50 through
+ * the type's transfer-function range. */
+typedef struct typed_case {
+  cvr_scalar_type type;
+  double lo, hi, front, back;
+} typed_case;
+
+static const typed_case kTypes[] = {
+    {CVR_UINT8, 0, 255, 200, 50},
+    {CVR_INT8, -128, 127, 72, -78},
+    {CVR_UINT16, 0, 25500, 20000, 5000},
+    {CVR_INT16, -12000, 13500, 8000, -7000},
+    {CVR_UINT32, 0, 25500, 20000, 5000},
+    {CVR_INT32, -12000, 13500, 8000, -7000},
+    {CVR_FLOAT32, 0, 2.55, 2.0, 0.5},
+    {CVR_FLOAT64, 0, 2.55, 2.0, 0.5},
+};
+
+static void store(cvr_scalar_type type, void *data, size_t i, double v) {
+  switch (type) {
+  case CVR_UINT8: ((uint8_t *)data)[i] = (uint8_t)v; break;
+  case CVR_INT8: ((int8_t *)data)[i] = (int8_t)v; break;
+  case CVR_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
+  case CVR_INT16: ((int16_t *)data)[i] = (int16_t)v; break;
+  case CVR_UINT32: ((uint32_t *)data)[i] = (uint32_t)v; break;
+  case CVR_INT32: ((int32_t *)data)[i] = (int32_t)v; break;
+  case CVR_FLOAT32: ((float *)data)[i] = (float)v; break;
+  case CVR_FLOAT64: ((double *)data)[i] = v; break;
+  }
+}
+
+static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int nearest,
+                     const char *name) {
+  static double data[N * N * N]; /* large enough for any type */
+  for (int z = 0; z < N; ++z)
+    for (int i = 0; i < N * N; ++i)
+      store(tc->type, data, (size_t)z * N * N + i, s->layered && z < N / 2 ? tc->back : tc->front);
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = tc->type;
+  d.data = data;
+  d.dims[0] = d.dims[1] = d.dims[2] = N;
+  d.spacing[2] = s->z_extent / (N - 1);
+  double world_shift = 0.0;
+  if (s->flip_z) { /* index z runs down from the top, and the prop moves it back up */
+    d.direction[8] = -1.0;
+    world_shift = 5.0;
+    d.origin[2] = s->z_extent - world_shift;
+  }
+  float table[4 * TABLE];
+  make_table(table);
+  const cvr_transfer_function_desc td = {table, TABLE, {tc->lo, tc->hi}, 1.0};
+  cvr_volume *v = NULL;
+  cvr_transfer_function *tf = NULL;
+  if (cvr_volume_create(ctx, &d, &v) != CVR_OK || cvr_transfer_function_create(ctx, &td, &tf) != CVR_OK) {
+    CHECK(0, "%s: setup failed: %s", name, cvr_last_error(ctx));
+    return 0;
+  }
+
+  const double c = 0.5 * (N - 1), eye[3] = {c, c, eye_z(s)}, at[3] = {c, c, 0.0}, up[3] = {0, 1, 0};
+  const int w = s->projection == CVR_PROJECTION_PERSPECTIVE ? 33 : W;
+  const int h = s->projection == CVR_PROJECTION_PERSPECTIVE ? 33 : H;
+  cvr_view view;
+  double look[16], proj[16];
+  cvr_tools_look_at(eye, at, up, look);
+  const double half = c + 3.0; /* pixel centres never fall on the volume's edges */
+  if (s->projection == CVR_PROJECTION_PERSPECTIVE)
+    cvr_tools_perspective(40.0, 1.0, kNear, kFar, proj);
+  else
+    cvr_tools_ortho(half, half, kNear, kFar, proj);
+  cvr_tools_multiply(proj, look, view.world_to_clip);
+  cvr_tools_identity(view.volume_to_world);
+  view.volume_to_world[11] = world_shift;
+  view.width = w;
+  view.height = h;
+  view.projection = s->projection;
+
+  cvr_render_settings rs;
+  cvr_render_settings_init(&rs);
+  rs.sample_distance = kDt;
+  rs.early_termination = s->early_termination;
+  rs.termination_opacity = s->termination;
+  rs.max_samples_per_ray = s->max_samples;
+  rs.interpolation = nearest ? CVR_INTERPOLATION_NEAREST : CVR_INTERPOLATION_LINEAR;
+  static float rgba[W * H * 4], depth[W * H];
+  static uint8_t rgba8[W * H * 4];
+  const cvr_image image = {rgba8, rgba, depth};
+  cvr_render_stats stats;
+  const cvr_status st = cvr_render(ctx, v, tf, &view, &rs, &image, &stats);
+  CHECK(st == CVR_OK, "%s: render failed: %s", name, cvr_last_error(ctx));
+
+  double want[4], want_depth;
+  int count;
+  expected_ray(s, want, &want_depth, &count);
+  int bad = 0;
+  long inside = 0;
+  for (int py = 0; py < h && st == CVR_OK; ++py)
+    for (int px = 0; px < w; ++px) {
+      const size_t o = (size_t)py * w + px;
+      const double x = c + ((2.0 * px + 1.0) / w - 1.0) * half;
+      const double y = c + ((2.0 * py + 1.0) / h - 1.0) * half;
+      const int center = px == w / 2 && py == h / 2;
+      if (s->projection == CVR_PROJECTION_PERSPECTIVE && !center) continue;
+      const int in = x >= 0.0 && x <= N - 1 && y >= 0.0 && y <= N - 1;
+      inside += in;
+      for (int ch = 0; ch < 4 && !bad; ++ch) {
+        const double expect = in ? want[ch] : 0.0;
+        if (fabs(rgba[4 * o + ch] - expect) > 1e-4) {
+          CHECK(0, "%s: pixel (%d,%d) channel %d is %.6f, expected %.6f (%d samples)", name, px,
+                py, ch, rgba[4 * o + ch], expect, count);
+          bad = 1;
+        }
+        if (rgba8[4 * o + ch] != (uint8_t)floor(fmin(fmax(expect, 0), 1) * 255.0 + 0.5) &&
+            fabs(expect * 255.0 - floor(expect * 255.0) - 0.5) > 1e-3 && !bad) {
+          CHECK(0, "%s: pixel (%d,%d) rgba8[%d] = %d, expected %.3f", name, px, py, ch,
+                rgba8[4 * o + ch], expect * 255.0);
+          bad = 1;
+        }
+      }
+      const double expect_depth = in ? want_depth : 1.0;
+      if (!bad && fabs(depth[o] - expect_depth) > 2e-5) {
+        CHECK(0, "%s: pixel (%d,%d) depth %.7f, expected %.7f", name, px, py, depth[o], expect_depth);
+        bad = 1;
+      }
+    }
+  if (s->projection == CVR_PROJECTION_PARALLEL && st == CVR_OK) {
+    CHECK(stats.rays == (uint64_t)inside, "%s: %llu rays counted, %ld expected", name,
+          (unsigned long long)stats.rays, inside);
+    CHECK(stats.samples == (uint64_t)inside * count, "%s: %llu samples counted, %ld expected", name,
+          (unsigned long long)stats.samples, inside * count);
+  }
+  cvr_transfer_function_destroy(tf);
+  cvr_volume_destroy(v);
+  return !bad;
+}
+
+int main(int argc, char **argv) {
+  cvr_context *ctx = cvr_test_context(argc, argv, NULL);
+  const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0};
+  int scenes = 0;
+
+  /* every scalar type maps through its range onto the same table entry */
+  for (size_t i = 0; i < sizeof kTypes / sizeof kTypes[0]; ++i) {
+    char name[64];
+    snprintf(name, sizeof name, "constant %s", cvr_tools_type_name(kTypes[i].type));
+    run_scene(ctx, &base, &kTypes[i], 0, name);
+    ++scenes;
+    scene layered = base;
+    layered.layered = 1;
+    snprintf(name, sizeof name, "layered %s", cvr_tools_type_name(kTypes[i].type));
+    run_scene(ctx, &layered, &kTypes[i], 1, name);
+    ++scenes;
+  }
+  const typed_case *u8 = &kTypes[0];
+  scene s = base;
+  s.layered = 1;
+  s.projection = CVR_PROJECTION_PERSPECTIVE;
+  run_scene(ctx, &s, u8, 1, "layered perspective");
+  s = base;
+  s.layered = 1;
+  s.z_extent = 2.0 * (N - 1);
+  s.flip_z = 1;
+  run_scene(ctx, &s, u8, 1, "layered, spacing 2 in z, flipped direction, moved prop");
+  s.projection = CVR_PROJECTION_PERSPECTIVE;
+  run_scene(ctx, &s, u8, 1, "the same in perspective");
+  s = base;
+  s.early_termination = 1;
+  s.termination = 0.9;
+  run_scene(ctx, &s, u8, 0, "early ray termination at 0.9");
+  s.termination = 254.0 / 255.0;
+  s.layered = 1;
+  run_scene(ctx, &s, u8, 1, "early ray termination at 254/255");
+  s = base;
+  s.max_samples = 5;
+  run_scene(ctx, &s, u8, 0, "five samples per ray");
+  scenes += 6;
+  cvr_context_destroy(ctx);
+  printf("%d scenes\n", scenes);
+  return cvr_test_finish("test_analytic");
+}

@@ -1,0 +1,118 @@
+#include "test_common.h"
+
+#include <math.h>
+#include <string.h>
+
+int cvr_test_failures = 0;
+
+cvr_context *cvr_test_context(int argc, char **argv, cvr_backend *backend) {
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = argc > 1 && !strcmp(argv[1], "cuda") ? CVR_BACKEND_CUDA : CVR_BACKEND_CPU;
+  if (o.backend == CVR_BACKEND_CUDA && cvr_cuda_device_count() == 0) {
+    printf("SKIP: no usable CUDA device\n");
+    exit(CVR_TEST_SKIP);
+  }
+  cvr_context *ctx = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) {
+    fprintf(stderr, "cannot create a %s context: %s\n", cvr_backend_name(o.backend),
+            cvr_last_error(NULL));
+    exit(1);
+  }
+  printf("backend: %s\n", cvr_context_description(ctx));
+  if (backend) *backend = o.backend;
+  return ctx;
+}
+
+int cvr_test_load(const char *relative, cvr_tools_volume *out) {
+  const char *dir = getenv("CVR_DATA_DIR");
+  if (!dir || !*dir) dir = CVR_DATA_DIR;
+  char path[4096], err[512];
+  snprintf(path, sizeof path, "%s/%s", dir, relative);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  fclose(f);
+  if (!cvr_tools_load_nifti(path, out, err, sizeof err)) {
+    fprintf(stderr, "%s\n", err);
+    exit(1);
+  }
+  return 1;
+}
+
+int cvr_test_finish(const char *name) {
+  if (cvr_test_failures) {
+    printf("%s: %d check(s) failed\n", name, cvr_test_failures);
+    return 1;
+  }
+  printf("%s: all checks passed\n", name);
+  return 0;
+}
+
+cvr_test_diff cvr_test_compare(const uint8_t *a, const uint8_t *b, const float *depth_a,
+                               const float *depth_b, long pixels) {
+  cvr_test_diff d;
+  d.color = cvr_tools_compare_rgba8(a, b, pixels, CVR_TOL_LEVELS);
+  long over = 0;
+  for (long i = 0; depth_a && depth_b && i < pixels; ++i)
+    if (fabsf(depth_a[i] - depth_b[i]) > 1e-3f) ++over;
+  d.depth_over_fraction = pixels ? (double)over / pixels : 0.0;
+  return d;
+}
+
+int cvr_test_within_tolerance(const cvr_test_diff *d) {
+  return d->color.over_fraction <= CVR_TOL_OVER_FRACTION &&
+         d->color.mean_diff <= CVR_TOL_MEAN_LEVELS &&
+         d->depth_over_fraction <= CVR_TOL_OVER_FRACTION;
+}
+
+cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], double lo, double hi,
+                                     double unit_distance) {
+  float table[4 * 256];
+  cvr_tools_ramp_tf(table, 256, range[0], range[1], lo, hi, 0.5f);
+  const cvr_transfer_function_desc d = {table, 256, {range[0], range[1]}, unit_distance};
+  cvr_transfer_function *tf = NULL;
+  if (cvr_transfer_function_create(ctx, &d, &tf) != CVR_OK) {
+    fprintf(stderr, "transfer function: %s\n", cvr_last_error(ctx));
+    exit(1);
+  }
+  return tf;
+}
+
+const cvr_test_dataset cvr_test_datasets[3] = {
+    {"scivis/bonsai.nii.gz", 30.0, 180.0},
+    {"ct/cranium_ct.nii.gz", 100.0, 1500.0},
+    {"mri/avm_mra_337x319x154.nii.gz", 60.0, 200.0},
+};
+
+int cvr_test_scene_open(cvr_context *ctx, const cvr_test_dataset *d, cvr_test_scene *s) {
+  memset(s, 0, sizeof *s);
+  if (!cvr_test_load(d->file, &s->data)) {
+    printf("data %s not found: skipped\n", d->file);
+    return 0;
+  }
+  if (cvr_volume_create(ctx, &s->data.desc, &s->volume) != CVR_OK) {
+    fprintf(stderr, "%s: %s\n", d->file, cvr_last_error(ctx));
+    exit(1);
+  }
+  double range[2], min_spacing = s->data.desc.spacing[0];
+  cvr_volume_get_range(s->volume, range);
+  for (int a = 1; a < 3; ++a)
+    if (s->data.desc.spacing[a] < min_spacing) min_spacing = s->data.desc.spacing[a];
+  s->tf = cvr_test_ramp(ctx, range, d->lo, d->hi, min_spacing);
+  s->sample_distance = 0.5 * min_spacing;
+  cvr_tools_volume_bounds(&s->data.desc, s->center, &s->radius);
+  return 1;
+}
+
+void cvr_test_scene_close(cvr_test_scene *s) {
+  cvr_transfer_function_destroy(s->tf);
+  cvr_volume_destroy(s->volume);
+  cvr_tools_volume_free(&s->data);
+}
+
+void cvr_test_scene_view(const cvr_test_scene *s, int i, cvr_projection p, int width, int height,
+                         cvr_view *view) {
+  static const double elevations[4] = {-40.0, -10.0, 20.0, 50.0};
+  cvr_tools_orbit_view(s->center, s->radius, 30.0 * i + 7.0, elevations[i % 4], p, width, height,
+                       view);
+}

@@ -1,0 +1,90 @@
+/* Shared by the C tests: checks, backends, data, and the one stated image
+ * tolerance between backends and strategies. */
+#ifndef CVR_TEST_COMMON_H
+#define CVR_TEST_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cvr.h"
+#include "cvr_tools.h"
+
+/* ctest's SKIP_RETURN_CODE for tests that need a GPU or data that is absent. */
+#define CVR_TEST_SKIP 125
+
+extern int cvr_test_failures;
+
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      ++cvr_test_failures;                                                                         \
+      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                     \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fputc('\n', stderr);                                                                         \
+    }                                                                                              \
+  } while (0)
+
+/* Parses "cpu" or "cuda" from argv[1] and creates a context; exits with
+ * CVR_TEST_SKIP when CUDA is asked for and no device is usable. */
+cvr_context *cvr_test_context(int argc, char **argv, cvr_backend *backend);
+
+/* Loads ../shared/data/<relative> (CVR_DATA_DIR, or the environment variable
+ * of that name); returns 0 when the file is absent. */
+int cvr_test_load(const char *relative, cvr_tools_volume *out);
+
+/* Finishes a test: prints a summary line and returns the exit code. */
+int cvr_test_finish(const char *name);
+
+/* The tolerance between two renderings that should be the same image (CPU
+ * reference vs. a CUDA strategy), in 8-bit levels of premultiplied RGBA:
+ *  - at most CVR_TOL_OVER_FRACTION of the pixels may differ by more than
+ *    CVR_TOL_LEVELS in any channel, and
+ *  - the mean channel difference stays below CVR_TOL_MEAN_LEVELS.
+ * Why these numbers: the texture unit filters with 8-bit fractional weights
+ * that the CPU reference emulates, and quantizes the sample value itself at a
+ * precision the reference cannot see; differences are at most a level or two
+ * in a handful of pixels. A half-sample shift of the lattice or a reversed
+ * compositing order changes far more (test_reference_tolerance proves it on
+ * the same data). */
+#define CVR_TOL_LEVELS 2
+#define CVR_TOL_OVER_FRACTION 0.002
+#define CVR_TOL_MEAN_LEVELS 0.1
+
+typedef struct cvr_test_diff {
+  cvr_tools_image_diff color;
+  double depth_over_fraction; /* pixels whose depth differs by > 1e-3 */
+} cvr_test_diff;
+
+cvr_test_diff cvr_test_compare(const uint8_t *a, const uint8_t *b, const float *depth_a,
+                               const float *depth_b, long pixels);
+int cvr_test_within_tolerance(const cvr_test_diff *d);
+
+/* A transfer function that shows the structure of a real data set: opacity
+ * rising between two percentiles chosen per data set by the tests. */
+cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], double lo,
+                                     double hi, double unit_distance);
+
+/* Real data sets of ../shared/data with a transfer function that shows
+ * their structure (opacity ramp between lo and hi, in data units). */
+typedef struct cvr_test_dataset {
+  const char *file;
+  double lo, hi;
+} cvr_test_dataset;
+extern const cvr_test_dataset cvr_test_datasets[3]; /* bonsai, cranium CT, AVM MRA */
+
+/* A scene of a data set: volume, transfer function and the sample distance
+ * (half the smallest spacing), ready to render. */
+typedef struct cvr_test_scene {
+  cvr_tools_volume data;
+  cvr_volume *volume;
+  cvr_transfer_function *tf;
+  double center[3], radius, sample_distance;
+} cvr_test_scene;
+/* Returns 0 (after printing why) when the file is absent. */
+int cvr_test_scene_open(cvr_context *ctx, const cvr_test_dataset *d, cvr_test_scene *s);
+void cvr_test_scene_close(cvr_test_scene *s);
+/* View i of a fixed set of orbits that cover every octant. */
+void cvr_test_scene_view(const cvr_test_scene *s, int i, cvr_projection p, int width, int height,
+                         cvr_view *view);
+
+#endif

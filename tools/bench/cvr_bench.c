@@ -1,0 +1,199 @@
+/* cvr-bench: the micro-benchmark of Wang et al. (LDAV 2014) section 3.2 on
+ * the cvr library. A random N^3 uint8 volume, R x R orthographic rays that
+ * cover the volume's face (ray distance N/R voxels), 512 samples of 0.5
+ * voxel from each ray's entry, no early termination, the transfer function
+ * in shared memory, and the volume rotated about X, Y or Z over 0..180
+ * degrees. Times come from CUDA events around the kernel (the median of
+ * repeats after warm-up). Output: JSON lines, one per view. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cvr.h"
+#include "cvr_tools.h"
+
+#ifdef CVR_BENCH_HAVE_CUDA
+int cvr_bench_texture_ceiling(double *gsamples_per_s, char *info, size_t info_size);
+#endif
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: cvr-bench [options]\n"
+          "  --sizes N[,N...]        volume sizes (default 512,1024)\n"
+          "  --rays R[,R...]         image sizes R x R (default 512)\n"
+          "  --blocks WxH[,WxH...]   thread blocks (default 16x16,32x4,1x128,8x16)\n"
+          "  --axes xyz              rotation axes (default xyz)\n"
+          "  --step DEG              angle step over 0..180 (default 15)\n"
+          "  --repeats K             timed repeats per view (default 7, after 2 warm-ups)\n"
+          "  --backend cuda|cpu      (default cuda)\n"
+          "  --ceiling               also measure the texture-filtering ceiling\n"
+          "  --out FILE              JSON lines (default stdout)\n");
+}
+
+static int parse_list(const char *s, int *out, int max) {
+  int n = 0;
+  for (char *end; *s && n < max; s = *end ? end + 1 : end) out[n++] = (int)strtol(s, &end, 10);
+  return n;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+  int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
+  int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
+  const char *axes = "xyz", *out_path = NULL;
+  int step = 15, repeats = 7, ceiling = 0;
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = CVR_BACKEND_CUDA;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--sizes") && v) n_sizes = parse_list(argv[++i], sizes, 8);
+    else if (!strcmp(a, "--rays") && v) n_rays = parse_list(argv[++i], rays, 8);
+    else if (!strcmp(a, "--blocks") && v) {
+      n_blocks = 0;
+      for (const char *s = argv[++i]; *s && n_blocks < 16;) {
+        if (sscanf(s, "%dx%d", &blocks[n_blocks][0], &blocks[n_blocks][1]) == 2) ++n_blocks;
+        s = strchr(s, ',');
+        if (!s) break;
+        ++s;
+      }
+    } else if (!strcmp(a, "--axes") && v) axes = argv[++i];
+    else if (!strcmp(a, "--step") && v) step = atoi(argv[++i]);
+    else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
+    else if (!strcmp(a, "--ceiling")) ceiling = 1;
+    else if (!strcmp(a, "--out") && v) out_path = argv[++i];
+    else {
+      usage();
+      return 2;
+    }
+  }
+  if (step < 1 || repeats < 1) {
+    usage();
+    return 2;
+  }
+  FILE *out = out_path ? fopen(out_path, "w") : stdout;
+  if (!out) {
+    perror(out_path);
+    return 1;
+  }
+  cvr_context *ctx = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) {
+    fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(NULL));
+    return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
+  }
+  char date[32];
+  const time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  fprintf(out, "{\"meta\":{\"device\":\"%s\",\"date\":\"%s\",\"commit\":\"%s\",\"command\":\"",
+          cvr_context_description(ctx), date, CVR_GIT_COMMIT);
+  for (int i = 0; i < argc; ++i) fprintf(out, "%s%s", i ? " " : "", argv[i]);
+  fprintf(out, "\"}}\n");
+#ifdef CVR_BENCH_HAVE_CUDA
+  if (ceiling && o.backend == CVR_BACKEND_CUDA) {
+    double g = 0.0;
+    char info[256];
+    if (cvr_bench_texture_ceiling(&g, info, sizeof info))
+      fprintf(out, "{\"bench\":\"texture_ceiling\",\"gsamples_per_s\":%.1f,\"info\":\"%s\"}\n", g, info);
+    else
+      fprintf(stderr, "ceiling: %s\n", info);
+  }
+#else
+  (void)ceiling;
+#endif
+
+  float table[4 * 256];
+  cvr_tools_ramp_tf(table, 256, 0.0, 255.0, 0.0, 255.0, 0.05f);
+  const cvr_transfer_function_desc td = {table, 256, {0.0, 255.0}, 1.0};
+  cvr_transfer_function *tf = NULL;
+  cvr_transfer_function_create(ctx, &td, &tf);
+  int rc = 0;
+  for (int si = 0; si < n_sizes && !rc; ++si) {
+    const int n = sizes[si];
+    const size_t count = (size_t)n * n * n;
+    uint8_t *voxels = malloc(count);
+    if (!voxels) {
+      fprintf(stderr, "cvr-bench: no host memory for %d^3\n", n);
+      rc = 1;
+      break;
+    }
+    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    for (size_t i = 0; i < count; i += 8) {
+      const uint64_t r = cvr_tools_random(&state);
+      memcpy(voxels + i, &r, count - i < 8 ? count - i : 8);
+    }
+    cvr_volume_desc d;
+    cvr_volume_desc_init(&d);
+    d.data = voxels;
+    d.dims[0] = d.dims[1] = d.dims[2] = n;
+    cvr_volume *vol = NULL;
+    if (cvr_volume_create(ctx, &d, &vol) != CVR_OK) {
+      fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
+      free(voxels);
+      rc = 1;
+      break;
+    }
+    free(voxels);
+    const double c = 0.5 * (n - 1), center[3] = {c, c, c};
+    for (int ri = 0; ri < n_rays; ++ri) {
+      const int r = rays[ri];
+      cvr_view view;
+      double look[16], proj[16];
+      const double eye[3] = {c, c, c + 2.0 * n}, up[3] = {0, 1, 0};
+      cvr_tools_look_at(eye, center, up, look);
+      cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
+      cvr_tools_multiply(proj, look, view.world_to_clip);
+      view.width = view.height = r;
+      view.projection = CVR_PROJECTION_PARALLEL;
+      for (const char *ax = axes; *ax; ++ax) {
+        const int axis = *ax - 'x';
+        if (axis < 0 || axis > 2) continue;
+        for (int angle = 0; angle <= 180; angle += step)
+          for (int b = 0; b < n_blocks; ++b) {
+            cvr_tools_rotation_about(axis, angle, center, view.volume_to_world);
+            cvr_render_settings s;
+            cvr_render_settings_init(&s);
+            s.sample_distance = 0.5;
+            s.early_termination = 0;
+            s.max_samples_per_ray = 512;
+            s.block_width = blocks[b][0];
+            s.block_height = blocks[b][1];
+            const cvr_image none = {NULL, NULL, NULL};
+            double ms[64];
+            cvr_render_stats st;
+            const int total = 2 + (repeats > 62 ? 62 : repeats);
+            for (int k = 0; k < total; ++k) {
+              if (cvr_render(ctx, vol, tf, &view, &s, &none, &st) != CVR_OK) {
+                fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
+                rc = 1;
+                goto done;
+              }
+              if (k >= 2) ms[k - 2] = st.kernel_ms;
+            }
+            qsort(ms, (size_t)(total - 2), sizeof ms[0], cmp_double);
+            const double median = ms[(total - 2) / 2];
+            fprintf(out,
+                    "{\"bench\":\"wang_micro\",\"N\":%d,\"R\":%d,\"axis\":\"%c\",\"angle\":%d,"
+                    "\"strategy\":\"standard\",\"block\":\"%dx%d\",\"ms\":%.4f,\"ms_min\":%.4f,"
+                    "\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                    n, r, *ax, angle, blocks[b][0], blocks[b][1], median, ms[0],
+                    (unsigned long long)st.samples, st.samples / (median * 1e-3) / 1e9);
+            fflush(out);
+          }
+      }
+    }
+  done:
+    cvr_volume_destroy(vol);
+  }
+  cvr_transfer_function_destroy(tf);
+  cvr_context_destroy(ctx);
+  if (out != stdout) fclose(out);
+  return rc;
+}

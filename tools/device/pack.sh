@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the GPU test programs and benchmark for the lent GPU machine (sm_90)
+# and packs them, with the shared libraries they need beyond the C runtime
+# and the real data the tests read, into .device/ (git-ignored) at the repo
+# root. Then a device run carries .device and calls tools/device/run.sh.
+#
+#   tools/device/pack.sh [build-dir]      (default build-device)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build-device}
+data=${CVR_DATA_DIR:-$root/../shared/data}
+pack=$root/.device
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_DATA_DIR="$data" >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+
+rm -rf "$pack"
+mkdir -p "$pack/bin" "$pack/lib" "$pack/data"
+programs=$(find "$build/Testing" "$build/tools" -maxdepth 3 -type f -executable \
+  \( -name 'test_*' -o -name 'cvr-*' \) ! -name '*.so*')
+cp $programs "$pack/bin/"
+
+# The libraries the programs load, less those every glibc system has (the
+# device machine's are newer, and newer is compatible).
+system='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libgcc_s|libstdc\+\+)'
+for p in "$pack"/bin/*; do
+  ldd "$p" | awk '$3 ~ /^\// {print $1, $3}'
+done | sort -u | while read -r name path; do
+  [[ $name =~ $system ]] || cp -L "$path" "$pack/lib/$name"
+done
+
+# ctest's list of tests, with commands made relative to the pack.
+ctest --test-dir "$build" --show-only=json-v1 | python3 -c '
+import json, os, sys
+for t in json.load(sys.stdin)["tests"]:
+    cmd = t["command"]
+    print(t["name"], os.path.basename(cmd[0]), *cmd[1:], sep="\t")
+' >"$pack/tests.tsv"
+
+for f in scivis/bonsai.nii.gz ct/cranium_ct.nii.gz mri/avm_mra_337x319x154.nii.gz; do
+  mkdir -p "$pack/data/$(dirname "$f")"
+  cp "$data/$f" "$pack/data/$f"
+done
+git -C "$root" describe --always --dirty --abbrev=12 >"$pack/commit"
+echo "packed $(du -sh "$pack" | cut -f1) into $pack: $(ls "$pack/bin" | tr '\n' ' ')"

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repo root, over what pack.sh packed:
+# every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
+# benchmark. Logs and results go to the folder given (the device tool's $OUT).
+#
+#   tools/device/run.sh OUT [tests|sanitize|bench]...    (default: all three)
+set -uo pipefail
+out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
+shift
+steps=${*:-tests sanitize bench}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+pack=$root/.device
+export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export CVR_DATA_DIR=$pack/data
+export PATH=$PATH:/usr/local/cuda/bin
+mkdir -p "$out"
+summary=$out/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  echo "commit $(cat "$pack/commit")"
+  date -u +%Y-%m-%dT%H:%M:%SZ
+} >"$out/device.txt" 2>&1
+note "device: $(sed -n 2p "$out/device.txt")  commit $(cat "$pack/commit")"
+
+if [[ " $steps " == *" tests "* ]]; then
+  pass=0 fail=0 skip=0
+  while IFS=$'\t' read -r name program args; do
+    start=$EPOCHREALTIME
+    (cd "$pack/bin" && ./"$program" $args) >"$out/test-$name.log" 2>&1
+    rc=$?
+    secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}')
+    case $rc in
+      0) pass=$((pass + 1)); result=passed ;;
+      125) skip=$((skip + 1)); result=SKIPPED ;;
+      *) fail=$((fail + 1)); result="FAILED ($rc)" ;;
+    esac
+    note "$(printf '%-28s %-12s %6.1fs  %s' "$name" "$result" "$secs" "$(tail -n 1 "$out/test-$name.log")")"
+  done <"$pack/tests.tsv"
+  cat "$out"/test-*.log >"$out/tests.log"
+  note "tests: $pass passed, $fail failed, $skip skipped"
+fi
+
+if [[ " $steps " == *" sanitize "* ]]; then
+  clean=0 dirty=0
+  for tool in memcheck racecheck initcheck synccheck; do
+    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick"; do
+      log=$out/sanitizer.log
+      echo "=== $tool: $t" >>"$log"
+      extra=""
+      [[ $tool == memcheck ]] && extra="--leak-check full"
+      (cd "$pack/bin" && compute-sanitizer --tool "$tool" $extra --error-exitcode 99 ./$t) >>"$log" 2>&1
+      rc=$?
+      summary_line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
+      if [[ $rc == 0 ]]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
+      note "$(printf 'sanitizer %-10s %-26s rc=%-3s %s' "$tool" "$t" "$rc" "$summary_line")"
+    done
+  done
+  note "sanitizers: $clean clean, $dirty with findings or failures"
+fi
+
+if [[ " $steps " == *" bench "* ]]; then
+  "$pack/bin/cvr-bench" --ceiling --sizes 512,1024 --rays 512 --step 15 \
+    --out "$out/bench-wang-micro.jsonl" 2>"$out/bench.err"
+  note "bench rc=$?"
+  python3 - "$out/bench-wang-micro.jsonl" <<'PY' | tee -a "$summary"
+import json, sys, collections
+rows = [json.loads(l) for l in open(sys.argv[1])]
+for r in rows:
+    if r.get("bench") == "texture_ceiling":
+        print(f"texture ceiling: {r['gsamples_per_s']:.0f} G samples/s ({r['info']})")
+best = collections.defaultdict(lambda: (0, None))
+worst = collections.defaultdict(lambda: (1e30, None))
+for r in rows:
+    if r.get("bench") != "wang_micro":
+        continue
+    k = (r["N"], r["block"])
+    g = r["gsamples_per_s"]
+    if g > best[k][0]: best[k] = (g, f"{r['axis']}{r['angle']}")
+    if g < worst[k][0]: worst[k] = (g, f"{r['axis']}{r['angle']}")
+for k in sorted(best):
+    print(f"N={k[0]:5d} block {k[1]:>6}: best {best[k][0]:6.1f} G/s at {best[k][1]:>5}, worst {worst[k][0]:6.1f} at {worst[k][1]}")
+PY
+fi

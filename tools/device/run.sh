@@ -7,7 +7,7 @@
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
-steps=${*:-tests sanitize bench}
+steps=${*:-tests bench sanitize}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pack=$root/.device
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -43,24 +43,6 @@ if [[ " $steps " == *" tests "* ]]; then
   note "tests: $pass passed, $fail failed, $skip skipped"
 fi
 
-if [[ " $steps " == *" sanitize "* ]]; then
-  clean=0 dirty=0
-  for tool in memcheck racecheck initcheck synccheck; do
-    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick"; do
-      log=$out/sanitizer.log
-      echo "=== $tool: $t" >>"$log"
-      extra=""
-      [[ $tool == memcheck ]] && extra="--leak-check full"
-      (cd "$pack/bin" && compute-sanitizer --tool "$tool" $extra --error-exitcode 99 ./$t) >>"$log" 2>&1
-      rc=$?
-      summary_line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
-      if [[ $rc == 0 ]]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
-      note "$(printf 'sanitizer %-10s %-26s rc=%-3s %s' "$tool" "$t" "$rc" "$summary_line")"
-    done
-  done
-  note "sanitizers: $clean clean, $dirty with findings or failures"
-fi
-
 if [[ " $steps " == *" bench "* ]]; then
   "$pack/bin/cvr-bench" --ceiling --sizes 512,1024 --rays 512 --step 15 \
     --out "$out/bench-wang-micro.jsonl" 2>"$out/bench.err"
@@ -83,4 +65,22 @@ for r in rows:
 for k in sorted(best):
     print(f"N={k[0]:5d} block {k[1]:>6}: best {best[k][0]:6.1f} G/s at {best[k][1]:>5}, worst {worst[k][0]:6.1f} at {worst[k][1]}")
 PY
+fi
+
+if [[ " $steps " == *" sanitize "* ]]; then
+  clean=0 dirty=0
+  for tool in memcheck racecheck initcheck synccheck; do
+    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick"; do
+      log=$out/sanitizer.log
+      echo "=== $tool: $t" >>"$log"
+      extra=""
+      [[ $tool == memcheck ]] && extra="--leak-check full"
+      (cd "$pack/bin" && compute-sanitizer --tool "$tool" $extra --error-exitcode 99 ./$t) >>"$log" 2>&1
+      rc=$?
+      summary_line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
+      if [[ $rc == 0 ]]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi
+      note "$(printf 'sanitizer %-10s %-26s rc=%-3s %s' "$tool" "$t" "$rc" "$summary_line")"
+    done
+  done
+  note "sanitizers: $clean clean, $dirty with findings or failures"
 fi

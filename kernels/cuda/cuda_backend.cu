@@ -7,6 +7,7 @@
 #include "cuda_internal.cuh"
 
 extern "C" {
+#include "half.h"
 #include "volume_convert.h"
 }
 
@@ -80,7 +81,7 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
   CVR_CUDA_TRY(ctx, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "stream");
   CVR_CUDA_TRY(ctx, cudaEventCreate(&c->kernel_start), "event");
   CVR_CUDA_TRY(ctx, cudaEventCreate(&c->kernel_stop), "event");
-  CVR_CUDA_TRY(ctx, cudaMalloc(&c->table, CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(cvr_rgba)),
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->table, CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(uint4)),
                "transfer-function table");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, 2 * sizeof(unsigned long long)), "counters");
   snprintf(ctx->description, sizeof ctx->description,
@@ -246,6 +247,18 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
   return CVR_OK;
 }
 
+/* Entry pairs for the kernels' shared memory (see cvr_classify_packed). The
+ * table's values are already rounded to half precision, so this is exact. */
+static void pack_table(const cvr_rgba *table, int size, uint4 *out) {
+  for (int i = 0; i < size; ++i) {
+    const cvr_rgba a = table[i], b = table[i + 1 < size ? i + 1 : i];
+    out[i].x = cvr_half_bits(a.r) | (unsigned)cvr_half_bits(a.g) << 16;
+    out[i].y = cvr_half_bits(a.b) | (unsigned)cvr_half_bits(a.a) << 16;
+    out[i].z = cvr_half_bits(b.r) | (unsigned)cvr_half_bits(b.g) << 16;
+    out[i].w = cvr_half_bits(b.b) | (unsigned)cvr_half_bits(b.a) << 16;
+  }
+}
+
 /* Output planes live in one device buffer that only grows. */
 static cudaError_t ensure_output(cvr_cuda_context *c, size_t pixels) {
   const size_t bytes = pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float));
@@ -273,9 +286,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
 
   if (c->table_tf != frame->tf || c->table_version != frame->tf->version ||
       c->table_sample_distance != frame->ray.sample_distance) {
+    pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
     CVR_CUDA_TRY(ctx,
-                 cudaMemcpyAsync(c->table, frame->sample_table,
-                                 (size_t)frame->ray.tf_size * sizeof(cvr_rgba),
+                 cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
                                  cudaMemcpyHostToDevice, c->stream),
                  "transfer-function upload");
     c->table_tf = frame->tf;

@@ -11,9 +11,10 @@ struct cvr_cuda_context {
   cudaDeviceProp props;
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_stop;
-  cvr_rgba *table;                /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entries */
+  uint4 *table;                   /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entry pairs */
   const cvr_transfer_function *table_tf; /* what the device table holds */
   unsigned long long table_version;
+  uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */
   float table_sample_distance;
   unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */
   void *output;                   /* rgba32f, rgba8 and depth planes */
@@ -29,7 +30,7 @@ struct cvr_cuda_volume {
 typedef struct cvr_cuda_launch {
   cvr_ray_params ray;
   cudaTextureObject_t volume;
-  const cvr_rgba *table;
+  const uint4 *table; /* pair i: entries i and i + 1 as eight halves */
   float4 *rgba32f; /* each output may be NULL */
   uchar4 *rgba8;
   float *depth;

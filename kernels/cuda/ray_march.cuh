@@ -8,13 +8,35 @@
 #include "cuda_internal.cuh"
 
 /* The table goes to shared memory: lookups with data-dependent indices would
- * serialize in constant memory and pollute the texture cache as a texture. */
-__device__ __forceinline__ void cvr_load_table(cvr_rgba *shared_table, const cvr_rgba *table,
-                                               int size) {
+ * serialize in constant memory and pollute the texture cache as a texture.
+ * Each slot holds entry i and entry i + 1 in half precision, so one 16-byte
+ * load serves a lookup (two float4 loads conflicted on random data). */
+__device__ __forceinline__ void cvr_load_table(uint4 *shared_table, const uint4 *table, int size) {
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   for (int i = t; i < size; i += threads) shared_table[i] = table[i];
   __syncthreads();
+}
+
+/* Low or high half of w as a float: rebasing the exponent by 2^112 is exact
+ * for the table's values (>= 0, normal or subnormal), and matches
+ * cvr_half_to_float on the host. */
+__device__ __forceinline__ float cvr_half_lo(unsigned w) {
+  return __uint_as_float((w << 13) & 0x0fffe000u) * 5.192296858534828e33f;
+}
+__device__ __forceinline__ float cvr_half_hi(unsigned w) {
+  return __uint_as_float((w >> 3) & 0x0fffe000u) * 5.192296858534828e33f;
+}
+
+/* cvr_classify on the packed table: the same coordinate and interpolation. */
+__device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, const cvr_ray_params &p,
+                                                        float value) {
+  float f;
+  const int i = cvr_table_coordinate(p.tf_size, p.tf_scale, p.tf_bias, value, &f);
+  const uint4 q = table[i];
+  const cvr_rgba a = {cvr_half_lo(q.x), cvr_half_hi(q.x), cvr_half_lo(q.y), cvr_half_hi(q.y)};
+  const cvr_rgba b = {cvr_half_lo(q.z), cvr_half_hi(q.z), cvr_half_lo(q.w), cvr_half_hi(q.w)};
+  return cvr_lerp_rgba(a, b, f);
 }
 
 /* Texels sit at integer index positions; the texture addresses their centres. */
@@ -25,11 +47,11 @@ __device__ __forceinline__ float cvr_sample(cudaTextureObject_t volume, const fl
 /* Classifies and composites sample k; returns whether the ray is finished. */
 __device__ __forceinline__ bool cvr_march_step(const cvr_ray_params &p, const cvr_ray &ray,
                                                cudaTextureObject_t volume,
-                                               const cvr_rgba *table, int k, cvr_rgba &acc,
+                                               const uint4 *table, int k, cvr_rgba &acc,
                                                int &first) {
   float pos[3];
   cvr_ray_position(&ray, p.lattice_offset, k, pos);
-  const cvr_rgba s = cvr_classify(table, p.tf_size, p.tf_scale, p.tf_bias, cvr_sample(volume, pos));
+  const cvr_rgba s = cvr_classify_packed(table, p, cvr_sample(volume, pos));
   if (s.a > 0.0f && first < 0) first = k;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);

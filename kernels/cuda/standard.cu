@@ -4,7 +4,7 @@
 #include "ray_march.cuh"
 
 __global__ void cvr_standard_kernel(const cvr_cuda_launch l) {
-  extern __shared__ cvr_rgba table[];
+  extern __shared__ uint4 table[];
   cvr_load_table(table, l.table, l.ray.tf_size);
 
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
@@ -28,7 +28,7 @@ __global__ void cvr_standard_kernel(const cvr_cuda_launch l) {
 
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, dim3 block, cudaStream_t stream) {
   const dim3 grid((l->ray.width + block.x - 1) / block.x, (l->ray.height + block.y - 1) / block.y);
-  const size_t shared = (size_t)l->ray.tf_size * sizeof(cvr_rgba);
+  const size_t shared = (size_t)l->ray.tf_size * sizeof(uint4);
   cvr_standard_kernel<<<grid, block, shared, stream>>>(*l);
   return cudaGetLastError();
 }

@@ -189,23 +189,35 @@ CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, int k) {
   return cvr_minf(cvr_maxf(d, 0.0f), 1.0f);
 }
 
-/* Classified sample: straight colour and opacity already corrected for the
- * sample distance, linearly interpolated in the table. NaN values map to the
- * first entry (fmaxf/fminf drop NaN). */
-CVR_HD cvr_rgba cvr_classify(const cvr_rgba *table, int size, float scale,
-                             float bias, float value) {
+/* Where value falls in a table of size entries: entry i, fraction f towards
+ * entry i + 1. NaN values map to the first entry (fmaxf/fminf drop NaN). */
+CVR_HD int cvr_table_coordinate(int size, float scale, float bias, float value, float *f) {
   float u = value * scale + bias;
   u = fminf(fmaxf(u, 0.0f), (float)(size - 1));
   int i = (int)u;
   if (i > size - 2) i = size - 2;
-  const float f = u - (float)i;
-  const cvr_rgba a = table[i], b = table[i + 1];
+  *f = u - (float)i;
+  return i;
+}
+
+CVR_HD cvr_rgba cvr_lerp_rgba(cvr_rgba a, cvr_rgba b, float f) {
   cvr_rgba c;
   c.r = a.r + f * (b.r - a.r);
   c.g = a.g + f * (b.g - a.g);
   c.b = a.b + f * (b.b - a.b);
   c.a = a.a + f * (b.a - a.a);
   return c;
+}
+
+/* Classified sample: straight colour and opacity already corrected for the
+ * sample distance, linearly interpolated in the table. Table entries hold
+ * half-precision values (transfer_function.c), the form the CUDA kernels
+ * keep in shared memory, so every backend classifies identically. */
+CVR_HD cvr_rgba cvr_classify(const cvr_rgba *table, int size, float scale, float bias,
+                             float value) {
+  float f;
+  const int i = cvr_table_coordinate(size, scale, bias, value, &f);
+  return cvr_lerp_rgba(table[i], table[i + 1], f);
 }
 
 /* Front-to-back "over": acc += (1 - acc.a) * premultiplied(sample). */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cvr_internal.h"
+#include "half.h"
 
 static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d) {
   if (!d->rgba) return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: rgba is NULL");
@@ -86,9 +87,11 @@ void cvr_transfer_function_sample_table(const cvr_transfer_function *tf, double 
   /* an opacity a per unit distance becomes 1 - (1 - a)^(dt / unit) per sample */
   const double exponent = sample_distance / tf->unit_distance;
   for (int i = 0; i < tf->size; ++i) {
-    out[i] = tf->table[i];
     const double a = tf->table[i].a;
-    out[i].a = a >= 1.0 ? 1.0f : (float)(1.0 - pow(1.0 - a, exponent));
+    out[i].r = cvr_round_to_half(tf->table[i].r);
+    out[i].g = cvr_round_to_half(tf->table[i].g);
+    out[i].b = cvr_round_to_half(tf->table[i].b);
+    out[i].a = cvr_round_to_half(a >= 1.0 ? 1.0f : (float)(1.0 - pow(1.0 - a, exponent)));
   }
 }
 

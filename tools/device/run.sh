@@ -29,17 +29,19 @@ if [[ " $steps " == *" tests "* ]]; then
   pass=0 fail=0 skip=0
   while IFS=$'\t' read -r name program args; do
     start=$EPOCHREALTIME
-    (cd "$pack/bin" && ./"$program" $args) >"$out/test-$name.log" 2>&1
+    log=$(mktemp)
+    (cd "$pack/bin" && ./"$program" $args) >"$log" 2>&1
     rc=$?
+    { echo "=== $name: $program $args (rc $rc)"; cat "$log"; } >>"$out/tests.log"
     secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}')
     case $rc in
       0) pass=$((pass + 1)); result=passed ;;
       125) skip=$((skip + 1)); result=SKIPPED ;;
       *) fail=$((fail + 1)); result="FAILED ($rc)" ;;
     esac
-    note "$(printf '%-28s %-12s %6.1fs  %s' "$name" "$result" "$secs" "$(tail -n 1 "$out/test-$name.log")")"
+    note "$(printf '%-28s %-12s %6.1fs  %s' "$name" "$result" "$secs" "$(tail -n 1 "$log")")"
+    rm -f "$log"
   done <"$pack/tests.tsv"
-  cat "$out"/test-*.log >"$out/tests.log"
   note "tests: $pass passed, $fail failed, $skip skipped"
 fi
 

@@ -300,6 +300,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   l.volume = s->interpolation == CVR_INTERPOLATION_NEAREST ? frame->volume->cuda->nearest
                                                             : frame->volume->cuda->linear;
   l.table = c->table;
+  l.table_copies = cvr_cuda_table_copies(frame->ray.tf_size);
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
   if (image->rgba8) l.rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));

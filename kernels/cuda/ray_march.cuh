@@ -10,12 +10,22 @@
 /* The table goes to shared memory: lookups with data-dependent indices would
  * serialize in constant memory and pollute the texture cache as a texture.
  * Each slot holds entry i and entry i + 1 in half precision, so one 16-byte
- * load serves a lookup (two float4 loads conflicted on random data). */
-__device__ __forceinline__ void cvr_load_table(uint4 *shared_table, const uint4 *table, int size) {
+ * load serves a lookup, and the table is replicated `copies` times,
+ * interleaved so that the eight lanes a 16-byte shared load serves at once
+ * each read their own bank group: random scalar values then cause no bank
+ * conflicts (copies = 8). Slot (i, copy c) sits at i * copies + c. */
+__device__ __forceinline__ void cvr_load_table(uint4 *shared_table, const uint4 *table, int size,
+                                               int copies) {
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  for (int i = t; i < size; i += threads) shared_table[i] = table[i];
+  for (int i = t; i < size * copies; i += threads) shared_table[i] = table[i / copies];
   __syncthreads();
+}
+
+/* This thread's view of the replicated table: slot i of its copy. */
+__device__ __forceinline__ const uint4 *cvr_table_copy(const uint4 *shared_table, int copies) {
+  const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
+  return shared_table + (lane & (copies - 1));
 }
 
 /* Low or high half of w as a float: rebasing the exponent by 2^112 is exact
@@ -28,30 +38,27 @@ __device__ __forceinline__ float cvr_half_hi(unsigned w) {
   return __uint_as_float((w >> 3) & 0x0fffe000u) * 5.192296858534828e33f;
 }
 
-/* cvr_classify on the packed table: the same coordinate and interpolation. */
-__device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, const cvr_ray_params &p,
-                                                        float value) {
+/* cvr_classify on this thread's copy of the packed table: the same
+ * coordinate and interpolation. */
+__device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, int copies,
+                                                        const cvr_ray_params &p, float value) {
   float f;
   const int i = cvr_table_coordinate(p.tf_size, p.tf_scale, p.tf_bias, value, &f);
-  const uint4 q = table[i];
+  const uint4 q = table[i * copies];
   const cvr_rgba a = {cvr_half_lo(q.x), cvr_half_hi(q.x), cvr_half_lo(q.y), cvr_half_hi(q.y)};
   const cvr_rgba b = {cvr_half_lo(q.z), cvr_half_hi(q.z), cvr_half_lo(q.w), cvr_half_hi(q.w)};
   return cvr_lerp_rgba(a, b, f);
 }
 
-/* Texels sit at integer index positions; the texture addresses their centres. */
-__device__ __forceinline__ float cvr_sample(cudaTextureObject_t volume, const float pos[3]) {
-  return tex3D<float>(volume, pos[0] + 0.5f, pos[1] + 0.5f, pos[2] + 0.5f);
-}
-
-/* Classifies and composites sample k; returns whether the ray is finished. */
+/* Classifies and composites the sample at lattice parameter t; returns
+ * whether the ray is finished. */
 __device__ __forceinline__ bool cvr_march_step(const cvr_ray_params &p, const cvr_ray &ray,
-                                               cudaTextureObject_t volume,
-                                               const uint4 *table, int k, cvr_rgba &acc,
+                                               cudaTextureObject_t volume, const uint4 *table,
+                                               int copies, float t, int k, cvr_rgba &acc,
                                                int &first) {
   float pos[3];
-  cvr_ray_position(&ray, p.lattice_offset, k, pos);
-  const cvr_rgba s = cvr_classify_packed(table, p, cvr_sample(volume, pos));
+  cvr_ray_position(&ray, t, pos);
+  const cvr_rgba s = cvr_classify_packed(table, copies, p, tex3D<float>(volume, pos[0], pos[1], pos[2]));
   if (s.a > 0.0f && first < 0) first = k;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);

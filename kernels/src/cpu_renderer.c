@@ -47,21 +47,21 @@ typedef float (*texel_fn)(const void *, size_t);
 
 static inline int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 
-/* Texture-unit trilinear filtering at index position p: the coordinate
- * passed to the texture is p + 0.5 (texel centres), filter weights are
- * quantized to 1/256 as the hardware does. */
+/* Texture-unit filtering at texel coordinate p (index position + 0.5):
+ * nearest takes texel floor(p); linear filters between the texels around
+ * p - 0.5 with weights quantized to 1/256, as the hardware does. */
 CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const float p[3]) {
   if (v->nearest) {
     size_t idx = 0;
     const size_t stride[3] = {1, v->stride_y, v->stride_z};
     for (int a = 0; a < 3; ++a)
-      idx += (size_t)clampi((int)floorf(p[a] + 0.5f), v->dims[a] - 1) * stride[a];
+      idx += (size_t)clampi((int)floorf(p[a]), v->dims[a] - 1) * stride[a];
     return texel(v->data, idx);
   }
   int i0[3], i1[3];
   float w[3];
   for (int a = 0; a < 3; ++a) {
-    const float xb = (p[a] + 0.5f) - 0.5f;
+    const float xb = p[a] - 0.5f;
     const float xq = v->weights == CVR_WEIGHTS_8BIT_ROUNDED     ? floorf(xb * 256.0f + 0.5f) / 256.0f
                      : v->weights == CVR_WEIGHTS_8BIT_TRUNCATED ? floorf(xb * 256.0f) / 256.0f
                                                                 : xb;
@@ -100,10 +100,12 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   r.hit = 1;
   int first = -1;
   const int count = ray.k_last - ray.k_first + 1;
-  for (int i = 0; i < count; ++i) {
+  float t = cvr_ray_t_first(&ray, p->lattice_offset);
+  if (reverse_order) t = CVR_ADD(t, (float)(count - 1));
+  for (int i = 0; i < count; ++i, t = reverse_order ? t - 1.0f : t + 1.0f) {
     const int k = reverse_order ? ray.k_last - i : ray.k_first + i;
     float pos[3];
-    cvr_ray_position(&ray, p->lattice_offset, k, pos);
+    cvr_ray_position(&ray, t, pos);
     const cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
                                     sample_volume(v, texel, pos));
     ++r.samples;

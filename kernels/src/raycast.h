@@ -62,10 +62,12 @@ typedef struct cvr_ray_params {
   int tf_size;
 } cvr_ray_params;
 
-/* One ray: sample k sits at index position origin + (k + lattice_offset) * step,
- * for k in [k_first, k_last]. */
+/* One ray: sample k sits at texel coordinate origin + t * step with
+ * t = k + lattice_offset, for k in [k_first, k_last]. Texel coordinates are
+ * index positions + 0.5 (the texture addresses texel centres), so the
+ * coordinate goes to the texture as it is. */
 typedef struct cvr_ray {
-  float origin[3];      /* index space, k = 0 */
+  float origin[3];      /* texel coordinates, k = 0 */
   float step[3];        /* index space, one sample */
   float world_origin[3];
   float world_step[3];
@@ -164,15 +166,20 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) 
   if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
   ray->k_first = (int)first;
   ray->k_last = (int)last;
+  for (int a = 0; a < 3; ++a) ray->origin[a] = CVR_ADD(ray->origin[a], 0.5f);
   if (p->max_samples > 0 && ray->k_last - ray->k_first >= p->max_samples)
     ray->k_last = ray->k_first + p->max_samples - 1;
   return 1;
 }
 
-/* Index-space position of sample k. */
-CVR_HD void cvr_ray_position(const cvr_ray *ray, float lattice_offset, int k,
-                             float pos[3]) {
-  const float t = CVR_ADD((float)k, lattice_offset);
+/* The lattice parameter of the first sample; later samples add 1.0f, which
+ * every backend does the same way (exact while |t| < 2^23). */
+CVR_HD float cvr_ray_t_first(const cvr_ray *ray, float lattice_offset) {
+  return CVR_ADD((float)ray->k_first, lattice_offset);
+}
+
+/* Texel coordinate of the sample at lattice parameter t. */
+CVR_HD void cvr_ray_position(const cvr_ray *ray, float t, float pos[3]) {
   pos[0] = CVR_ADD(ray->origin[0], CVR_MUL(t, ray->step[0]));
   pos[1] = CVR_ADD(ray->origin[1], CVR_MUL(t, ray->step[1]));
   pos[2] = CVR_ADD(ray->origin[2], CVR_MUL(t, ray->step[2]));

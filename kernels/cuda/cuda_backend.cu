@@ -238,6 +238,11 @@ extern "C" void cvr_cuda_volume_release(cvr_volume *volume) {
 extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                                  const cvr_render_settings *s) {
   const cudaDeviceProp *p = &ctx->cuda->props;
+  const int kernel_max = cvr_cuda_standard_max_threads();
+  if (s->block_width * s->block_height > kernel_max)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: thread block %d x %d has more threads than the standard kernel's "
+                    "limit of %d", s->block_width, s->block_height, kernel_max);
   if (s->block_width * s->block_height > p->maxThreadsPerBlock ||
       s->block_width > p->maxThreadsDim[0] || s->block_height > p->maxThreadsDim[1])
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -300,7 +305,6 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   l.volume = s->interpolation == CVR_INTERPOLATION_NEAREST ? frame->volume->cuda->nearest
                                                             : frame->volume->cuda->linear;
   l.table = c->table;
-  l.table_copies = cvr_cuda_table_copies(frame->ray.tf_size);
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
   if (image->rgba8) l.rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));

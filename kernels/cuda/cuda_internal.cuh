@@ -31,22 +31,15 @@ typedef struct cvr_cuda_launch {
   cvr_ray_params ray;
   cudaTextureObject_t volume;
   const uint4 *table; /* pair i: entries i and i + 1 as eight halves */
-  int table_copies;   /* replicas in shared memory (ray_march.cuh) */
+  int table_copies;   /* replicas in shared memory (ray_march.cuh), set by the launcher */
   float4 *rgba32f; /* each output may be NULL */
   uchar4 *rgba8;
   float *depth;
   unsigned long long *counters;
 } cvr_cuda_launch;
 
-/* Replicas of a table of size entries that fit the kernels' shared-memory
- * budget for it: 8 for up to 256 entries, fewer for larger tables. */
-static inline int cvr_cuda_table_copies(int size) {
-  int copies = 8;
-  while (copies > 1 && (size_t)size * copies * sizeof(uint4) > 32768) copies /= 2;
-  return copies;
-}
-
 /* standard.cu */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
+int cvr_cuda_standard_max_threads(void); /* the kernel's launch bound */
 
 #endif

@@ -54,12 +54,12 @@ __device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, int 
  * whether the ray is finished. */
 __device__ __forceinline__ bool cvr_march_step(const cvr_ray_params &p, const cvr_ray &ray,
                                                cudaTextureObject_t volume, const uint4 *table,
-                                               int copies, float t, int k, cvr_rgba &acc,
-                                               int &first) {
+                                               int copies, float t, cvr_rgba &acc,
+                                               float &t_hit) {
   float pos[3];
   cvr_ray_position(&ray, t, pos);
   const cvr_rgba s = cvr_classify_packed(table, copies, p, tex3D<float>(volume, pos[0], pos[1], pos[2]));
-  if (s.a > 0.0f && first < 0) first = k;
+  if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);
 }

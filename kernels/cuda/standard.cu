@@ -3,7 +3,18 @@
  * CUDA sample volumeRender). */
 #include "ray_march.cuh"
 
-__global__ void cvr_standard_kernel(const cvr_cuda_launch l) {
+/* Register budget: threads per block at most, and blocks of that size per
+ * SM at least (65536 / product = registers per thread). More resident
+ * threads shorten the last wave of short frames. */
+#ifndef CVR_STANDARD_MAX_THREADS
+#  define CVR_STANDARD_MAX_THREADS 1024
+#endif
+#ifndef CVR_STANDARD_MIN_BLOCKS
+#  define CVR_STANDARD_MIN_BLOCKS 2
+#endif
+
+__global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
+    cvr_standard_kernel(const cvr_cuda_launch l) {
   extern __shared__ uint4 shared_table[];
   cvr_load_table(shared_table, l.table, l.ray.tf_size, l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, l.table_copies);
@@ -13,24 +24,57 @@ __global__ void cvr_standard_kernel(const cvr_cuda_launch l) {
   unsigned hit = 0, samples = 0;
   if (px < l.ray.width && py < l.ray.height) {
     cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
-    int first = -1;
+    float t_hit = -1.0f; /* lattice parameter of the first visible sample */
     cvr_ray ray;
     if (cvr_ray_setup(&l.ray, px, py, &ray)) {
       hit = 1;
-      float t = cvr_ray_t_first(&ray, l.ray.lattice_offset);
-      for (int k = ray.k_first; k <= ray.k_last; ++k, t += 1.0f) {
-        ++samples;
-        if (cvr_march_step(l.ray, ray, l.volume, table, l.table_copies, t, k, acc, first)) break;
-      }
+      const float t_first = cvr_ray_t_first(&ray, l.ray.lattice_offset);
+      const float t_last = cvr_ray_t_last(&ray, l.ray.lattice_offset);
+      float t = t_first;
+      for (; t <= t_last; t += 1.0f)
+        if (cvr_march_step(l.ray, ray, l.volume, table, l.table_copies, t, acc, t_hit)) {
+          t += 1.0f;
+          break;
+        }
+      samples = (unsigned)(t - t_first);
     }
-    cvr_write_pixel(l, px, py, acc, first >= 0 ? cvr_ray_depth(&l.ray, &ray, first) : 1.0f);
+    /* the ray is set up again for its depth rather than keeping its world
+     * coordinates live in registers through the loop */
+    float depth = 1.0f;
+    if (t_hit >= 0.0f && cvr_ray_setup(&l.ray, px, py, &ray)) depth = cvr_ray_depth(&l.ray, &ray, t_hit);
+    cvr_write_pixel(l, px, py, acc, depth);
   }
   cvr_count(l.counters, hit, samples);
 }
 
-cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, dim3 block, cudaStream_t stream) {
-  const dim3 grid((l->ray.width + block.x - 1) / block.x, (l->ray.height + block.y - 1) / block.y);
-  const size_t shared = (size_t)l->ray.tf_size * l->table_copies * sizeof(uint4);
-  cvr_standard_kernel<<<grid, block, shared, stream>>>(*l);
+/* The most table replicas (8, 4, 2) that cost no resident blocks compared
+ * with a single copy: conflict-free lookups never at the price of occupancy. */
+static int table_copies(int threads, int size) {
+  const size_t bytes = (size_t)size * sizeof(uint4);
+  int single = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&single, cvr_standard_kernel, threads, bytes) !=
+      cudaSuccess)
+    return 1;
+  for (int copies = 8; copies > 1; copies /= 2) {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cvr_standard_kernel, threads,
+                                                      bytes * copies) == cudaSuccess &&
+        blocks >= single)
+      return copies;
+  }
+  return 1;
+}
+
+int cvr_cuda_standard_max_threads(void) {
+  cudaFuncAttributes a;
+  return cudaFuncGetAttributes(&a, cvr_standard_kernel) == cudaSuccess ? a.maxThreadsPerBlock : 0;
+}
+
+cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream) {
+  cvr_cuda_launch l = *launch;
+  l.table_copies = table_copies((int)(block.x * block.y), l.ray.tf_size);
+  const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
+  const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
+  cvr_standard_kernel<<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
 }

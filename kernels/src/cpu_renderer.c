@@ -98,22 +98,20 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   cvr_ray ray;
   if (!cvr_ray_setup(p, px, py, &ray)) return r;
   r.hit = 1;
-  int first = -1;
-  const int count = ray.k_last - ray.k_first + 1;
-  float t = cvr_ray_t_first(&ray, p->lattice_offset);
-  if (reverse_order) t = CVR_ADD(t, (float)(count - 1));
-  for (int i = 0; i < count; ++i, t = reverse_order ? t - 1.0f : t + 1.0f) {
-    const int k = reverse_order ? ray.k_last - i : ray.k_first + i;
+  const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
+  const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);
+  float t_hit = -1.0f, t = reverse_order ? t_last : t_first;
+  for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     float pos[3];
     cvr_ray_position(&ray, t, pos);
     const cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
                                     sample_volume(v, texel, pos));
     ++r.samples;
-    if (s.a > 0.0f && first < 0) first = k;
+    if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
     cvr_composite(&r.color, s);
     if (cvr_ray_done(p, &r.color)) break;
   }
-  if (first >= 0) r.depth = cvr_ray_depth(p, &ray, first);
+  if (t_hit >= 0.0f) r.depth = cvr_ray_depth(p, &ray, t_hit);
   return r;
 }
 

@@ -172,10 +172,13 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) 
   return 1;
 }
 
-/* The lattice parameter of the first sample; later samples add 1.0f, which
- * every backend does the same way (exact while |t| < 2^23). */
+/* The lattice parameters of the first and last samples; the samples between
+ * add 1.0f, which every backend does the same way (exact while |t| < 2^23). */
 CVR_HD float cvr_ray_t_first(const cvr_ray *ray, float lattice_offset) {
   return CVR_ADD((float)ray->k_first, lattice_offset);
+}
+CVR_HD float cvr_ray_t_last(const cvr_ray *ray, float lattice_offset) {
+  return CVR_ADD((float)ray->k_last, lattice_offset);
 }
 
 /* Texel coordinate of the sample at lattice parameter t. */
@@ -185,9 +188,8 @@ CVR_HD void cvr_ray_position(const cvr_ray *ray, float t, float pos[3]) {
   pos[2] = CVR_ADD(ray->origin[2], CVR_MUL(t, ray->step[2]));
 }
 
-/* Window depth in [0, 1] of sample k (glDepthRange 0..1). */
-CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, int k) {
-  const float t = CVR_ADD((float)k, p->lattice_offset);
+/* Window depth in [0, 1] of the sample at lattice parameter t. */
+CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, float t) {
   float w[3], ndc[3];
   for (int a = 0; a < 3; ++a)
     w[a] = CVR_ADD(ray->world_origin[a], CVR_MUL(t, ray->world_step[a]));

@@ -3,7 +3,10 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench]...    (default: all three)
+#   tools/device/run.sh OUT [tests|sanitize|bench|variants]...
+#     (default: tests bench sanitize; variants compares pack-variants.sh
+#      builds on the micro-benchmark, with CVR_VARIANT_ARGS as cvr-bench's
+#      arguments)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -85,4 +88,21 @@ if [[ " $steps " == *" sanitize "* ]]; then
     done
   done
   note "sanitizers: $clean clean, $dirty with findings or failures"
+fi
+
+if [[ " $steps " == *" variants "* ]]; then
+  for dir in "$pack"/variants/*/; do
+    name=$(basename "$dir")
+    LD_LIBRARY_PATH=$dir:$LD_LIBRARY_PATH "$dir/cvr-bench" ${CVR_VARIANT_ARGS:---sizes 1024 --axes xy --step 45} \
+      --out "$out/variant-$name.jsonl" 2>>"$out/bench.err"
+    python3 - "$out/variant-$name.jsonl" "$name" "$(cat "$dir/flags")" <<'PY' | tee -a "$summary"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"wang_micro"' in l]
+by = {}
+for r in rows:
+    by.setdefault(r["block"], []).append(r["gsamples_per_s"])
+print(f"variant {sys.argv[2]} ({sys.argv[3]}): " + "  ".join(
+    f"{b}: best {max(v):.0f} mean {sum(v)/len(v):.0f}" for b, v in by.items()))
+PY
+  done
 fi

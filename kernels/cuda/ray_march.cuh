@@ -5,6 +5,8 @@
 #ifndef CVR_RAY_MARCH_CUH
 #define CVR_RAY_MARCH_CUH
 
+#include <cuda_fp16.h>
+
 #include "cuda_internal.cuh"
 
 /* The table goes to shared memory: lookups with data-dependent indices would
@@ -28,14 +30,13 @@ __device__ __forceinline__ const uint4 *cvr_table_copy(const uint4 *shared_table
   return shared_table + (lane & (copies - 1));
 }
 
-/* Low or high half of w as a float: rebasing the exponent by 2^112 is exact
- * for the table's values (>= 0, normal or subnormal), and matches
- * cvr_half_to_float on the host. */
+/* Low or high half of w as a float: exact, and on sm_80 and later one
+ * full-rate instruction (HADD2.F32), not a trip through the conversion unit. */
 __device__ __forceinline__ float cvr_half_lo(unsigned w) {
-  return __uint_as_float((w << 13) & 0x0fffe000u) * 5.192296858534828e33f;
+  return __half2float(__ushort_as_half((unsigned short)(w & 0xffffu)));
 }
 __device__ __forceinline__ float cvr_half_hi(unsigned w) {
-  return __uint_as_float((w >> 3) & 0x0fffe000u) * 5.192296858534828e33f;
+  return __half2float(__ushort_as_half((unsigned short)(w >> 16)));
 }
 
 /* cvr_classify on this thread's copy of the packed table: the same

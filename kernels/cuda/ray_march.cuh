@@ -51,18 +51,50 @@ __device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, int 
   return cvr_lerp_rgba(a, b, f);
 }
 
-/* Classifies and composites the sample at lattice parameter t; returns
- * whether the ray is finished. */
-__device__ __forceinline__ bool cvr_march_step(const cvr_ray_params &p, const cvr_ray &ray,
-                                               cudaTextureObject_t volume, const uint4 *table,
-                                               int copies, float t, cvr_rgba &acc,
-                                               float &t_hit) {
+/* The volume's value at lattice parameter t. */
+__device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, cudaTextureObject_t volume, float t) {
   float pos[3];
   cvr_ray_position(&ray, t, pos);
-  const cvr_rgba s = cvr_classify_packed(table, copies, p, tex3D<float>(volume, pos[0], pos[1], pos[2]));
+  return tex3D<float>(volume, pos[0], pos[1], pos[2]);
+}
+
+/* Classifies and composites the value fetched at lattice parameter t;
+ * returns whether the ray is finished. */
+__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const uint4 *table,
+                                                    int copies, float value, float t,
+                                                    cvr_rgba &acc, float &t_hit) {
+  const cvr_rgba s = cvr_classify_packed(table, copies, p, value);
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);
+}
+
+/* Marches one ray over [t, t_last] front to back, FETCH_AHEAD texture
+ * fetches in flight before their values are composited, so a warp waits on
+ * one texture round trip per FETCH_AHEAD samples. Fetches past the end (or
+ * past early termination) are clamped reads whose values are dropped: the
+ * composited samples are exactly the lattice's. Returns the number of
+ * samples composited. */
+template <int FETCH_AHEAD>
+__device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
+                                              cudaTextureObject_t volume, const uint4 *table,
+                                              int copies, cvr_rgba &acc, float &t_hit) {
+  const float t_first = cvr_ray_t_first(&ray, p.lattice_offset);
+  const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
+  float t = t_first;
+  bool done = false;
+  while (!done && t <= t_last) {
+    float v[FETCH_AHEAD];
+#pragma unroll
+    for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+#pragma unroll
+    for (int j = 0; j < FETCH_AHEAD; ++j) {
+      if (done || t > t_last) break;
+      done = cvr_composite_value(p, table, copies, v[j], t, acc, t_hit);
+      t += 1.0f;
+    }
+  }
+  return (unsigned)(t - t_first);
 }
 
 __device__ __forceinline__ void cvr_write_pixel(const cvr_cuda_launch &l, int px, int py,

@@ -10,6 +10,9 @@
 #ifndef CVR_STANDARD_MAX_THREADS
 #  define CVR_STANDARD_MAX_THREADS 1024
 #endif
+#ifndef CVR_STANDARD_FETCH_AHEAD
+#  define CVR_STANDARD_FETCH_AHEAD 2
+#endif
 #ifndef CVR_STANDARD_MIN_BLOCKS
 #  define CVR_STANDARD_MIN_BLOCKS 1
 #endif
@@ -29,15 +32,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     cvr_ray ray;
     if (cvr_ray_setup(&l.ray, px, py, &ray)) {
       hit = 1;
-      const float t_first = cvr_ray_t_first(&ray, l.ray.lattice_offset);
-      const float t_last = cvr_ray_t_last(&ray, l.ray.lattice_offset);
-      float t = t_first;
-      for (; t <= t_last; t += 1.0f)
-        if (cvr_march_step(l.ray, ray, l.volume, table, l.table_copies, t, acc, t_hit)) {
-          t += 1.0f;
-          break;
-        }
-      samples = (unsigned)(t - t_first);
+      samples = cvr_march<CVR_STANDARD_FETCH_AHEAD>(l.ray, ray, l.volume, table, l.table_copies,
+                                                    acc, t_hit);
     }
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */

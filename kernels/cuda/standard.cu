@@ -4,14 +4,17 @@
 #include "ray_march.cuh"
 
 /* Register budget: threads per block at most, and blocks of that size per
- * SM at least (65536 / product = registers per thread). Measured on an H100
- * (tools/bench/results): capping at 32 or 40 registers for more resident
- * threads lost 5-10% to spills, so the default leaves the compiler free. */
+ * SM at least (65536 / product = registers per thread). Measured on an H100:
+ * capping at 32 registers for more resident threads lost 3-10% to spills at
+ * 1024^3, so the default leaves the compiler free. */
 #ifndef CVR_STANDARD_MAX_THREADS
 #  define CVR_STANDARD_MAX_THREADS 1024
 #endif
+/* Texture fetches in flight per ray (cvr_march). On an H100 at 1024^3, 1, 2
+ * and 4 gave 351, 373 and 378 G samples/s at the best view and 245, 271 and
+ * 296 on average over the views (tools/bench/results). */
 #ifndef CVR_STANDARD_FETCH_AHEAD
-#  define CVR_STANDARD_FETCH_AHEAD 2
+#  define CVR_STANDARD_FETCH_AHEAD 4
 #endif
 #ifndef CVR_STANDARD_MIN_BLOCKS
 #  define CVR_STANDARD_MIN_BLOCKS 1

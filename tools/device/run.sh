@@ -52,6 +52,8 @@ if [[ " $steps " == *" bench "* ]]; then
   "$pack/bin/cvr-bench" --ceiling --sizes 512,1024 --rays 512 --step 15 \
     --out "$out/bench-wang-micro.jsonl" 2>"$out/bench.err"
   note "bench rc=$?"
+  python3 "$root/tools/bench/plot_wang.py" "$out/bench-wang-micro.jsonl" "$out/bench-wang-micro.png" \
+    2>>"$out/bench.err" || note "plot failed (see bench.err)"
   python3 - "$out/bench-wang-micro.jsonl" <<'PY' | tee -a "$summary"
 import json, sys, collections
 rows = [json.loads(l) for l in open(sys.argv[1])]

@@ -10,11 +10,12 @@
 #ifndef CVR_STANDARD_MAX_THREADS
 #  define CVR_STANDARD_MAX_THREADS 1024
 #endif
-/* Texture fetches in flight per ray (cvr_march). On an H100 at 1024^3, 1, 2
- * and 4 gave 351, 373 and 378 G samples/s at the best view and 245, 271 and
- * 296 on average over the views (tools/bench/results). */
+/* Texture fetches in flight per ray (cvr_march). On an H100 at 1024^3 with
+ * 16x16 blocks, 1, 2, 4 and 8 gave 351, 373, 378 and 381 G samples/s at the
+ * best view, 245, 271, 296 and 328 on average over the views, and 57, 106,
+ * 168 and 228 at the worst (tools/bench/results/2026-11-22-h100-standard). */
 #ifndef CVR_STANDARD_FETCH_AHEAD
-#  define CVR_STANDARD_FETCH_AHEAD 4
+#  define CVR_STANDARD_FETCH_AHEAD 8
 #endif
 #ifndef CVR_STANDARD_MIN_BLOCKS
 #  define CVR_STANDARD_MIN_BLOCKS 1

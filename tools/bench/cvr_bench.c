@@ -94,7 +94,11 @@ int main(int argc, char **argv) {
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   fprintf(out, "{\"meta\":{\"device\":\"%s\",\"date\":\"%s\",\"commit\":\"%s\",\"command\":\"",
           cvr_context_description(ctx), date, CVR_GIT_COMMIT);
-  for (int i = 0; i < argc; ++i) fprintf(out, "%s%s", i ? " " : "", argv[i]);
+  /* file names without their folders: results must not carry machine paths */
+  for (int i = 0; i < argc; ++i) {
+    const char *a = strrchr(argv[i], '/');
+    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out")) ? a + 1 : argv[i]);
+  }
   fprintf(out, "\"}}\n");
 #ifdef CVR_BENCH_HAVE_CUDA
   if (ceiling && o.backend == CVR_BACKEND_CUDA) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cvr.h"
+#include "cvr_commit.h"
 #include "cvr_tools.h"
 
 #ifdef CVR_BENCH_HAVE_CUDA

@@ -38,17 +38,19 @@ int cvr_test_finish(const char *name);
 /* The tolerance between two renderings that should be the same image (CPU
  * reference vs. a CUDA strategy), in 8-bit levels of premultiplied RGBA:
  *  - at most CVR_TOL_OVER_FRACTION of the pixels may differ by more than
- *    CVR_TOL_LEVELS in any channel, and
+ *    CVR_TOL_LEVELS in any channel, or in depth by more than 1e-3, and
  *  - the mean channel difference stays below CVR_TOL_MEAN_LEVELS.
- * Why these numbers: the texture unit filters with 8-bit fractional weights
- * that the CPU reference emulates, and quantizes the sample value itself at a
- * precision the reference cannot see; differences are at most a level or two
- * in a handful of pixels. A half-sample shift of the lattice or a reversed
- * compositing order changes far more (test_reference_tolerance proves it on
- * the same data). */
-#define CVR_TOL_LEVELS 2
-#define CVR_TOL_OVER_FRACTION 0.002
-#define CVR_TOL_MEAN_LEVELS 0.1
+ * Why these numbers: both backends take the same samples (bit-identical
+ * positions) and classify with the same half-precision table; what differs
+ * is the texture unit's filtering arithmetic, which the CPU emulates (8-bit
+ * weights) but cannot reproduce bit for bit. Measured on an H100 over 115
+ * comparisons (test_cuda_vs_cpu): no pixel off by more than 1 level, mean at
+ * most 0.0054 levels, depth off in at most 0.027% of the pixels. A half-sample
+ * shift of the lattice or a reversed compositing order fails this by far
+ * (test_reference_tolerance proves it on the same data). */
+#define CVR_TOL_LEVELS 1
+#define CVR_TOL_OVER_FRACTION 0.001
+#define CVR_TOL_MEAN_LEVELS 0.02
 
 typedef struct cvr_test_diff {
   cvr_tools_image_diff color;

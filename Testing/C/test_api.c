@@ -172,6 +172,24 @@ int main(int argc, char **argv) {
   EXPECT_FAIL(NULL, cvr_transfer_function_update(NULL, &t), CVR_ERROR_INVALID_ARGUMENT, "NULL");
   EXPECT_FAIL(ctx, cvr_transfer_function_update(tf, NULL), CVR_ERROR_INVALID_ARGUMENT, "NULL");
 
+  /* ---- the device copy of a transfer function follows its updates */
+  float other_table[4 * 4] = {0, 0, 0, 0, 0, 0, 1, 0.9f, 1, 1, 0, 0.1f, 1, 1, 1, 1};
+  cvr_transfer_function_desc t2 = t;
+  t2.rgba = other_table;
+  uint8_t changed[W * H * 4], fresh[W * H * 4];
+  CHECK(cvr_transfer_function_update(tf, &t2) == CVR_OK, "update: %s", cvr_last_error(ctx));
+  render_ok(ctx, v, tf, &view, &s, changed);
+  CHECK(memcmp(changed, before, sizeof before) != 0, "an updated transfer function changed nothing");
+  cvr_transfer_function *tf2 = NULL;
+  CHECK(cvr_transfer_function_create(ctx, &t2, &tf2) == CVR_OK, "second tf");
+  render_ok(ctx, v, tf2, &view, &s, fresh);
+  CHECK(memcmp(changed, fresh, sizeof fresh) == 0, "updated and fresh functions render differently");
+  cvr_transfer_function_destroy(tf2);
+  cvr_transfer_function_destroy(tf); /* a new one may reuse its address */
+  CHECK(cvr_transfer_function_create(ctx, &t, &tf) == CVR_OK, "recreated tf");
+  render_ok(ctx, v, tf, &view, &s, fresh);
+  CHECK(memcmp(before, fresh, sizeof fresh) == 0, "a recreated function rendered a stale table");
+
   /* ---- views */
   const cvr_image image = {after, NULL, NULL};
   cvr_view vb = view;

@@ -61,7 +61,13 @@ extern "C" int cvr_cuda_count_devices(void) {
 extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) return device_failure(ctx, e, "no usable CUDA driver or device");
+  if (e == cudaErrorInsufficientDriver) {
+    cudaGetLastError();
+    return cvr_fail(ctx, CVR_ERROR_NO_DEVICE,
+                    "no NVIDIA driver is loaded, or it is older than the CUDA %d.%d runtime "
+                    "this library was built with", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+  }
+  if (e != cudaSuccess) return device_failure(ctx, e, "no usable CUDA device");
   if (device_index >= count)
     return cvr_fail(ctx, CVR_ERROR_NO_DEVICE, "CUDA device %d requested, but %d device%s found",
                     device_index, count, count == 1 ? " is" : "s are");
@@ -289,14 +295,13 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   device_scope scope;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
 
-  if (c->table_tf != frame->tf || c->table_version != frame->tf->version ||
+  if (c->table_version != frame->tf->version ||
       c->table_sample_distance != frame->ray.sample_distance) {
     pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
                                  cudaMemcpyHostToDevice, c->stream),
                  "transfer-function upload");
-    c->table_tf = frame->tf;
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
   }

@@ -12,8 +12,7 @@ struct cvr_cuda_context {
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_stop;
   uint4 *table;                   /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entry pairs */
-  const cvr_transfer_function *table_tf; /* what the device table holds */
-  unsigned long long table_version;
+  unsigned long long table_version; /* the transfer function the device table holds */
   uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */
   float table_sample_distance;
   unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */

@@ -49,7 +49,7 @@ struct cvr_transfer_function {
   int size;
   double range[2];
   double unit_distance;
-  unsigned long long version; /* bumped on every update; keys device copies */
+  unsigned long long version; /* unique per create/update; keys device copies */
 };
 
 /* Per-frame inputs of a backend, validated and converted by render.c. */

@@ -1,5 +1,6 @@
 /* Transfer functions: a straight-RGBA table over a scalar range. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "cvr_internal.h"
@@ -27,6 +28,10 @@ static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d
   return CVR_OK;
 }
 
+/* Versions are unique in the process, so a device copy keyed by (pointer,
+ * version) can never mistake a new function at a freed one's address for it. */
+static atomic_ullong next_version = 1;
+
 /* Keeps the table, resampled linearly to the kernel's table size if larger. */
 static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d) {
   const int n = d->size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? d->size
@@ -46,7 +51,7 @@ static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d
   tf->range[0] = d->range[0];
   tf->range[1] = d->range[1];
   tf->unit_distance = d->unit_distance;
-  tf->version++;
+  tf->version = atomic_fetch_add(&next_version, 1);
 }
 
 cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_function_desc *desc,

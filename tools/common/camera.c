@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cvr_tools.h"
+#include "matrix.h" /* the library's own, compiled in here too */
 
 static const double kPi = 3.14159265358979323846;
 
@@ -12,14 +13,7 @@ void cvr_tools_identity(double m[16]) {
 }
 
 void cvr_tools_multiply(const double a[16], const double b[16], double out[16]) {
-  double r[16];
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) {
-      double s = 0.0;
-      for (int k = 0; k < 4; ++k) s += a[4 * i + k] * b[4 * k + j];
-      r[4 * i + j] = s;
-    }
-  memcpy(out, r, sizeof r);
+  cvr_mat4_multiply(a, b, out);
 }
 
 void cvr_tools_rotation_about(int axis, double degrees, const double c[3], double out[16]) {

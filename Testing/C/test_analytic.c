@@ -36,9 +36,22 @@ typedef struct scene {
   int early_termination;
   double termination;
   int max_samples;
+  double opaque_z;   /* world z of opaque geometry across the view; 0: none */
+  int cell_data;     /* scalars are cell values: bounds grow by half a voxel */
 } scene;
 
+static double half_voxel(const scene *s) { return s->cell_data ? 0.5 : 0.0; }
+
 static double eye_z(const scene *s) { return s->z_extent + 10.3; }
+
+/* glOrtho / glFrustum window depth of world z seen from eye_z down -z. */
+static double window_depth(const scene *s, double z) {
+  const double d = eye_z(s) - z;
+  const double ndc = s->projection == CVR_PROJECTION_PERSPECTIVE
+                         ? ((kFar + kNear) / (kFar - kNear) - 2.0 * kFar * kNear / ((kFar - kNear) * d))
+                         : (2.0 * d - (kFar + kNear)) / (kFar - kNear);
+  return 0.5 * ndc + 0.5;
+}
 
 /* Index z of world z, and which entry the nearest voxel classifies to. */
 static const float *entry_at(const scene *s, double z) {
@@ -55,22 +68,17 @@ static void expected_ray(const scene *s, double out[4], double *depth, int *coun
   memset(out, 0, 4 * sizeof *out);
   *depth = 1.0;
   *count = 0;
+  const double pad = half_voxel(s) * s->z_extent / (N - 1);
+  const double z_min = s->opaque_z > 0.0 ? fmax(-pad, s->opaque_z) : -pad;
   for (int k = 0;; ++k) {
     const double t = k * kDt, z = start - t;
-    if (z < 0.0) break;
-    if (z > s->z_extent || t < t_near) continue;
+    if (z < z_min) break;
+    if (z > s->z_extent + pad || t < t_near) continue;
     if (s->max_samples && *count == s->max_samples) break;
     const float *e = entry_at(s, z);
     /* opacity corrected for unit distance 1; the table is kept in half precision */
     const double a = cvr_round_to_half((float)(1.0 - pow(1.0 - e[3], kDt)));
-    if (*count == 0) {
-      /* glOrtho / glFrustum depth of world z, eye at eye_z looking down -z */
-      const double d = eye_z(s) - z;
-      const double ndc = s->projection == CVR_PROJECTION_PERSPECTIVE
-                             ? ((kFar + kNear) / (kFar - kNear) - 2.0 * kFar * kNear / ((kFar - kNear) * d))
-                             : (2.0 * d - (kFar + kNear)) / (kFar - kNear);
-      *depth = 0.5 * ndc + 0.5;
-    }
+    if (*count == 0) *depth = window_depth(s, z);
     const double w = (1.0 - out[3]) * a;
     for (int c = 0; c < 3; ++c) out[c] += w * cvr_round_to_half(e[c]);
     out[3] += w;
@@ -122,6 +130,7 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   d.data = data;
   d.dims[0] = d.dims[1] = d.dims[2] = N;
   d.spacing[2] = s->z_extent / (N - 1);
+  d.cell_data = s->cell_data;
   double world_shift = 0.0;
   if (s->flip_z) { /* index z runs down from the top, and the prop moves it back up */
     d.direction[8] = -1.0;
@@ -142,6 +151,7 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   const int w = s->projection == CVR_PROJECTION_PERSPECTIVE ? 33 : W;
   const int h = s->projection == CVR_PROJECTION_PERSPECTIVE ? 33 : H;
   cvr_view view;
+  cvr_view_init(&view);
   double look[16], proj[16];
   cvr_tools_look_at(eye, at, up, look);
   const double half = c + 3.0; /* pixel centres never fall on the volume's edges */
@@ -155,6 +165,11 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   view.width = w;
   view.height = h;
   view.projection = s->projection;
+  static float opaque[W * H];
+  if (s->opaque_z > 0.0) {
+    for (int i = 0; i < w * h; ++i) opaque[i] = (float)window_depth(s, s->opaque_z);
+    view.opaque_depth = opaque;
+  }
 
   cvr_render_settings rs;
   cvr_render_settings_init(&rs);
@@ -182,7 +197,8 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
       const double y = c + ((2.0 * py + 1.0) / h - 1.0) * half;
       const int center = px == w / 2 && py == h / 2;
       if (s->projection == CVR_PROJECTION_PERSPECTIVE && !center) continue;
-      const int in = x >= 0.0 && x <= N - 1 && y >= 0.0 && y <= N - 1;
+      const double lo = -half_voxel(s), hi = N - 1 + half_voxel(s);
+      const int in = x >= lo && x <= hi && y >= lo && y <= hi;
       inside += in;
       for (int ch = 0; ch < 4 && !bad; ++ch) {
         const double expect = in ? want[ch] : 0.0;
@@ -217,7 +233,7 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
 
 int main(int argc, char **argv) {
   cvr_context *ctx = cvr_test_context(argc, argv, NULL);
-  const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0};
+  const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0, 0.0, 0};
   int scenes = 0;
 
   /* every scalar type maps through its range onto the same table entry */
@@ -254,7 +270,20 @@ int main(int argc, char **argv) {
   s = base;
   s.max_samples = 5;
   run_scene(ctx, &s, u8, 0, "five samples per ray");
-  scenes += 6;
+  s = base;
+  s.layered = 1;
+  s.opaque_z = 7.05; /* between lattice points */
+  run_scene(ctx, &s, u8, 1, "layered, opaque geometry inside the volume");
+  s.projection = CVR_PROJECTION_PERSPECTIVE;
+  run_scene(ctx, &s, u8, 1, "the same in perspective");
+  s = base;
+  s.cell_data = 1;
+  run_scene(ctx, &s, u8, 0, "cell data");
+  s.layered = 1;
+  s.flip_z = 1;
+  s.z_extent = 2.0 * (N - 1);
+  run_scene(ctx, &s, u8, 1, "cell data, layered, spacing 2 in z, flipped");
+  scenes += 10;
   cvr_context_destroy(ctx);
   printf("%d scenes\n", scenes);
   return cvr_test_finish("test_analytic");

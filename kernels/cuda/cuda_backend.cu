@@ -108,6 +108,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
   if (enter_device(c->device, &scope) == cudaSuccess) {
     if (c->stream) cudaStreamSynchronize(c->stream);
     cudaFree(c->output);
+    cudaFree(c->opaque_depth);
     cudaFree(c->counters);
     cudaFree(c->table);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
@@ -270,15 +271,14 @@ static void pack_table(const cvr_rgba *table, int size, uint4 *out) {
   }
 }
 
-/* Output planes live in one device buffer that only grows. */
-static cudaError_t ensure_output(cvr_cuda_context *c, size_t pixels) {
-  const size_t bytes = pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float));
-  if (bytes <= c->output_bytes) return cudaSuccess;
-  cudaFree(c->output);
-  c->output = NULL;
-  c->output_bytes = 0;
-  cudaError_t e = cudaMalloc(&c->output, bytes);
-  if (e == cudaSuccess) c->output_bytes = bytes;
+/* A device buffer that only grows, so frames of a steady size allocate nothing. */
+static cudaError_t ensure_buffer(void **buffer, size_t *capacity, size_t bytes) {
+  if (bytes <= *capacity) return cudaSuccess;
+  cudaFree(*buffer);
+  *buffer = NULL;
+  *capacity = 0;
+  cudaError_t e = cudaMalloc(buffer, bytes);
+  if (e == cudaSuccess) *capacity = bytes;
   return e;
 }
 
@@ -305,7 +305,20 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
   }
-  CVR_CUDA_TRY(ctx, ensure_output(c, pixels), "output buffer");
+  CVR_CUDA_TRY(ctx,
+               ensure_buffer(&c->output, &c->output_bytes,
+                             pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
+               "output buffer");
+  if (frame->opaque_depth) {
+    CVR_CUDA_TRY(ctx,
+                 ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
+                               pixels * sizeof(float)),
+                 "opaque depth buffer");
+    CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->opaque_depth, frame->opaque_depth, pixels * sizeof(float),
+                                      cudaMemcpyHostToDevice, c->stream),
+                 "opaque depth upload");
+    l.opaque_depth = c->opaque_depth;
+  }
   l.ray = frame->ray;
   l.volume = s->interpolation == CVR_INTERPOLATION_NEAREST ? frame->volume->cuda->nearest
                                                             : frame->volume->cuda->linear;

@@ -18,6 +18,8 @@ struct cvr_cuda_context {
   unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */
   void *output;                   /* rgba32f, rgba8 and depth planes */
   size_t output_bytes;
+  float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
+  size_t opaque_depth_bytes;
 };
 
 struct cvr_cuda_volume {
@@ -34,6 +36,7 @@ typedef struct cvr_cuda_launch {
   float4 *rgba32f; /* each output may be NULL */
   uchar4 *rgba8;
   float *depth;
+  const float *opaque_depth; /* window depth of opaque geometry, or NULL */
   unsigned long long *counters;
 } cvr_cuda_launch;
 

@@ -34,7 +34,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
     float t_hit = -1.0f; /* lattice parameter of the first visible sample */
     cvr_ray ray;
-    if (cvr_ray_setup(&l.ray, px, py, &ray)) {
+    const float opaque = l.opaque_depth ? l.opaque_depth[(size_t)py * l.ray.width + px] : 1.0f;
+    if (cvr_ray_setup(&l.ray, px, py, opaque, &ray)) {
       hit = 1;
       samples = cvr_march<CVR_STANDARD_FETCH_AHEAD>(l.ray, ray, l.volume, table, l.table_copies,
                                                     acc, t_hit);
@@ -42,7 +43,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */
     float depth = 1.0f;
-    if (t_hit >= 0.0f && cvr_ray_setup(&l.ray, px, py, &ray)) depth = cvr_ray_depth(&l.ray, &ray, t_hit);
+    if (t_hit >= 0.0f && cvr_ray_setup(&l.ray, px, py, opaque, &ray))
+      depth = cvr_ray_depth(&l.ray, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }
   cvr_count(l.counters, hit, samples);

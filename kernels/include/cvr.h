@@ -13,8 +13,8 @@
  *    vtkMatrix4x4. Clip space follows OpenGL: NDC z in [-1, 1].
  *  - Images are stored bottom row first (OpenGL/VTK order), RGBA with
  *    premultiplied alpha.
- *  - Volumes are point data: voxel (i,j,k) sits at index position (i,j,k) and
- *    the volume spans [0, dim-1] on each axis in index space.
+ *  - Voxel (i,j,k) sits at index position (i,j,k). Point data spans
+ *    [0, dim-1] on each axis in index space, cell data [-0.5, dim-0.5].
  */
 #ifndef CVR_H
 #define CVR_H
@@ -138,6 +138,9 @@ typedef struct cvr_volume_desc {
   double origin[3];
   double direction[9];  /* row-major 3x3 index-to-physical rotation, as
                            vtkImageData::GetDirectionMatrix; invertible */
+  int cell_data;        /* scalars are cell values: the volume spans
+                           [-0.5, dims - 0.5] in index space (VTK's cell
+                           bounds), not [0, dims - 1] */
 } cvr_volume_desc;
 
 /* Identity direction, unit spacing, zero origin, everything else zero. */
@@ -187,7 +190,13 @@ typedef struct cvr_view {
   double volume_to_world[16]; /* the prop's matrix (vtkProp3D::GetMatrix) */
   int width, height;          /* viewport in pixels, 1 .. 32768 each */
   cvr_projection projection;  /* must agree with world_to_clip */
+  const float *opaque_depth;  /* optional: width*height window depths in [0, 1]
+                                 of opaque geometry already drawn (bottom row
+                                 first); rays stop there. NULL: none */
 } cvr_view;
+
+/* Identity matrices, parallel projection, no opaque depth, size 0. */
+CVR_API void cvr_view_init(cvr_view *view);
 
 /* ---- render settings ------------------------------------------------------ */
 

@@ -96,7 +96,8 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0};
   const cvr_ray_params *p = &f->ray;
   cvr_ray ray;
-  if (!cvr_ray_setup(p, px, py, &ray)) return r;
+  const float depth = f->opaque_depth ? f->opaque_depth[(size_t)py * p->width + px] : 1.0f;
+  if (!cvr_ray_setup(p, px, py, depth, &ray)) return r;
   r.hit = 1;
   const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);

@@ -37,6 +37,7 @@ struct cvr_volume {
   cvr_scalar_type type;        /* as given by the caller */
   cvr_scalar_type stored_type; /* as kept: 8/16-bit ints, or float32 */
   int dims[3];
+  int cell_data;
   double spacing[3], origin[3], direction[9];
   double range[2];
   void *host_data;             /* stored_type scalars (CPU backend only) */
@@ -58,6 +59,7 @@ typedef struct cvr_frame {
   const cvr_transfer_function *tf;
   cvr_ray_params ray;
   const cvr_rgba *sample_table; /* tf with opacity corrected for the sample distance */
+  const float *opaque_depth;    /* per pixel window depth, or NULL */
   const cvr_render_settings *settings;
 } cvr_frame;
 

@@ -46,7 +46,7 @@ typedef struct cvr_ray_params {
   float clip_to_world[16];  /* row-major */
   float world_to_clip[16];
   float world_to_index[12]; /* 3x4 affine, row-major */
-  float box_max[3];         /* dims - 1: the volume is [0, box_max] */
+  float box_min[3], box_max[3]; /* the volume in index space */
   float eye[3];             /* world eye point (perspective only) */
   int width, height;
   int perspective;
@@ -111,8 +111,11 @@ CVR_HD void cvr_transform_vector(const float *m, const float v[3], float out[3])
  * takes any sample. The lattice is global to the ray: sample k lies at world
  * distance (k + lattice_offset) * sample_distance from the eye (perspective)
  * or from the near plane (parallel), whatever part of the volume the ray
- * crosses, so every strategy samples the same points. */
-CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) {
+ * crosses, so every strategy samples the same points. opaque_depth is the
+ * window depth of opaque geometry at the pixel (1: none); the ray takes no
+ * sample beyond it. */
+CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_depth,
+                         cvr_ray *ray) {
   const float x = CVR_SUB(CVR_DIV((float)(2 * px + 1), (float)p->width), 1.0f);
   const float y = CVR_SUB(CVR_DIV((float)(2 * py + 1), (float)p->height), 1.0f);
   float near_w[3], far_w[3], dir[3], start[3];
@@ -138,6 +141,12 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) 
     t_near = CVR_DIV(CVR_DIV(dn, len), dt);
     t_far = CVR_DIV(CVR_DIV(df, len), dt);
   }
+  if (opaque_depth < 1.0f) { /* stop at the geometry's surface */
+    float surface[3], ds = 0.0f;
+    cvr_transform_point4(p->clip_to_world, x, y, CVR_SUB(CVR_MUL(opaque_depth, 2.0f), 1.0f), surface);
+    for (int a = 0; a < 3; ++a) ds = CVR_ADD(ds, CVR_MUL(CVR_SUB(surface[a], start[a]), dir[a]));
+    t_far = cvr_minf(t_far, CVR_DIV(CVR_DIV(ds, len), dt));
+  }
   float wstep[3];
   for (int a = 0; a < 3; ++a) {
     wstep[a] = CVR_MUL(CVR_DIV(dir[a], len), dt);
@@ -147,15 +156,15 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, cvr_ray *ray) 
   cvr_transform_affine(p->world_to_index, start, ray->origin);
   cvr_transform_vector(p->world_to_index, wstep, ray->step);
 
-  /* slab test against [0, box_max], in units of samples */
+  /* slab test against [box_min, box_max], in units of samples */
   float t0 = t_near, t1 = t_far;
   for (int a = 0; a < 3; ++a) {
-    const float o = ray->origin[a], s = ray->step[a], hi = p->box_max[a];
+    const float o = ray->origin[a], s = ray->step[a], lo = p->box_min[a], hi = p->box_max[a];
     if (s == 0.0f) {
-      if (o < 0.0f || o > hi) return 0;
+      if (o < lo || o > hi) return 0;
       continue;
     }
-    const float ta = CVR_DIV(-o, s);
+    const float ta = CVR_DIV(CVR_SUB(lo, o), s);
     const float tb = CVR_DIV(CVR_SUB(hi, o), s);
     t0 = cvr_maxf(t0, cvr_minf(ta, tb));
     t1 = cvr_minf(t1, cvr_maxf(ta, tb));

@@ -56,6 +56,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.volume = volume;
   frame.tf = tf;
   frame.sample_table = table;
+  frame.opaque_depth = view->opaque_depth;
   frame.settings = settings;
 
   cvr_render_stats local;

@@ -7,6 +7,13 @@
 
 #define CVR_MAX_VIEWPORT 32768
 
+void cvr_view_init(cvr_view *view) {
+  if (!view) return;
+  memset(view, 0, sizeof *view);
+  for (int i = 0; i < 4; ++i) view->world_to_clip[5 * i] = view->volume_to_world[5 * i] = 1.0;
+  view->projection = CVR_PROJECTION_PARALLEL;
+}
+
 static void to_float(const double *in, float *out, int n) {
   for (int i = 0; i < n; ++i) out[i] = (float)in[i];
 }
@@ -62,7 +69,11 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume, cons
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "view: perspective matrix has no eye point");
     for (int a = 0; a < 3; ++a) out->eye[a] = (float)(c[4 * a + 2] / ew);
   }
-  for (int a = 0; a < 3; ++a) out->box_max[a] = (float)(volume->dims[a] - 1);
+  const double half = volume->cell_data ? 0.5 : 0.0;
+  for (int a = 0; a < 3; ++a) {
+    out->box_min[a] = (float)-half;
+    out->box_max[a] = (float)(volume->dims[a] - 1 + half);
+  }
   out->width = view->width;
   out->height = view->height;
   out->perspective = perspective;

@@ -87,6 +87,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   v->type = desc->type;
   v->stored_type = cvr_stored_type(desc->type);
   memcpy(v->dims, desc->dims, sizeof v->dims);
+  v->cell_data = desc->cell_data != 0;
   memcpy(v->spacing, desc->spacing, sizeof v->spacing);
   memcpy(v->origin, desc->origin, sizeof v->origin);
   memcpy(v->direction, desc->direction, sizeof v->direction);

@@ -150,6 +150,7 @@ int main(int argc, char **argv) {
     for (int ri = 0; ri < n_rays; ++ri) {
       const int r = rays[ri];
       cvr_view view;
+      cvr_view_init(&view);
       double look[16], proj[16];
       const double eye[3] = {c, c, c + 2.0 * n}, up[3] = {0, 1, 0};
       cvr_tools_look_at(eye, center, up, look);

@@ -100,6 +100,7 @@ void cvr_tools_orbit_view(const double center[3], double radius, double azimuth,
   const double up[3] = {0.0, 1.0, 0.0};
   const double aspect = (double)width / height;
   double view[16], proj[16];
+  cvr_view_init(out);
   cvr_tools_look_at(eye, center, up, view);
   if (projection == CVR_PROJECTION_PERSPECTIVE) {
     cvr_tools_perspective(2.0 * asin(1.0 / 3.0) * 180.0 / kPi * 1.05, aspect, dist - 1.5 * radius,

@@ -1,0 +1,188 @@
+#include "vtkCudaVolumeConversion.h"
+
+#include "vtkCamera.h"
+#include "vtkColorTransferFunction.h"
+#include "vtkDataArray.h"
+#include "vtkImageData.h"
+#include "vtkMatrix3x3.h"
+#include "vtkMatrix4x4.h"
+#include "vtkPiecewiseFunction.h"
+#include "vtkRenderer.h"
+#include "vtkType.h"
+#include "vtkVolume.h"
+#include "vtkVolumeProperty.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace vtkCudaVolumeConversion
+{
+
+namespace
+{
+bool ScalarType(int vtkType, cvr_scalar_type& type)
+{
+  switch (vtkType)
+  {
+    case VTK_SIGNED_CHAR: type = CVR_INT8; return true;
+    case VTK_UNSIGNED_CHAR: type = CVR_UINT8; return true;
+    case VTK_SHORT: type = CVR_INT16; return true;
+    case VTK_UNSIGNED_SHORT: type = CVR_UINT16; return true;
+    case VTK_INT: type = CVR_INT32; return true;
+    case VTK_UNSIGNED_INT: type = CVR_UINT32; return true;
+    case VTK_FLOAT: type = CVR_FLOAT32; return true;
+    case VTK_DOUBLE: type = CVR_FLOAT64; return true;
+    default: return false;
+  }
+}
+}
+
+bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, VolumeInput& out,
+  std::string& error)
+{
+  cvr_volume_desc& d = out.Desc;
+  cvr_volume_desc_init(&d);
+  out.Storage.clear();
+  if (scalars->GetNumberOfComponents() != 1)
+  {
+    error = "scalars with " + std::to_string(scalars->GetNumberOfComponents()) +
+      " components are not supported yet: select a single-component array";
+    return false;
+  }
+  int dims[3], extent[6];
+  image->GetDimensions(dims);
+  image->GetExtent(extent);
+  for (int a = 0; a < 3; ++a)
+  {
+    d.dims[a] = cellFlag == 1 ? std::max(dims[a] - 1, 1) : dims[a];
+  }
+  const vtkIdType count = static_cast<vtkIdType>(d.dims[0]) * d.dims[1] * d.dims[2];
+  if (scalars->GetNumberOfTuples() != count)
+  {
+    error = "the scalar array has " + std::to_string(scalars->GetNumberOfTuples()) +
+      " values where the image has " + std::to_string(count);
+    return false;
+  }
+  const int vtkType = scalars->GetDataType();
+  if (ScalarType(vtkType, d.type) && scalars->HasStandardMemoryLayout())
+  {
+    d.data = scalars->GetVoidPointer(0);
+  }
+  else if (vtkType == VTK_CHAR || vtkType == VTK_BIT || vtkType == VTK_STRING)
+  {
+    error = std::string("scalars of type ") + scalars->GetDataTypeAsString() +
+      " are not supported (use signed or unsigned char for 8-bit data)";
+    return false;
+  }
+  else
+  {
+    // 64-bit integers and arrays without a plain layout: one double copy
+    out.Storage.resize(static_cast<size_t>(count));
+    for (vtkIdType i = 0; i < count; ++i)
+    {
+      out.Storage[static_cast<size_t>(i)] = scalars->GetComponent(i, 0);
+    }
+    d.type = CVR_FLOAT64;
+    d.data = out.Storage.data();
+  }
+
+  double spacing[3], origin[3];
+  image->GetSpacing(spacing);
+  image->GetOrigin(origin);
+  const double* direction = image->GetDirectionMatrix()->GetData();
+  // index (i, j, k) of the first point or cell, in physical space
+  double first[3];
+  for (int a = 0; a < 3; ++a)
+  {
+    first[a] = (extent[2 * a] + (cellFlag == 1 ? 0.5 : 0.0)) * spacing[a];
+    d.spacing[a] = std::fabs(spacing[a]);
+  }
+  for (int r = 0; r < 3; ++r)
+  {
+    d.origin[r] = origin[r];
+    for (int c = 0; c < 3; ++c)
+    {
+      d.origin[r] += direction[3 * r + c] * first[c];
+      // a negative spacing flips its axis: fold the sign into the direction
+      d.direction[3 * r + c] = direction[3 * r + c] * (spacing[c] < 0 ? -1.0 : 1.0);
+    }
+  }
+  d.cell_data = cellFlag == 1;
+  return true;
+}
+
+void SampleTransferFunction(
+  vtkVolumeProperty* property, const double range[2], int size, std::vector<float>& rgba)
+{
+  std::vector<double> color(3 * static_cast<size_t>(size)), opacity(static_cast<size_t>(size));
+  if (property->GetColorChannels(0) == 3)
+  {
+    property->GetRGBTransferFunction(0)->GetTable(range[0], range[1], size, color.data());
+  }
+  else
+  {
+    std::vector<double> gray(static_cast<size_t>(size));
+    property->GetGrayTransferFunction(0)->GetTable(range[0], range[1], size, gray.data());
+    for (int i = 0; i < size; ++i)
+    {
+      color[3 * i] = color[3 * i + 1] = color[3 * i + 2] = gray[i];
+    }
+  }
+  property->GetScalarOpacity(0)->GetTable(range[0], range[1], size, opacity.data());
+  rgba.resize(4 * static_cast<size_t>(size));
+  for (int i = 0; i < size; ++i)
+  {
+    for (int c = 0; c < 3; ++c)
+    {
+      rgba[4 * i + c] = static_cast<float>(std::min(std::max(color[3 * i + c], 0.0), 1.0));
+    }
+    rgba[4 * i + 3] = static_cast<float>(std::min(std::max(opacity[i], 0.0), 1.0));
+  }
+}
+
+double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance,
+  double spacingAdjustedDistance, vtkImageData* image, vtkVolume* volume)
+{
+  if (!autoAdjust)
+  {
+    if (lockToSpacing)
+    {
+      const double ratio = sampleDistance / spacingAdjustedDistance;
+      return (ratio < 0.999 || ratio > 1.001) ? spacingAdjustedDistance : sampleDistance;
+    }
+    return sampleDistance;
+  }
+  double spacing[3];
+  image->GetSpacing(spacing);
+  // the smallest voxel edge in world space
+  vtkMatrix4x4* m = volume->GetMatrix();
+  double smallest = std::numeric_limits<double>::max();
+  for (int a = 0; a < 3; ++a)
+  {
+    double len2 = 0.0;
+    for (int r = 0; r < 3; ++r)
+    {
+      len2 += m->GetElement(r, a) * m->GetElement(r, a);
+    }
+    smallest = std::min(smallest, std::fabs(spacing[a] * std::sqrt(len2)));
+  }
+  return smallest;
+}
+
+void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view)
+{
+  cvr_view_init(&view);
+  vtkCamera* camera = ren->GetActiveCamera();
+  vtkMatrix4x4* clip =
+    camera->GetCompositeProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
+  std::copy(clip->GetData(), clip->GetData() + 16, view.world_to_clip);
+  vtkMatrix4x4* model = vol->GetMatrix();
+  std::copy(model->GetData(), model->GetData() + 16, view.volume_to_world);
+  view.width = width;
+  view.height = height;
+  view.projection =
+    camera->GetParallelProjection() ? CVR_PROJECTION_PARALLEL : CVR_PROJECTION_PERSPECTIVE;
+}
+
+}

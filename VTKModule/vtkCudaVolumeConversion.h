@@ -1,0 +1,48 @@
+// VTK state -> cvr structs. No rendering logic; no OpenGL.
+#ifndef vtkCudaVolumeConversion_h
+#define vtkCudaVolumeConversion_h
+
+#include "cvr.h"
+
+#include <string>
+#include <vector>
+
+class vtkDataArray;
+class vtkImageData;
+class vtkRenderer;
+class vtkVolume;
+class vtkVolumeProperty;
+
+namespace vtkCudaVolumeConversion
+{
+
+/// A volume description whose scalars may live in `storage` (when VTK's array
+/// cannot be passed as it is: 64-bit integers, non-contiguous layouts).
+struct VolumeInput
+{
+  cvr_volume_desc Desc;
+  std::vector<double> Storage;
+};
+
+/// Fills `out` from the image and its selected scalars (point or cell data,
+/// cellFlag as vtkAbstractMapper::GetScalars sets it). Returns false and sets
+/// `error` when the scalars cannot be rendered.
+bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, VolumeInput& out,
+  std::string& error);
+
+/// The transfer function of component 0 of `property`, sampled over `range`
+/// into `size` straight-RGBA entries.
+void SampleTransferFunction(
+  vtkVolumeProperty* property, const double range[2], int size, std::vector<float>& rgba);
+
+/// The sample distance vtkOpenGLGPUVolumeRayCastMapper would use, given the
+/// mapper's settings and vtkVolumeMapper::SpacingAdjustedSampleDistance.
+double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance,
+  double spacingAdjustedDistance, vtkImageData* image, vtkVolume* volume);
+
+/// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
+void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
+
+}
+
+#endif

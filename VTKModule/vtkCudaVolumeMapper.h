@@ -1,0 +1,161 @@
+/**
+ * @class   vtkCudaVolumeMapper
+ * @brief   Ray-cast volume mapper on the cvr library: CUDA, or the CPU without a GPU.
+ *
+ * A drop-in replacement for vtkOpenGLGPUVolumeRayCastMapper. It is a thin
+ * shim: it turns the input vtkImageData, the volume's matrix, the camera,
+ * the vtkVolumeProperty and the mapper's settings into the cvr library's
+ * structs, lets the library render (uploading the volume only when its data
+ * changes and the transfer function only when it changes), and composites
+ * the premultiplied image over the framebuffer. Opaque geometry already in
+ * the depth buffer stops the rays. With RenderToImage on, the image stays
+ * off screen and GetColorImage()/GetDepthImage() return it.
+ *
+ * Backend: AUTO (CUDA when a device is usable, else the CPU, said once), CUDA
+ * or CPU. The library's strategies and their parameters are settings here.
+ *
+ * SetFactoryOverride(true), the environment variable
+ * CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 at load time, or the ParaView plugin make
+ * vtkGPUVolumeRayCastMapper::New() return this class, so vtkSmartVolumeMapper
+ * and ParaView's Volume representation use it.
+ */
+#ifndef vtkCudaVolumeMapper_h
+#define vtkCudaVolumeMapper_h
+
+#include "vtkCudaVolumeRenderingModule.h" // For export macro
+#include "vtkGPUVolumeRayCastMapper.h"
+
+#include <memory> // For std::unique_ptr
+
+class VTKCUDAVOLUMERENDERING_EXPORT vtkCudaVolumeMapper : public vtkGPUVolumeRayCastMapper
+{
+public:
+  static vtkCudaVolumeMapper* New();
+  vtkTypeMacro(vtkCudaVolumeMapper, vtkGPUVolumeRayCastMapper);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  enum BackendType
+  {
+    BACKEND_AUTO = 0,
+    BACKEND_CUDA = 1,
+    BACKEND_CPU = 2
+  };
+  enum StrategyType
+  {
+    STRATEGY_STANDARD = 0
+  };
+  enum CpuScheduleType
+  {
+    CPU_SCHEDULE_DYNAMIC = 0,
+    CPU_SCHEDULE_STATIC = 1
+  };
+
+  ///@{
+  /**
+   * Where to render: BACKEND_AUTO (default), BACKEND_CUDA or BACKEND_CPU, and
+   * which CUDA device (default 0). A change takes effect at the next render.
+   */
+  vtkSetMacro(Backend, int);
+  vtkGetMacro(Backend, int);
+  vtkSetMacro(DeviceIndex, int);
+  vtkGetMacro(DeviceIndex, int);
+  ///@}
+
+  ///@{
+  /**
+   * Ray-casting strategy and its parameters. STRATEGY_STANDARD: one thread
+   * per ray in BlockSize[0] x BlockSize[1] thread blocks (default 16 x 16).
+   * Invalid values are reported by the next render, which then draws nothing.
+   */
+  vtkSetMacro(Strategy, int);
+  vtkGetMacro(Strategy, int);
+  vtkSetVector2Macro(BlockSize, int);
+  vtkGetVector2Macro(BlockSize, int);
+  ///@}
+
+  ///@{
+  /**
+   * Early ray termination (default on) once a ray's opacity reaches
+   * TerminationOpacity (default 254/255: no pixel changes by more than one
+   * 8-bit level).
+   */
+  vtkSetMacro(EarlyRayTermination, vtkTypeBool);
+  vtkGetMacro(EarlyRayTermination, vtkTypeBool);
+  vtkBooleanMacro(EarlyRayTermination, vtkTypeBool);
+  vtkSetMacro(TerminationOpacity, double);
+  vtkGetMacro(TerminationOpacity, double);
+  ///@}
+
+  ///@{
+  /**
+   * CPU backend: worker threads (0 = one per core), image tile size (default
+   * 32 x 32) and how tiles go to threads (default dynamic).
+   */
+  vtkSetMacro(CpuThreads, int);
+  vtkGetMacro(CpuThreads, int);
+  vtkSetVector2Macro(CpuTileSize, int);
+  vtkGetVector2Macro(CpuTileSize, int);
+  vtkSetMacro(CpuSchedule, int);
+  vtkGetMacro(CpuSchedule, int);
+  ///@}
+
+  ///@{
+  /**
+   * The last frame: ray-casting time in ms, rays and samples, and the backend
+   * and strategy that rendered it ("cuda standard 16x16", "cpu standard
+   * 32x32"). The description names the device, or why there is none.
+   */
+  double GetLastRenderTimeMs();
+  vtkTypeUInt64 GetLastRayCount();
+  vtkTypeUInt64 GetLastSampleCount();
+  const char* GetLastConfiguration();
+  const char* GetBackendDescription();
+  ///@}
+
+  /**
+   * Makes vtkGPUVolumeRayCastMapper::New() return a vtkCudaVolumeMapper
+   * (true) or VTK's own mapper again (false).
+   */
+  static void SetFactoryOverride(bool enable);
+  static bool GetFactoryOverride();
+
+  /**
+   * 1 when this mapper can render: always with BACKEND_AUTO or BACKEND_CPU;
+   * with BACKEND_CUDA only where a CUDA device is usable.
+   */
+  int IsRenderSupported(vtkRenderWindow* window, vtkVolumeProperty* property) override;
+
+  void GPURender(vtkRenderer* ren, vtkVolume* vol) override;
+  void ReleaseGraphicsResources(vtkWindow* window) override;
+  void GetDepthImage(vtkImageData* output) override;
+  void GetColorImage(vtkImageData* output) override;
+  void GetReductionRatio(double ratio[3]) override;
+
+protected:
+  vtkCudaVolumeMapper();
+  ~vtkCudaVolumeMapper() override;
+
+  // The superclass's block-wise rendering path is not used: GPURender does it all.
+  void PreRender(vtkRenderer*, vtkVolume*, double[6], double[2], int, unsigned int) override {}
+  void RenderBlock(vtkRenderer*, vtkVolume*, unsigned int) override {}
+  void PostRender(vtkRenderer*, int) override {}
+
+  int Backend = BACKEND_AUTO;
+  int DeviceIndex = 0;
+  int Strategy = STRATEGY_STANDARD;
+  int BlockSize[2] = { 16, 16 };
+  vtkTypeBool EarlyRayTermination = 1;
+  double TerminationOpacity = 254.0 / 255.0;
+  int CpuThreads = 0;
+  int CpuTileSize[2] = { 32, 32 };
+  int CpuSchedule = CPU_SCHEDULE_DYNAMIC;
+
+private:
+  vtkCudaVolumeMapper(const vtkCudaVolumeMapper&) = delete;
+  void operator=(const vtkCudaVolumeMapper&) = delete;
+
+  class vtkInternals;
+  std::unique_ptr<vtkInternals> Internals;
+};
+
+#endif

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs every test with ctest. Tests that
 # need a CUDA device skip without one; tests that read ../shared/data skip
-# when it is absent.
+# when it is absent. Without a display the VTK tests run under Xvfb.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/install-deps.sh"
 "$root/tools/build.sh" >/dev/null
-ctest --test-dir "$root/build" --output-on-failure
+run=()
+[ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24")
+"${run[@]}" ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)"

@@ -3,7 +3,14 @@
 #ifndef cvrTestScene_h
 #define cvrTestScene_h
 
+#include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
+#include "vtkCudaVolumeMapper.h"
+#include "vtkRegressionTestImage.h"
+#include "vtkRenderWindow.h"
+#include "vtkRenderWindowInteractor.h"
+#include "vtkRenderer.h"
+#include "vtkVolume.h"
 #include "vtkImageData.h"
 #include "vtkNIFTIImageReader.h"
 #include "vtkNew.h"
@@ -57,6 +64,50 @@ inline void SetRamp(vtkVolumeProperty* property, double lo, double hi, double ma
   property->SetScalarOpacity(opacity);
   property->SetInterpolationTypeToLinear();
 }
+
+/// A window with one renderer showing one volume through vtkCudaVolumeMapper.
+struct VolumeScene
+{
+  vtkNew<vtkRenderWindow> Window;
+  vtkNew<vtkRenderer> Renderer;
+  vtkNew<vtkRenderWindowInteractor> Interactor;
+  vtkNew<vtkCudaVolumeMapper> Mapper;
+  vtkNew<vtkVolumeProperty> Property;
+  vtkNew<vtkVolume> Volume;
+
+  explicit VolumeScene(int width = 300, int height = 300)
+  {
+    this->Window->SetSize(width, height);
+    this->Window->SetMultiSamples(0);
+    this->Window->AddRenderer(this->Renderer);
+    this->Renderer->SetBackground(0.1, 0.1, 0.15);
+    this->Interactor->SetRenderWindow(this->Window);
+    this->Volume->SetMapper(this->Mapper);
+    this->Volume->SetProperty(this->Property);
+    this->Renderer->AddVolume(this->Volume);
+  }
+
+  /// Frames the scene from the given azimuth and elevation.
+  void View(double azimuth, double elevation)
+  {
+    this->Renderer->ResetCamera();
+    this->Renderer->GetActiveCamera()->Azimuth(azimuth);
+    this->Renderer->GetActiveCamera()->Elevation(elevation);
+    this->Renderer->ResetCamera();
+  }
+
+  /// Renders and compares with the baseline; the test's return value.
+  int Finish(int argc, char* argv[], bool ok = true)
+  {
+    this->Window->Render();
+    const int retVal = vtkRegressionTestImage(this->Window);
+    if (retVal == vtkRegressionTester::DO_INTERACTOR)
+    {
+      this->Interactor->Start();
+    }
+    return (ok && retVal) ? 0 : 1;
+  }
+};
 }
 
 #endif

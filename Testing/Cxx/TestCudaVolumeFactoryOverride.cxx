@@ -1,0 +1,55 @@
+// The factory override: with it, vtkGPUVolumeRayCastMapper::New() returns a
+// vtkCudaVolumeMapper, so vtkSmartVolumeMapper renders with it; without it,
+// VTK's OpenGL mapper comes back.
+#include "cvrTestScene.h"
+#include "vtkObjectFactory.h"
+#include "vtkSmartVolumeMapper.h"
+
+namespace
+{
+// vtkSmartVolumeMapper keeps its GPU mapper protected; this exposes it.
+class ExposedSmartVolumeMapper : public vtkSmartVolumeMapper
+{
+public:
+  static ExposedSmartVolumeMapper* New();
+  vtkTypeMacro(ExposedSmartVolumeMapper, vtkSmartVolumeMapper);
+  vtkGPUVolumeRayCastMapper* GPU() { return this->GetGPUMapper(); }
+};
+vtkStandardNewMacro(ExposedSmartVolumeMapper);
+}
+
+int TestCudaVolumeFactoryOverride(int argc, char* argv[])
+{
+  const std::string file = cvrTest::DataFile(argc, argv, "scivis/bonsai.nii.gz");
+  if (file.empty())
+  {
+    return VTK_SKIP_RETURN_CODE;
+  }
+  bool ok = true;
+  vtkCudaVolumeMapper::SetFactoryOverride(true);
+  vtkSmartPointer<vtkGPUVolumeRayCastMapper> plain = vtkSmartPointer<vtkGPUVolumeRayCastMapper>::Take(
+    vtkGPUVolumeRayCastMapper::New());
+  ok &= plain->IsA("vtkCudaVolumeMapper") == 1;
+  std::cout << "with the override, New() gives " << plain->GetClassName() << "\n";
+
+  cvrTest::VolumeScene scene;
+  vtkNew<ExposedSmartVolumeMapper> smart;
+  smart->SetInputData(cvrTest::ReadNifti(file));
+  smart->SetRequestedRenderModeToGPU();
+  scene.Volume->SetMapper(smart);
+  cvrTest::SetRamp(scene.Property, 30, 180);
+  scene.View(30, 20);
+  scene.Window->Render();
+  auto* used = vtkCudaVolumeMapper::SafeDownCast(smart->GPU());
+  ok &= used && used->GetLastRayCount() > 0;
+  std::cout << "vtkSmartVolumeMapper's GPU mapper: " << smart->GPU()->GetClassName()
+            << ", rays in its last frame: " << (used ? used->GetLastRayCount() : 0) << "\n";
+
+  vtkCudaVolumeMapper::SetFactoryOverride(false);
+  vtkSmartPointer<vtkGPUVolumeRayCastMapper> restored =
+    vtkSmartPointer<vtkGPUVolumeRayCastMapper>::Take(vtkGPUVolumeRayCastMapper::New());
+  std::cout << "without it, New() gives " << restored->GetClassName() << "\n";
+  ok &= restored->IsA("vtkCudaVolumeMapper") == 0 &&
+    restored->IsA("vtkOpenGLGPUVolumeRayCastMapper") == 1;
+  return scene.Finish(argc, argv, ok);
+}

@@ -38,9 +38,37 @@ typedef struct scene {
   int max_samples;
   double opaque_z;   /* world z of opaque geometry across the view; 0: none */
   int cell_data;     /* scalars are cell values: bounds grow by half a voxel */
+  int ramp_axis;     /* 0 or 2: values rise along x or z (shading scenes); -1: no ramp */
+  int light;         /* shading: 0 off, 1 directional from +x+z, 2 headlight */
+  int two_sided;
 } scene;
 
 static double half_voxel(const scene *s) { return s->cell_data ? 0.5 : 0.0; }
+
+static const double kAmbient = 0.2, kDiffuse = 0.6, kSpecular = 0.3, kPower = 8.0;
+
+/* The lit colour of every sample of a ramp scene: the normal is minus the
+ * ramp's axis, the view looks down -z, the directional light comes from
+ * (+1, 0, +1) and the headlight from the eye (shading's formula in cvr.h). */
+static void shaded_colour(const scene *s, const float entry[3], double out[3]) {
+  const double n[3] = {s->ramp_axis == 0 ? -1.0 : 0.0, 0.0, s->ramp_axis == 2 ? -1.0 : 0.0};
+  const double v[3] = {0.0, 0.0, 1.0};
+  const double r = sqrt(0.5);
+  const double l[3] = {s->light == 1 ? r : 0.0, 0.0, s->light == 1 ? r : 1.0};
+  double h[3] = {l[0] + v[0], l[1] + v[1], l[2] + v[2]};
+  const double hl = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+  double ndl = n[0] * l[0] + n[1] * l[1] + n[2] * l[2];
+  double ndh = (n[0] * h[0] + n[1] * h[1] + n[2] * h[2]) / hl;
+  if (s->two_sided) {
+    ndl = fabs(ndl);
+    ndh = fabs(ndh);
+  }
+  const double d = fmax(ndl, 0.0), sp = ndh > 0.0 ? pow(ndh, kPower) : 0.0;
+  for (int c = 0; c < 3; ++c) {
+    const double e = cvr_round_to_half(entry[c]);
+    out[c] = kAmbient * e + kDiffuse * d * e + kSpecular * sp;
+  }
+}
 
 static double eye_z(const scene *s) { return s->z_extent + 10.3; }
 
@@ -80,7 +108,13 @@ static void expected_ray(const scene *s, double out[4], double *depth, int *coun
     const double a = cvr_round_to_half((float)(1.0 - pow(1.0 - e[3], kDt)));
     if (*count == 0) *depth = window_depth(s, z);
     const double w = (1.0 - out[3]) * a;
-    for (int c = 0; c < 3; ++c) out[c] += w * cvr_round_to_half(e[c]);
+    double lit[3];
+    if (s->light) {
+      shaded_colour(s, e, lit);
+    } else {
+      for (int c = 0; c < 3; ++c) lit[c] = cvr_round_to_half(e[c]);
+    }
+    for (int c = 0; c < 3; ++c) out[c] += w * lit[c];
     out[3] += w;
     ++*count;
     if (s->early_termination && out[3] >= s->termination) break;
@@ -122,8 +156,12 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
                      const char *name) {
   static double data[N * N * N]; /* large enough for any type */
   for (int z = 0; z < N; ++z)
-    for (int i = 0; i < N * N; ++i)
-      store(tc->type, data, (size_t)z * N * N + i, s->layered && z < N / 2 ? tc->back : tc->front);
+    for (int i = 0; i < N * N; ++i) {
+      const int x = i % N;
+      const double ramp = s->ramp_axis == 0 ? x : z; /* shading scenes: a constant gradient */
+      store(tc->type, data, (size_t)z * N * N + i,
+            s->ramp_axis >= 0 ? 10.0 * ramp : s->layered && z < N / 2 ? tc->back : tc->front);
+    }
   cvr_volume_desc d;
   cvr_volume_desc_init(&d);
   d.type = tc->type;
@@ -139,6 +177,8 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   }
   float table[4 * TABLE];
   make_table(table);
+  if (s->ramp_axis >= 0) /* every value classifies alike: only shading varies */
+    for (int i = 0; i < TABLE; ++i) memcpy(table + 4 * i, kFront, sizeof kFront);
   const cvr_transfer_function_desc td = {table, TABLE, {tc->lo, tc->hi}, 1.0};
   cvr_volume *v = NULL;
   cvr_transfer_function *tf = NULL;
@@ -178,6 +218,22 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   rs.termination_opacity = s->termination;
   rs.max_samples_per_ray = s->max_samples;
   rs.interpolation = nearest ? CVR_INTERPOLATION_NEAREST : CVR_INTERPOLATION_LINEAR;
+  if (s->light) {
+    cvr_shading *sh = &rs.shading;
+    sh->enabled = 1;
+    sh->ambient = kAmbient;
+    sh->diffuse = kDiffuse;
+    sh->specular = kSpecular;
+    sh->specular_power = kPower;
+    sh->two_sided = s->two_sided;
+    sh->light_count = 1;
+    cvr_light *l = &sh->lights[0];
+    memset(l, 0, sizeof *l);
+    l->type = s->light == 1 ? CVR_LIGHT_DIRECTIONAL : CVR_LIGHT_HEADLIGHT;
+    for (int c = 0; c < 3; ++c) l->ambient[c] = l->diffuse[c] = l->specular[c] = 1.0;
+    l->position[0] = 5.0;
+    l->position[2] = 5.0; /* shining towards the origin: from (+1, 0, +1) */
+  }
   static float rgba[W * H * 4], depth[W * H];
   static uint8_t rgba8[W * H * 4];
   const cvr_image image = {rgba8, rgba, depth};
@@ -233,7 +289,7 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
 
 int main(int argc, char **argv) {
   cvr_context *ctx = cvr_test_context(argc, argv, NULL);
-  const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0, 0.0, 0};
+  const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0, 0.0, 0, -1, 0, 0};
   int scenes = 0;
 
   /* every scalar type maps through its range onto the same table entry */
@@ -283,7 +339,20 @@ int main(int argc, char **argv) {
   s.flip_z = 1;
   s.z_extent = 2.0 * (N - 1);
   run_scene(ctx, &s, u8, 1, "cell data, layered, spacing 2 in z, flipped");
-  scenes += 10;
+  s = base; /* shading: normals from a ramp, lit by one light */
+  s.ramp_axis = 0;
+  s.light = 1;
+  s.two_sided = 1;
+  run_scene(ctx, &s, u8, 0, "shaded, directional light, two-sided");
+  s.two_sided = 0;
+  run_scene(ctx, &s, u8, 0, "shaded, directional light, one-sided (facing away)");
+  s.ramp_axis = 2;
+  s.light = 2;
+  s.two_sided = 1;
+  run_scene(ctx, &s, u8, 0, "shaded, headlight facing the normal");
+  s.projection = CVR_PROJECTION_PERSPECTIVE;
+  run_scene(ctx, &s, u8, 0, "the same in perspective");
+  scenes += 14;
   cvr_context_destroy(ctx);
   printf("%d scenes\n", scenes);
   return cvr_test_finish("test_analytic");

@@ -274,6 +274,38 @@ int main(int argc, char **argv) {
   EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
               "schedule");
 
+  /* ---- shading */
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.light_count = CVR_MAX_LIGHTS + 1;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "lights");
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.diffuse = -0.5;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "shading coefficients");
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.specular_power = NAN;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "shading coefficients");
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.lights[0].type = (cvr_light_type)7;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "unknown type");
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.lights[0].diffuse[1] = INFINITY;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "not finite");
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.lights[0].type = CVR_LIGHT_DIRECTIONAL; /* position == focal point */
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "no direction");
+
   /* ---- render arguments */
   EXPECT_FAIL(NULL, cvr_render(NULL, v, tf, &view, &s, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
               "ctx is NULL");

@@ -128,6 +128,34 @@ int main(int argc, char **argv) {
       snprintf(what, sizeof what, "%s view 3 block %dx%d", ds->file, s.block_width, s.block_height);
       compare(&p, &view, &s, what);
     }
+    for (int v = 0; v < (quick ? 1 : 4); ++v) { /* Phong shading, several lights */
+      cvr_render_settings shaded = s;
+      shaded.block_width = shaded.block_height = 16;
+      shaded.shading.enabled = 1;
+      if (v % 2) { /* a directional and a positional spot light as well */
+        cvr_light *l = &shaded.shading.lights[1];
+        memset(l, 0, sizeof *l);
+        l->type = CVR_LIGHT_DIRECTIONAL;
+        for (int c = 0; c < 3; ++c) {
+          l->diffuse[c] = l->specular[c] = 0.6;
+          l->position[c] = p.c.center[c] + (c == 0 ? 3.0 : 1.0) * p.c.radius;
+          l->focal_point[c] = p.c.center[c];
+        }
+        cvr_light *spot = &shaded.shading.lights[2];
+        *spot = *l;
+        spot->type = CVR_LIGHT_POSITIONAL;
+        spot->attenuation[0] = 1.0;
+        spot->cone_angle = 40.0;
+        spot->exponent = 2.0;
+        shaded.shading.light_count = 3;
+      }
+      cvr_test_scene_view(&p.c, v, v % 2 ? CVR_PROJECTION_PARALLEL : CVR_PROJECTION_PERSPECTIVE,
+                          size, size, &view);
+      snprintf(what, sizeof what, "%s view %d shaded, %d light(s)", ds->file, v,
+               shaded.shading.light_count);
+      compare(&p, &view, &shaded, what);
+    }
+    cvr_test_scene_view(&p.c, 3, CVR_PROJECTION_PERSPECTIVE, size, size, &view);
     s.block_width = s.block_height = 16;
     s.interpolation = CVR_INTERPOLATION_NEAREST;
     snprintf(what, sizeof what, "%s view 3 nearest", ds->file);

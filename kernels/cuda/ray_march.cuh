@@ -58,12 +58,28 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, cudaTextureObject
   return tex3D<float>(volume, pos[0], pos[1], pos[2]);
 }
 
-/* Classifies and composites the value fetched at lattice parameter t;
- * returns whether the ray is finished. */
-__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const uint4 *table,
+/* Classifies (and with SHADED, shades) the value fetched at lattice parameter
+ * t and composites it; returns whether the ray is finished. */
+template <bool SHADED>
+__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
+                                                    cudaTextureObject_t volume, const uint4 *table,
                                                     int copies, float value, float t,
                                                     cvr_rgba &acc, float &t_hit) {
-  const cvr_rgba s = cvr_classify_packed(table, copies, p, value);
+  cvr_rgba s = cvr_classify_packed(table, copies, p, value);
+  if (SHADED && s.a > 0.0f) { /* gradient from the six neighbours, only where visible */
+    float pos[3], neighbours[6], gradient[3];
+    cvr_ray_position(&ray, t, pos);
+#pragma unroll
+    for (int a = 0; a < 3; ++a)
+#pragma unroll
+      for (int side = 0; side < 2; ++side) {
+        float q[3] = {pos[0], pos[1], pos[2]};
+        q[a] += side ? -1.0f : 1.0f;
+        neighbours[2 * a + side] = tex3D<float>(volume, q[0], q[1], q[2]);
+      }
+    cvr_gradient(neighbours, gradient);
+    s = cvr_shade(&p.shading, &ray, t, gradient, s);
+  }
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);
@@ -75,7 +91,7 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * past early termination) are clamped reads whose values are dropped: the
  * composited samples are exactly the lattice's. Returns the number of
  * samples composited. */
-template <int FETCH_AHEAD>
+template <int FETCH_AHEAD, bool SHADED>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               cudaTextureObject_t volume, const uint4 *table,
                                               int copies, cvr_rgba &acc, float &t_hit) {
@@ -90,7 +106,7 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) {
       if (done || t > t_last) break;
-      done = cvr_composite_value(p, table, copies, v[j], t, acc, t_hit);
+      done = cvr_composite_value<SHADED>(p, ray, volume, table, copies, v[j], t, acc, t_hit);
       t += 1.0f;
     }
   }

@@ -21,6 +21,9 @@
 #  define CVR_STANDARD_MIN_BLOCKS 1
 #endif
 
+/* SHADED: Phong shading with gradients; a separate instance so that the
+ * unshaded kernel carries none of its registers. */
+template <bool SHADED>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
   extern __shared__ uint4 shared_table[];
@@ -34,16 +37,18 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
     float t_hit = -1.0f; /* lattice parameter of the first visible sample */
     cvr_ray ray;
-    const float opaque = l.opaque_depth ? l.opaque_depth[(size_t)py * l.ray.width + px] : 1.0f;
-    if (cvr_ray_setup(&l.ray, px, py, opaque, &ray)) {
+    const size_t pixel = (size_t)py * l.ray.width + px;
+    if (cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray)) {
       hit = 1;
-      samples = cvr_march<CVR_STANDARD_FETCH_AHEAD>(l.ray, ray, l.volume, table, l.table_copies,
-                                                    acc, t_hit);
+      /* shading needs registers for its gradient: fewer fetches in flight */
+      samples = cvr_march<SHADED ? 2 : CVR_STANDARD_FETCH_AHEAD, SHADED>(
+          l.ray, ray, l.volume, table, l.table_copies, acc, t_hit);
     }
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */
     float depth = 1.0f;
-    if (t_hit >= 0.0f && cvr_ray_setup(&l.ray, px, py, opaque, &ray))
+    if (t_hit >= 0.0f &&
+        cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray))
       depth = cvr_ray_depth(&l.ray, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }
@@ -52,16 +57,16 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
 
 /* The most table replicas (8, 4, 2) that cost no resident blocks compared
  * with a single copy: conflict-free lookups never at the price of occupancy. */
-static int table_copies(int threads, int size) {
+template <typename Kernel>
+static int table_copies(Kernel kernel, int threads, int size) {
   const size_t bytes = (size_t)size * sizeof(uint4);
   int single = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&single, cvr_standard_kernel, threads, bytes) !=
-      cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&single, kernel, threads, bytes) != cudaSuccess)
     return 1;
   for (int copies = 8; copies > 1; copies /= 2) {
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, cvr_standard_kernel, threads,
-                                                      bytes * copies) == cudaSuccess &&
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, bytes * copies) ==
+            cudaSuccess &&
         blocks >= single)
       return copies;
   }
@@ -69,15 +74,22 @@ static int table_copies(int threads, int size) {
 }
 
 int cvr_cuda_standard_max_threads(void) {
-  cudaFuncAttributes a;
-  return cudaFuncGetAttributes(&a, cvr_standard_kernel) == cudaSuccess ? a.maxThreadsPerBlock : 0;
+  cudaFuncAttributes a, b;
+  if (cudaFuncGetAttributes(&a, cvr_standard_kernel<false>) != cudaSuccess ||
+      cudaFuncGetAttributes(&b, cvr_standard_kernel<true>) != cudaSuccess)
+    return 0;
+  return a.maxThreadsPerBlock < b.maxThreadsPerBlock ? a.maxThreadsPerBlock : b.maxThreadsPerBlock;
 }
 
-cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream) {
-  cvr_cuda_launch l = *launch;
-  l.table_copies = table_copies((int)(block.x * block.y), l.ray.tf_size);
+template <bool SHADED>
+static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
+  l.table_copies = table_copies(cvr_standard_kernel<SHADED>, (int)(block.x * block.y), l.ray.tf_size);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  cvr_standard_kernel<<<grid, block, shared, stream>>>(l);
+  cvr_standard_kernel<SHADED><<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
+}
+
+cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, dim3 block, cudaStream_t stream) {
+  return l->ray.shading.enabled ? launch<true>(*l, block, stream) : launch<false>(*l, block, stream);
 }

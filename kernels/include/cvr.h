@@ -198,6 +198,44 @@ typedef struct cvr_view {
 /* Identity matrices, parallel projection, no opaque depth, size 0. */
 CVR_API void cvr_view_init(cvr_view *view);
 
+/* ---- lighting ------------------------------------------------------------- */
+
+#define CVR_MAX_LIGHTS 8
+
+typedef enum cvr_light_type {
+  CVR_LIGHT_HEADLIGHT = 0, /* at the eye: lights every sample along its ray */
+  CVR_LIGHT_DIRECTIONAL,   /* from `position` towards `focal_point`, at infinity */
+  CVR_LIGHT_POSITIONAL     /* at `position`; a spot towards `focal_point` when
+                              cone_angle < 90 */
+} cvr_light_type;
+
+/* A light, in world coordinates (VTK's transformed position and focal point).
+ * Colours already include the light's intensity. */
+typedef struct cvr_light {
+  cvr_light_type type;
+  double ambient[3], diffuse[3], specular[3];
+  double position[3], focal_point[3];
+  double attenuation[3]; /* constant, linear, quadratic (positional) */
+  double cone_angle;     /* degrees; >= 90 is a point light */
+  double exponent;       /* spot falloff */
+} cvr_light;
+
+/* Phong shading of the classified samples with gradients from central
+ * differences: colour = sum over lights of
+ *   ambient_k * light.ambient * c
+ *   + diffuse_k * |N.L| * light.diffuse * c * attenuation
+ *   + specular_k * |N.H|^power * light.specular * attenuation,
+ * with N the normalized negative gradient in world space, L towards the light
+ * and H between L and the view direction (one-sided: max(0, .) instead of
+ * |.|). Samples whose gradient vanishes get the ambient term alone. */
+typedef struct cvr_shading {
+  int enabled;
+  double ambient, diffuse, specular, specular_power;
+  int two_sided;
+  int light_count; /* 0 .. CVR_MAX_LIGHTS */
+  cvr_light lights[CVR_MAX_LIGHTS];
+} cvr_shading;
+
 /* ---- render settings ------------------------------------------------------ */
 
 typedef struct cvr_render_settings {
@@ -210,11 +248,13 @@ typedef struct cvr_render_settings {
   int block_width, block_height; /* CUDA thread block of the standard strategy */
   int cpu_tile_width, cpu_tile_height;
   cvr_cpu_schedule cpu_schedule;
+  cvr_shading shading;           /* off by default */
 } cvr_render_settings;
 
 /* Defaults: sample distance 1, ERT on at 254/255 (so it changes no pixel by
  * more than one 8-bit level), linear, standard 16x16, CPU tiles 32x32
- * dynamic. */
+ * dynamic, shading off (when turned on: ambient 0.1, diffuse 0.7, specular
+ * 0.2, power 10, two-sided, one white headlight, as VTK's defaults). */
 CVR_API void cvr_render_settings_init(cvr_render_settings *settings);
 
 /* ---- output --------------------------------------------------------------- */

@@ -82,6 +82,20 @@ CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const
   return c0 + w[2] * (c1 - c0);
 }
 
+/* Shades a visible sample with the gradient from its six neighbours. */
+CVR_ALWAYS_INLINE cvr_rgba shade(const cvr_ray_params *p, const cvr_ray *ray, const cpu_volume *v,
+                                 texel_fn texel, const float pos[3], float t, cvr_rgba s) {
+  float neighbours[6], gradient[3];
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      float q[3] = {pos[0], pos[1], pos[2]};
+      q[a] += side ? -1.0f : 1.0f;
+      neighbours[2 * a + side] = sample_volume(v, texel, q);
+    }
+  cvr_gradient(neighbours, gradient);
+  return cvr_shade(&p->shading, ray, t, gradient, s);
+}
+
 typedef struct pixel_result {
   cvr_rgba color;
   float depth;
@@ -105,8 +119,9 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     float pos[3];
     cvr_ray_position(&ray, t, pos);
-    const cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
-                                    sample_volume(v, texel, pos));
+    cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
+                              sample_volume(v, texel, pos));
+    if (p->shading.enabled && s.a > 0.0f) s = shade(p, &ray, v, texel, pos, t, s);
     ++r.samples;
     if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
     cvr_composite(&r.color, s);

@@ -76,6 +76,10 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
                                 const cvr_view *view, double sample_distance,
                                 cvr_ray_params *out);
 
+/* shading.c */
+void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[12],
+                              cvr_shading_params *out);
+
 /* transfer_function.c: opacity corrected for the sample distance. */
 void cvr_transfer_function_sample_table(const cvr_transfer_function *tf,
                                         double sample_distance,

@@ -40,6 +40,26 @@
 #endif
 typedef struct cvr_rgba { CVR_ALIGN16 float r; float g, b, a; } cvr_rgba;
 
+#define CVR_RAY_MAX_LIGHTS 8 /* CVR_MAX_LIGHTS in cvr.h */
+
+/* One light in world space, in the form the shading loop wants. */
+typedef struct cvr_light_params {
+  int type;                 /* cvr_light_type */
+  int spot;                 /* positional with a cone */
+  float ambient[3], diffuse[3], specular[3];
+  float position[3];
+  float direction[3];       /* unit: where the light shines (directional, spot) */
+  float attenuation[3];
+  float cos_cone, exponent;
+} cvr_light_params;
+
+typedef struct cvr_shading_params {
+  int enabled, two_sided, light_count;
+  float ambient, diffuse, specular, power;
+  float gradient_to_world[9]; /* index-space gradient -> world (world_to_index^T) */
+  cvr_light_params lights[CVR_RAY_MAX_LIGHTS];
+} cvr_shading_params;
+
 /* Everything a ray needs, in float, built once per frame on the host
  * (view.c) and passed by value to kernels. */
 typedef struct cvr_ray_params {
@@ -60,6 +80,7 @@ typedef struct cvr_ray_params {
    * integers, raw for float) */
   float tf_scale, tf_bias;
   int tf_size;
+  cvr_shading_params shading;
 } cvr_ray_params;
 
 /* One ray: sample k sits at texel coordinate origin + t * step with
@@ -245,6 +266,79 @@ CVR_HD void cvr_composite(cvr_rgba *acc, cvr_rgba s) {
   acc->g += w * s.g;
   acc->b += w * s.b;
   acc->a += w;
+}
+
+/* Index-space gradient at a sample from its six neighbours one voxel away
+ * (+x, -x, +y, -y, +z, -z): central differences per index unit. */
+CVR_HD void cvr_gradient(const float neighbours[6], float gradient[3]) {
+  for (int a = 0; a < 3; ++a) gradient[a] = 0.5f * (neighbours[2 * a] - neighbours[2 * a + 1]);
+}
+
+CVR_HD float cvr_dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Phong-shades a classified sample (cvr.h, cvr_shading): the colour becomes
+ * the lit colour, the opacity stays. gradient is in index space; t places the
+ * sample on the ray (for positional lights). */
+CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, float t,
+                          const float gradient[3], cvr_rgba s) {
+  float n[3], v[3];
+  for (int r = 0; r < 3; ++r) {
+    const float *m = sh->gradient_to_world + 3 * r;
+    n[r] = -(m[0] * gradient[0] + m[1] * gradient[1] + m[2] * gradient[2]);
+    v[r] = -ray->world_step[r];
+  }
+  const float n_len = sqrtf(cvr_dot3(n, n)), v_len = sqrtf(cvr_dot3(v, v));
+  const int lit = n_len > 0.0f;
+  for (int a = 0; a < 3; ++a) {
+    n[a] = lit ? n[a] / n_len : 0.0f;
+    v[a] /= v_len;
+  }
+  float ambient[3] = {0.0f, 0.0f, 0.0f}, diffuse[3] = {0.0f, 0.0f, 0.0f};
+  float specular[3] = {0.0f, 0.0f, 0.0f};
+  for (int i = 0; i < sh->light_count; ++i) {
+    const cvr_light_params *l = &sh->lights[i];
+    for (int c = 0; c < 3; ++c) ambient[c] += l->ambient[c];
+    if (!lit) continue;
+    float dir[3], att = 1.0f; /* dir: from the sample towards the light */
+    if (l->type == 0) { /* headlight: along the ray, towards the eye */
+      for (int a = 0; a < 3; ++a) dir[a] = v[a];
+    } else if (l->type == 1) {
+      for (int a = 0; a < 3; ++a) dir[a] = -l->direction[a];
+    } else {
+      float dist2 = 0.0f;
+      for (int a = 0; a < 3; ++a) {
+        dir[a] = l->position[a] - (ray->world_origin[a] + t * ray->world_step[a]);
+        dist2 += dir[a] * dir[a];
+      }
+      const float dist = sqrtf(dist2);
+      for (int a = 0; a < 3; ++a) dir[a] = dist > 0.0f ? dir[a] / dist : 0.0f;
+      att = 1.0f / (l->attenuation[0] + l->attenuation[1] * dist + l->attenuation[2] * dist2);
+      if (l->spot) {
+        const float cone = -cvr_dot3(dir, l->direction);
+        att = cone >= l->cos_cone ? att * powf(cone, l->exponent) : 0.0f;
+      }
+    }
+    float h[3];
+    for (int a = 0; a < 3; ++a) h[a] = dir[a] + v[a];
+    const float h_len = sqrtf(cvr_dot3(h, h));
+    float ndl = cvr_dot3(n, dir), ndh = h_len > 0.0f ? cvr_dot3(n, h) / h_len : 0.0f;
+    if (sh->two_sided) {
+      ndl = fabsf(ndl);
+      ndh = fabsf(ndh);
+    }
+    const float d = att * cvr_maxf(ndl, 0.0f);
+    const float sp = ndh > 0.0f ? att * powf(ndh, sh->power) : 0.0f;
+    for (int c = 0; c < 3; ++c) {
+      diffuse[c] += d * l->diffuse[c];
+      specular[c] += sp * l->specular[c];
+    }
+  }
+  cvr_rgba out;
+  out.r = sh->ambient * ambient[0] * s.r + sh->diffuse * diffuse[0] * s.r + sh->specular * specular[0];
+  out.g = sh->ambient * ambient[1] * s.g + sh->diffuse * diffuse[1] * s.g + sh->specular * specular[1];
+  out.b = sh->ambient * ambient[2] * s.b + sh->diffuse * diffuse[2] * s.b + sh->specular * specular[2];
+  out.a = s.a;
+  return out;
 }
 
 /* Output quantization shared by every backend. */

@@ -53,6 +53,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.ray.early_termination = settings->early_termination != 0;
   frame.ray.termination_opacity = (float)settings->termination_opacity;
   frame.ray.lattice_offset = ctx->debug.lattice_offset;
+  cvr_build_shading_params(&settings->shading, frame.ray.world_to_index, &frame.ray.shading);
   frame.volume = volume;
   frame.tf = tf;
   frame.sample_table = table;

@@ -1,5 +1,6 @@
 /* Render settings: defaults and the checks every backend shares. */
 #include <math.h>
+#include <string.h>
 
 #include "cvr_internal.h"
 
@@ -19,6 +20,51 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->cpu_tile_width = 32;
   s->cpu_tile_height = 32;
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
+  memset(&s->shading, 0, sizeof s->shading);
+  s->shading.ambient = 0.1;
+  s->shading.diffuse = 0.7;
+  s->shading.specular = 0.2;
+  s->shading.specular_power = 10.0;
+  s->shading.two_sided = 1;
+  s->shading.light_count = 1;
+  cvr_light *l = &s->shading.lights[0];
+  l->type = CVR_LIGHT_HEADLIGHT;
+  for (int c = 0; c < 3; ++c) l->diffuse[c] = l->specular[c] = l->ambient[c] = 1.0;
+  l->attenuation[0] = 1.0;
+  l->cone_angle = 180.0;
+}
+
+static int finite3(const double *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
+  if (!sh->enabled) return CVR_OK;
+  const double k[4] = {sh->ambient, sh->diffuse, sh->specular, sh->specular_power};
+  for (int i = 0; i < 4; ++i)
+    if (!(k[i] >= 0.0) || !isfinite(k[i]))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: shading coefficients (ambient %g, diffuse %g, specular %g, "
+                      "power %g) must be finite and >= 0", sh->ambient, sh->diffuse, sh->specular,
+                      sh->specular_power);
+  if (sh->light_count < 0 || sh->light_count > CVR_MAX_LIGHTS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: %d lights; 0..%d are supported",
+                    sh->light_count, CVR_MAX_LIGHTS);
+  for (int i = 0; i < sh->light_count; ++i) {
+    const cvr_light *l = &sh->lights[i];
+    if (l->type != CVR_LIGHT_HEADLIGHT && l->type != CVR_LIGHT_DIRECTIONAL &&
+        l->type != CVR_LIGHT_POSITIONAL)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: light %d has unknown type %d", i,
+                      (int)l->type);
+    if (!finite3(l->ambient) || !finite3(l->diffuse) || !finite3(l->specular) ||
+        !finite3(l->position) || !finite3(l->focal_point) || !finite3(l->attenuation) ||
+        !isfinite(l->cone_angle) || !isfinite(l->exponent))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: light %d is not finite", i);
+    if (l->type == CVR_LIGHT_DIRECTIONAL &&
+        l->position[0] == l->focal_point[0] && l->position[1] == l->focal_point[1] &&
+        l->position[2] == l->focal_point[2])
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: directional light %d has no direction (position == focal point)", i);
+  }
+  return CVR_OK;
 }
 
 cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s) {
@@ -51,5 +97,5 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->cpu_schedule != CVR_CPU_SCHEDULE_DYNAMIC && s->cpu_schedule != CVR_CPU_SCHEDULE_STATIC)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown CPU schedule %d",
                     (int)s->cpu_schedule);
-  return CVR_OK;
+  return validate_shading(ctx, &s->shading);
 }

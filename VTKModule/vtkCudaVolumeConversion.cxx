@@ -4,6 +4,8 @@
 #include "vtkColorTransferFunction.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
+#include "vtkLight.h"
+#include "vtkLightCollection.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkPiecewiseFunction.h"
@@ -168,6 +170,59 @@ double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance
     smallest = std::min(smallest, std::fabs(spacing[a] * std::sqrt(len2)));
   }
   return smallest;
+}
+
+void DescribeShading(
+  vtkRenderer* ren, vtkVolumeProperty* property, cvr_shading& shading, int& dropped)
+{
+  shading.enabled = property->GetShade(0) != 0;
+  shading.ambient = property->GetAmbient(0);
+  shading.diffuse = property->GetDiffuse(0);
+  shading.specular = property->GetSpecular(0);
+  shading.specular_power = property->GetSpecularPower(0);
+  shading.two_sided = ren->GetTwoSidedLighting();
+  shading.light_count = 0;
+  dropped = 0;
+  std::vector<vtkLight*> on;
+  vtkLightCollection* lights = ren->GetLights();
+  vtkCollectionSimpleIterator it;
+  lights->InitTraversal(it);
+  while (vtkLight* light = lights->GetNextLight(it))
+  {
+    if (light->GetSwitch() && light->GetIntensity() > 0.0)
+    {
+      on.push_back(light);
+    }
+  }
+  const bool loneHeadlight =
+    on.size() == 1 && on[0]->LightTypeIsHeadlight() && on[0]->GetIntensity() == 1.0;
+  for (vtkLight* light : on)
+  {
+    if (shading.light_count == CVR_MAX_LIGHTS)
+    {
+      ++dropped;
+      continue;
+    }
+    cvr_light& l = shading.lights[shading.light_count++];
+    const double intensity = light->GetIntensity();
+    double position[3], focal[3];
+    light->GetTransformedPosition(position);
+    light->GetTransformedFocalPoint(focal);
+    for (int c = 0; c < 3; ++c)
+    {
+      l.ambient[c] = loneHeadlight ? 1.0 : light->GetAmbientColor()[c] * intensity;
+      l.diffuse[c] = light->GetDiffuseColor()[c] * intensity;
+      l.specular[c] = light->GetSpecularColor()[c] * intensity;
+      l.position[c] = position[c];
+      l.focal_point[c] = focal[c];
+      l.attenuation[c] = light->GetAttenuationValues()[c];
+    }
+    l.cone_angle = light->GetConeAngle();
+    l.exponent = light->GetExponent();
+    l.type = loneHeadlight   ? CVR_LIGHT_HEADLIGHT
+      : light->GetPositional() ? CVR_LIGHT_POSITIONAL
+                               : CVR_LIGHT_DIRECTIONAL;
+  }
 }
 
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view)

@@ -40,6 +40,14 @@ void SampleTransferFunction(
 double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance,
   double spacingAdjustedDistance, vtkImageData* image, vtkVolume* volume);
 
+/// Shading of component 0 of `property` under the renderer's lights, as VTK's
+/// OpenGL mapper lights it: a lone headlight of intensity 1 lights with the
+/// material's ambient colour; otherwise every switched-on light adds its own
+/// ambient, diffuse and specular colours (times its intensity). Lights
+/// beyond CVR_MAX_LIGHTS are dropped and counted in `dropped`.
+void DescribeShading(
+  vtkRenderer* ren, vtkVolumeProperty* property, cvr_shading& shading, int& dropped);
+
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
 

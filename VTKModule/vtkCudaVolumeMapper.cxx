@@ -44,6 +44,7 @@ public:
   std::unique_ptr<cvr_context, ContextDeleter> Context;
   int ContextBackend = -1, ContextDevice = -1, ContextThreads = -1;
   bool FallbackReported = false;
+  bool LightsReported = false;
 
   std::unique_ptr<cvr_volume, VolumeDeleter> Volume;
   vtkDataArray* VolumeScalars = nullptr;
@@ -250,6 +251,14 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
   settings.cpu_tile_height = this->CpuTileSize[1];
   settings.cpu_schedule =
     this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
+  int droppedLights = 0;
+  vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
+  if (droppedLights && !in.LightsReported)
+  {
+    vtkWarningMacro("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights
+                                              << " more are ignored");
+    in.LightsReported = true;
+  }
 
   // ---- render, then composite or keep the image
   const size_t pixels = static_cast<size_t>(width) * height;

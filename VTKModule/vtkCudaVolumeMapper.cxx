@@ -56,6 +56,7 @@ public:
   vtkMTimeType TransferFunctionTime = 0;
   double TransferFunctionRange[2] = { 0, 0 };
 
+  vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
   std::vector<unsigned char> Color8;
   int ImageSize[2] = { 0, 0 };
@@ -89,6 +90,11 @@ static cvr_backend ToBackend(int backend)
   return backend == vtkCudaVolumeMapper::BACKEND_CUDA ? CVR_BACKEND_CUDA
     : backend == vtkCudaVolumeMapper::BACKEND_CPU    ? CVR_BACKEND_CPU
                                                      : CVR_BACKEND_AUTO;
+}
+
+int vtkCudaVolumeMapper::GetNumberOfCudaDevices()
+{
+  return cvr_cuda_device_count();
 }
 
 int vtkCudaVolumeMapper::IsRenderSupported(vtkRenderWindow*, vtkVolumeProperty*)
@@ -166,6 +172,7 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
       return;
     }
     in.Volume.reset(volume);
+    ++in.VolumeUploads;
     in.VolumeScalars = scalars;
     in.VolumeImage = image;
     in.VolumeCellFlag = cellFlag;
@@ -207,6 +214,7 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
       vtkErrorMacro("invalid transfer function: " << cvr_last_error(ctx));
       return;
     }
+    ++in.TransferFunctionUploads;
     in.TransferFunctionTime = tfTime;
     in.TransferFunctionRange[0] = range[0];
     in.TransferFunctionRange[1] = range[1];
@@ -327,6 +335,16 @@ void vtkCudaVolumeMapper::GetDepthImage(vtkImageData* output)
 void vtkCudaVolumeMapper::GetReductionRatio(double ratio[3])
 {
   ratio[0] = ratio[1] = ratio[2] = 1.0;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetVolumeUploadCount()
+{
+  return this->Internals->VolumeUploads;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetTransferFunctionUploadCount()
+{
+  return this->Internals->TransferFunctionUploads;
 }
 
 double vtkCudaVolumeMapper::GetLastRenderTimeMs()

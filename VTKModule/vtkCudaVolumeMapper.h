@@ -112,12 +112,28 @@ public:
   const char* GetBackendDescription();
   ///@}
 
+  ///@{
+  /**
+   * How often the volume and the transfer function went to the backend since
+   * this mapper was made: the volume when its image, array or data change,
+   * the transfer function when the property or its functions change.
+   */
+  vtkTypeUInt64 GetVolumeUploadCount();
+  vtkTypeUInt64 GetTransferFunctionUploadCount();
+  ///@}
+
   /**
    * Makes vtkGPUVolumeRayCastMapper::New() return a vtkCudaVolumeMapper
    * (true) or VTK's own mapper again (false).
    */
   static void SetFactoryOverride(bool enable);
   static bool GetFactoryOverride();
+
+  /**
+   * CUDA devices this process can use (0 without a driver or a device, or in
+   * a build without CUDA).
+   */
+  static int GetNumberOfCudaDevices();
 
   /**
    * 1 when this mapper can render: always with BACKEND_AUTO or BACKEND_CPU;

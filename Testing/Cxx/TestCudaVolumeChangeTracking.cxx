@@ -1,0 +1,59 @@
+// What the mapper sends to the backend, and when: the volume once until its
+// data change, the transfer function once until the property changes, never
+// on camera moves. With the CUDA backend forced, IsRenderSupported says
+// whether a device is there, so vtkSmartVolumeMapper can fall back.
+#include "cvrTestScene.h"
+#include "vtkDataArray.h"
+#include "vtkPiecewiseFunction.h"
+#include "vtkPointData.h"
+
+int TestCudaVolumeChangeTracking(int argc, char* argv[])
+{
+  const std::string file = cvrTest::DataFile(argc, argv, "scivis/engine.nii.gz");
+  if (file.empty())
+  {
+    return VTK_SKIP_RETURN_CODE;
+  }
+  cvrTest::VolumeScene scene(200, 200);
+  vtkSmartPointer<vtkImageData> image = cvrTest::ReadNifti(file);
+  scene.Mapper->SetInputData(image);
+  cvrTest::SetRamp(scene.Property, 80, 200, 0.5);
+  scene.View(20, 20);
+  bool ok = true;
+  auto expect = [&](const char* when, vtkTypeUInt64 volumes, vtkTypeUInt64 functions) {
+    const bool good = scene.Mapper->GetVolumeUploadCount() == volumes &&
+      scene.Mapper->GetTransferFunctionUploadCount() == functions;
+    std::cout << when << ": " << scene.Mapper->GetVolumeUploadCount() << " volume and "
+              << scene.Mapper->GetTransferFunctionUploadCount() << " transfer-function uploads"
+              << (good ? "" : " (UNEXPECTED)") << "\n";
+    ok &= good;
+  };
+  scene.Window->Render();
+  expect("first frame", 1, 1);
+  for (int i = 0; i < 3; ++i)
+  {
+    scene.Renderer->GetActiveCamera()->Azimuth(15);
+    scene.Window->Render();
+  }
+  expect("three camera moves", 1, 1);
+  scene.Property->GetScalarOpacity()->AddPoint(140, 0.05);
+  scene.Window->Render();
+  expect("opacity edited", 1, 2);
+  scene.Property->SetInterpolationTypeToNearest(); // a property change: the table is rebuilt
+  scene.Window->Render();
+  expect("interpolation changed", 1, 3);
+  image->GetPointData()->GetScalars()->Modified();
+  scene.Window->Render();
+  expect("data modified", 2, 4);
+
+  const int saved = scene.Mapper->GetBackend();
+  scene.Mapper->SetBackend(vtkCudaVolumeMapper::BACKEND_CUDA);
+  const int supported = scene.Mapper->IsRenderSupported(scene.Window, scene.Property);
+  std::cout << "CUDA backend supported: " << supported << " (" << vtkCudaVolumeMapper::GetNumberOfCudaDevices()
+            << " CUDA devices)\n";
+  ok &= supported == (vtkCudaVolumeMapper::GetNumberOfCudaDevices() > 0 ? 1 : 0);
+  scene.Mapper->SetBackend(vtkCudaVolumeMapper::BACKEND_CPU);
+  ok &= scene.Mapper->IsRenderSupported(scene.Window, scene.Property) == 1;
+  scene.Mapper->SetBackend(saved);
+  return scene.Finish(argc, argv, ok);
+}

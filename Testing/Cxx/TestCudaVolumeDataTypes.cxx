@@ -65,6 +65,8 @@ int TestCudaVolumeDataTypes(int argc, char* argv[])
   {
     ok &= mappers[i]->GetLastRayCount() > 0;
   }
+  std::cout << "rendered by " << mappers[0]->GetLastConfiguration() << " ("
+            << mappers[0]->GetBackendDescription() << ")\n";
   const int retVal = vtkRegressionTestImage(window);
   if (retVal == vtkRegressionTester::DO_INTERACTOR)
   {

@@ -57,6 +57,8 @@ int TestCudaVolumeSampleDistance(int argc, char* argv[])
   {
     std::cerr << "sample counts do not follow the sample distances\n";
   }
+  std::cout << "rendered by " << mappers[0]->GetLastConfiguration() << " ("
+            << mappers[0]->GetBackendDescription() << ")\n";
   const int retVal = vtkRegressionTestImage(window);
   if (retVal == vtkRegressionTester::DO_INTERACTOR)
   {

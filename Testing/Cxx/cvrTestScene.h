@@ -100,6 +100,8 @@ struct VolumeScene
   int Finish(int argc, char* argv[], bool ok = true)
   {
     this->Window->Render();
+    std::cout << "rendered by " << this->Mapper->GetLastConfiguration() << " ("
+              << this->Mapper->GetBackendDescription() << ")\n";
     const int retVal = vtkRegressionTestImage(this->Window);
     if (retVal == vtkRegressionTester::DO_INTERACTOR)
     {

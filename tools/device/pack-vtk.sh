@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Packs the VTK-level tests for the GPU machine, which has no X server, no
+# OpenGL and no VTK: the test driver built with the CUDA backend (sm_90), the
+# shared libraries it loads, Xvfb with xkbcomp and its keyboard data, Mesa's
+# software OpenGL for the window (the mapper itself renders with CUDA), the
+# data the tests read, and ctest's list of the tests. Two xz archives in
+# .device-vtk/ (git-ignored), each within one call's carry: mesa.tar.xz
+# (Mesa and LLVM, which llvmpipe needs) and vtk.tar.xz (the rest). A first
+# call unpacks the first (run-vtk.sh OUT unpack-mesa), a second one right
+# after it, on the still-warm machine, unpacks the second and runs the tests.
+#
+#   tools/device/pack-vtk.sh [build-dir]     (default build-device-vtk)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build-device-vtk}
+data=${CVR_DATA_DIR:-$root/../shared/data}
+out=$root/.device-vtk
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_BUILD_VTK_MODULE=ON -DCVR_DATA_DIR="$data" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target vtkCudaVolumeRenderingCxxTests >/dev/null
+
+mkdir -p "$stage"/{bin,lib,dri,xkb,data}
+driver=$build/bin/vtkCudaVolumeRenderingCxxTests
+multiarch=/usr/lib/$(gcc -print-multiarch)
+cp "$driver" /usr/bin/Xvfb /usr/bin/xkbcomp "$stage/bin/"
+cp -L "$multiarch/dri/swrast_dri.so" "$stage/dri/"
+cp -L "$multiarch/libGLX_mesa.so.0" "$multiarch/libglapi.so.0" "$stage/lib/"
+system='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libgcc_s|libstdc\+\+)'
+for f in "$driver" /usr/bin/Xvfb /usr/bin/xkbcomp "$stage/dri/swrast_dri.so" "$stage"/lib/*; do
+  ldd "$f" | awk '$3 ~ /^\// {print $1, $3}'
+done | sort -u | while read -r name path; do
+  [[ $name =~ $system ]] || cp -L "$path" "$stage/lib/$name"
+done
+cp -r /usr/share/X11/xkb/. "$stage/xkb/"
+for f in scivis/bonsai.nii.gz scivis/engine.nii.gz ct/cranium_ct.nii.gz \
+  mri/avm_mra_337x319x154.nii.gz mri/stroke_t1.nii.gz vtk/hydrogen/hydrogen.vti vtk/ironProt.vtk; do
+  mkdir -p "$stage/data/$(dirname "$f")"
+  cp "$data/$f" "$stage/data/$f"
+done
+# the tests with their arguments; paths become @DATA@, @OUT@ and @BASELINE@
+ctest --test-dir "$build" --show-only=json-v1 | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    cmd = t.get("command") or [""]
+    if not cmd[0].endswith("vtkCudaVolumeRenderingCxxTests"):
+        continue
+    test = cmd[1]  # the test function; its baseline has its name
+    print(t["name"], test, "-D", "@DATA@", "-T", "@OUT@", "-V", "@BASELINE@/" + test + ".png",
+          sep="\t")
+' >"$stage/tests.tsv"
+git -C "$root" describe --always --dirty --abbrev=12 >"$stage/commit"
+# Mesa's driver and what only it needs go to the first archive
+mkdir -p "$stage/mesa/lib"
+mv "$stage/dri" "$stage/mesa/dri"
+for lib in $(ldd "$stage/mesa/dri/swrast_dri.so" | awk '$3 ~ /^\// {print $1}'); do
+  if ! ldd "$driver" /usr/bin/Xvfb /usr/bin/xkbcomp | grep -q "^\s*$lib "; then
+    [ -f "$stage/lib/$lib" ] && mv "$stage/lib/$lib" "$stage/mesa/lib/"
+  fi
+done
+rm -rf "$out"
+mkdir -p "$out"
+tar -C "$stage/mesa" -cf - . | xz -T0 -6 >"$out/mesa.tar.xz"
+rm -rf "$stage/mesa"
+tar -C "$stage" -cf - . | xz -T0 -6 >"$out/vtk.tar.xz"
+echo "packed $(du -h "$out/mesa.tar.xz" | cut -f1) + $(du -h "$out/vtk.tar.xz" | cut -f1): $(wc -l <"$stage/tests.tsv") tests"

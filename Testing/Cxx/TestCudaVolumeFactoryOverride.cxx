@@ -5,6 +5,8 @@
 #include "vtkObjectFactory.h"
 #include "vtkSmartVolumeMapper.h"
 
+#include <cstdlib>
+
 namespace
 {
 // vtkSmartVolumeMapper keeps its GPU mapper protected; this exposes it.
@@ -26,6 +28,17 @@ int TestCudaVolumeFactoryOverride(int argc, char* argv[])
     return VTK_SKIP_RETURN_CODE;
   }
   bool ok = true;
+  // run with CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 (a second ctest entry), the
+  // override must already be on when the library has been loaded
+  const char* env = std::getenv("CVR_OVERRIDE_GPU_VOLUME_MAPPER");
+  if (env && std::string(env) == "1")
+  {
+    vtkSmartPointer<vtkGPUVolumeRayCastMapper> early =
+      vtkSmartPointer<vtkGPUVolumeRayCastMapper>::Take(vtkGPUVolumeRayCastMapper::New());
+    std::cout << "from the environment: override " << vtkCudaVolumeMapper::GetFactoryOverride()
+              << ", New() gives " << early->GetClassName() << "\n";
+    ok &= vtkCudaVolumeMapper::GetFactoryOverride() && early->IsA("vtkCudaVolumeMapper") == 1;
+  }
   vtkCudaVolumeMapper::SetFactoryOverride(true);
   vtkSmartPointer<vtkGPUVolumeRayCastMapper> plain = vtkSmartPointer<vtkGPUVolumeRayCastMapper>::Take(
     vtkGPUVolumeRayCastMapper::New());

@@ -65,12 +65,5 @@ int TestCudaVolumeDataTypes(int argc, char* argv[])
   {
     ok &= mappers[i]->GetLastRayCount() > 0;
   }
-  std::cout << "rendered by " << mappers[0]->GetLastConfiguration() << " ("
-            << mappers[0]->GetBackendDescription() << ")\n";
-  const int retVal = vtkRegressionTestImage(window);
-  if (retVal == vtkRegressionTester::DO_INTERACTOR)
-  {
-    iren->Start();
-  }
-  return (ok && retVal) ? 0 : 1;
+  return cvrTest::CompareWithBaseline(argc, argv, window, iren, mappers[0], ok);
 }

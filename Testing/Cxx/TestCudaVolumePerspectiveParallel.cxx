@@ -46,12 +46,5 @@ int TestCudaVolumePerspectiveParallel(int argc, char* argv[])
   iren->SetRenderWindow(window);
   window->Render();
 
-  std::cout << "rendered by " << mapper->GetLastConfiguration() << " ("
-            << mapper->GetBackendDescription() << ")\n";
-  const int retVal = vtkRegressionTestImage(window);
-  if (retVal == vtkRegressionTester::DO_INTERACTOR)
-  {
-    iren->Start();
-  }
-  return !retVal;
+  return cvrTest::CompareWithBaseline(argc, argv, window, iren, mapper);
 }

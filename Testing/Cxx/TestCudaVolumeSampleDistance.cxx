@@ -57,12 +57,5 @@ int TestCudaVolumeSampleDistance(int argc, char* argv[])
   {
     std::cerr << "sample counts do not follow the sample distances\n";
   }
-  std::cout << "rendered by " << mappers[0]->GetLastConfiguration() << " ("
-            << mappers[0]->GetBackendDescription() << ")\n";
-  const int retVal = vtkRegressionTestImage(window);
-  if (retVal == vtkRegressionTester::DO_INTERACTOR)
-  {
-    iren->Start();
-  }
-  return (ok && retVal) ? 0 : 1;
+  return cvrTest::CompareWithBaseline(argc, argv, window, iren, mappers[0], ok);
 }

@@ -80,12 +80,5 @@ int TestCudaVolumeShading(int argc, char* argv[])
   std::cout << "mean difference unshaded/headlight " << diff[0] << ", headlight/three lights "
             << diff[1] << " levels\n";
   const bool ok = diff[0] > 3.0 && diff[1] > 3.0;
-  std::cout << "rendered by " << mappers[2]->GetLastConfiguration() << " ("
-            << mappers[2]->GetBackendDescription() << ")\n";
-  const int retVal = vtkRegressionTestImage(window);
-  if (retVal == vtkRegressionTester::DO_INTERACTOR)
-  {
-    iren->Start();
-  }
-  return (ok && retVal) ? 0 : 1;
+  return cvrTest::CompareWithBaseline(argc, argv, window, iren, mappers[2], ok);
 }

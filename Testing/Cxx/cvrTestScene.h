@@ -65,6 +65,21 @@ inline void SetRamp(vtkVolumeProperty* property, double lo, double hi, double ma
   property->SetInterpolationTypeToLinear();
 }
 
+/// Says which backend rendered, compares the window with the test's baseline
+/// and returns the test's exit code (0 only when `ok` and the images match).
+inline int CompareWithBaseline(int argc, char* argv[], vtkRenderWindow* window,
+  vtkRenderWindowInteractor* interactor, vtkCudaVolumeMapper* mapper, bool ok = true)
+{
+  std::cout << "rendered by " << mapper->GetLastConfiguration() << " ("
+            << mapper->GetBackendDescription() << ")\n";
+  const int retVal = vtkRegressionTestImage(window);
+  if (retVal == vtkRegressionTester::DO_INTERACTOR)
+  {
+    interactor->Start();
+  }
+  return (ok && retVal) ? 0 : 1;
+}
+
 /// A window with one renderer showing one volume through vtkCudaVolumeMapper.
 struct VolumeScene
 {
@@ -100,14 +115,7 @@ struct VolumeScene
   int Finish(int argc, char* argv[], bool ok = true)
   {
     this->Window->Render();
-    std::cout << "rendered by " << this->Mapper->GetLastConfiguration() << " ("
-              << this->Mapper->GetBackendDescription() << ")\n";
-    const int retVal = vtkRegressionTestImage(this->Window);
-    if (retVal == vtkRegressionTester::DO_INTERACTOR)
-    {
-      this->Interactor->Start();
-    }
-    return (ok && retVal) ? 0 : 1;
+    return CompareWithBaseline(argc, argv, this->Window, this->Interactor, this->Mapper, ok);
   }
 };
 }

@@ -1,0 +1,66 @@
+/**
+ * @class   vtkCudaVolumeRepresentation
+ * @brief   ParaView's image volume representation, rendered by vtkCudaVolumeMapper.
+ *
+ * The "CUDA Volume" representation type of image data. Everything the stock
+ * Volume representation offers (colour and opacity maps, shading, blend
+ * mode, ...) is inherited; the mapper's backend, strategy and tuning knobs
+ * are forwarded to it, and the last frame's statistics are reported.
+ *
+ * Loading the library (the CudaVolumeMapper plugin, on the client and on
+ * every server rank) also turns vtkCudaVolumeMapper's factory override on,
+ * so the stock Volume representation's GPU path uses it too; set
+ * CVR_OVERRIDE_GPU_VOLUME_MAPPER=0 in the environment to keep VTK's mapper.
+ */
+#ifndef vtkCudaVolumeRepresentation_h
+#define vtkCudaVolumeRepresentation_h
+
+#include "vtkCudaVolumeRepresentationModule.h" // For export macro
+#include "vtkImageVolumeRepresentation.h"
+
+#include <string> // For the statistics line
+
+class vtkCudaVolumeMapper;
+
+class VTKCUDAVOLUMEREPRESENTATION_EXPORT vtkCudaVolumeRepresentation
+  : public vtkImageVolumeRepresentation
+{
+public:
+  static vtkCudaVolumeRepresentation* New();
+  vtkTypeMacro(vtkCudaVolumeRepresentation, vtkImageVolumeRepresentation);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  ///@{
+  /// Forwarded to vtkCudaVolumeMapper (see its documentation).
+  void SetBackend(int backend);
+  void SetDeviceIndex(int index);
+  void SetStrategy(int strategy);
+  void SetBlockSize(int width, int height);
+  void SetEarlyRayTermination(int on);
+  void SetTerminationOpacity(double opacity);
+  void SetCpuThreads(int threads);
+  void SetCpuTileSize(int width, int height);
+  void SetCpuSchedule(int schedule);
+  void SetSampleDistance(double distance);
+  void SetAutoAdjustSampleDistances(int on);
+  ///@}
+
+  /// One line on the last frame: backend, strategy and launch shape, time,
+  /// rays and samples, and the device.
+  const char* GetLastFrameStatistics();
+
+  vtkCudaVolumeMapper* GetCudaMapper() { return this->CudaMapper; }
+
+protected:
+  vtkCudaVolumeRepresentation();
+  ~vtkCudaVolumeRepresentation() override;
+
+private:
+  vtkCudaVolumeRepresentation(const vtkCudaVolumeRepresentation&) = delete;
+  void operator=(const vtkCudaVolumeRepresentation&) = delete;
+
+  vtkCudaVolumeMapper* CudaMapper;
+  std::string Statistics;
+};
+
+#endif

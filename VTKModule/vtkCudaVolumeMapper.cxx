@@ -14,11 +14,19 @@
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
+#include <atomic>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 vtkStandardNewMacro(vtkCudaVolumeMapper);
+
+static std::atomic<vtkTypeUInt64> framesRendered(0);
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetNumberOfFramesRendered()
+{
+  return framesRendered.load();
+}
 
 namespace
 {
@@ -282,6 +290,7 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
     vtkErrorMacro("rendering failed: " << cvr_last_error(ctx));
     return;
   }
+  ++framesRendered;
   in.ImageSize[0] = width;
   in.ImageSize[1] = height;
   char configuration[128];

@@ -130,6 +130,13 @@ public:
   static bool GetFactoryOverride();
 
   /**
+   * Frames rendered by every vtkCudaVolumeMapper of this process: shows that
+   * a mapper made by a factory (vtkSmartVolumeMapper, ParaView's Volume
+   * representation) really is this one.
+   */
+  static vtkTypeUInt64 GetNumberOfFramesRendered();
+
+  /**
    * CUDA devices this process can use (0 without a driver or a device, or in
    * a build without CUDA).
    */

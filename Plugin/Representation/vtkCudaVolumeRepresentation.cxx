@@ -91,6 +91,11 @@ const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
   return this->Statistics.c_str();
 }
 
+int vtkCudaVolumeRepresentation::GetFramesRenderedInProcess()
+{
+  return static_cast<int>(vtkCudaVolumeMapper::GetNumberOfFramesRendered());
+}
+
 void vtkCudaVolumeRepresentation::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);

@@ -49,6 +49,10 @@ public:
   /// rays and samples, and the device.
   const char* GetLastFrameStatistics();
 
+  /// Frames rendered so far by every vtkCudaVolumeMapper in this process
+  /// (whichever representation made them).
+  int GetFramesRenderedInProcess();
+
   vtkCudaVolumeMapper* GetCudaMapper() { return this->CudaMapper; }
 
 protected:

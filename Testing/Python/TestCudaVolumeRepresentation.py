@@ -1,0 +1,69 @@
+"""The CUDA Volume representation in pvbatch: every property of ours set,
+shared properties of the stock Volume representation used, the statistics
+reported, the image compared with its baseline; then the stock Volume
+representation, which must render through vtkCudaVolumeMapper too."""
+import os
+import sys
+
+from cvr_pvtest import SKIP, arguments, check, compare_with_baseline, data_file, load_plugin
+
+args = arguments()
+from paraview.simple import *  # noqa: E402,F401,F403
+
+load_plugin(args)
+source = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_1comp.vti")])
+view = CreateRenderView()
+view.ViewSize = [300, 300]
+view.OrientationAxesVisibility = 0
+view.Background = [0.1, 0.1, 0.15]
+rep = Show(source, view)
+ok = check("CUDA Volume" in rep.GetProperty("Representation").Available,
+           "CUDA Volume is not a representation type of image data")
+rep.Representation = "CUDA Volume"
+ColorBy(rep, ("POINTS", "SLCImage"))
+lut = GetColorTransferFunction("SLCImage")
+lut.ApplyPreset("Cool to Warm", True)
+pwf = GetOpacityTransferFunction("SLCImage")
+pwf.Points = [0, 0, 0.5, 0, 60, 0, 0.5, 0, 255, 0.6, 0.5, 0]
+rep.ScalarOpacityUnitDistance = 2.0
+rep.Shade = 1
+rep.Specular = 0.3
+
+# every property of ours
+rep.CudaBackend = "Auto"
+rep.CudaDeviceIndex = 0
+rep.CudaStrategy = "Standard"
+rep.CudaBlockSize = [32, 4]
+rep.CudaEarlyRayTermination = 1
+rep.CudaTerminationOpacity = 0.98
+rep.CudaAutoAdjustSampleDistances = 0
+rep.CudaSampleDistance = 0.5
+rep.CudaCpuThreads = 2
+rep.CudaCpuTileSize = [16, 8]
+rep.CudaCpuSchedule = "Static"
+view.CameraPosition = [57, -300, 200]
+view.CameraFocalPoint = [57, 50, 37]
+view.CameraViewUp = [0, 0, 1]
+Render(view)
+rep.UpdatePropertyInformation()
+stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+print("last frame:", stats)
+ok &= check(("cuda standard 32x4" in stats) or ("cpu standard 16x8" in stats),
+            "the statistics do not show the configured launch shape: %s" % stats)
+ok &= check(" 0 samples" not in stats, "no samples were taken")
+image = os.path.join(args.output, "TestCudaVolumeRepresentation.png")
+SaveScreenshot(image, view, ImageResolution=[300, 300])
+ok &= check(compare_with_baseline(image, args.baseline), "image differs from the baseline")
+
+# the stock Volume representation renders through the override
+rep.UpdatePropertyInformation()
+before = rep.GetPropertyValue("CudaFramesRendered")
+rep.Representation = "Volume"
+Render(view)
+rep.UpdatePropertyInformation()
+after = rep.GetPropertyValue("CudaFramesRendered")
+print("frames rendered by vtkCudaVolumeMapper: %d before, %d after the stock Volume frame"
+      % (before, after))
+ok &= check(after > before, "the stock Volume representation did not use vtkCudaVolumeMapper")
+print("passed" if ok else "FAILED")
+sys.exit(0 if ok else 1)

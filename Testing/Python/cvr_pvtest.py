@@ -1,0 +1,52 @@
+"""Shared by the pvpython/pvbatch tests: arguments, the plugin, image checks."""
+import argparse
+import os
+import sys
+
+SKIP = 125  # ctest's SKIP_RETURN_CODE
+
+
+def arguments():
+    p = argparse.ArgumentParser()
+    p.add_argument("--plugin", required=True)
+    p.add_argument("--data", required=True, help="the shared data directory")
+    p.add_argument("--baseline", help="the baseline image")
+    p.add_argument("--output", required=True, help="where the test writes its images")
+    return p.parse_args()
+
+
+def data_file(args, relative):
+    path = os.path.join(args.data, relative)
+    if not os.path.exists(path):
+        print("data file %s not found: test skipped" % relative)
+        sys.exit(SKIP)
+    return path
+
+
+def load_plugin(args):
+    from paraview.simple import LoadPlugin
+    LoadPlugin(args.plugin, remote=False, ns=globals())
+
+
+def compare_with_baseline(image_path, baseline, threshold=10.0):
+    """VTK's regression comparison (vtkTesting) of a screenshot with its
+    baseline; returns whether they match. Without a baseline the image is
+    kept for review and the check fails."""
+    from paraview.vtk.util.misc import vtkGetTempDir  # noqa: F401 (loads vtk)
+    from vtkmodules.vtkIOImage import vtkPNGReader
+    from vtkmodules.vtkTestingRendering import vtkTesting
+    if not baseline or not os.path.exists(baseline):
+        print("no baseline %s: %s kept for review" % (baseline, image_path))
+        return False
+    reader = vtkPNGReader()
+    reader.SetFileName(image_path)
+    testing = vtkTesting()
+    for a in ("-V", baseline, "-T", os.path.dirname(image_path)):
+        testing.AddArgument(a)
+    return testing.RegressionTest(reader, threshold) == vtkTesting.PASSED
+
+
+def check(condition, message):
+    if not condition:
+        print("check failed:", message)
+    return condition

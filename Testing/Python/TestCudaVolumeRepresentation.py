@@ -3,9 +3,8 @@ shared properties of the stock Volume representation used, the statistics
 reported, the image compared with its baseline; then the stock Volume
 representation, which must render through vtkCudaVolumeMapper too."""
 import os
-import sys
 
-from cvr_pvtest import SKIP, arguments, check, compare_with_baseline, data_file, load_plugin
+from cvr_pvtest import arguments, check, compare_with_baseline, data_file, finish, load_plugin
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -65,5 +64,4 @@ after = rep.GetPropertyValue("CudaFramesRendered")
 print("frames rendered by vtkCudaVolumeMapper: %d before, %d after the stock Volume frame"
       % (before, after))
 ok &= check(after > before, "the stock Volume representation did not use vtkCudaVolumeMapper")
-print("passed" if ok else "FAILED")
-sys.exit(0 if ok else 1)
+finish(ok)

@@ -1,0 +1,77 @@
+"""MPI: mpiexec -np 2 and -np 3 pvbatch render the same image as one rank.
+
+Tolerance, 8-bit RGB levels: mean difference at most 0.5 levels and at most
+0.5% of the pixels off by more than 8 levels, and no seam: no image row or
+column where more than 5% of the pixels differ by more than 8 levels. Every
+rank samples the same global lattice (distances from the eye), so the pieces
+take the samples one rank would take; what differs is the 8-bit image each
+rank hands to ParaView's compositing, and the samples that fall exactly on a
+boundary shared by two pieces."""
+import argparse
+import os
+import subprocess
+import sys
+
+p = argparse.ArgumentParser()
+p.add_argument("--plugin", required=True)
+p.add_argument("--pvbatch", required=True)
+p.add_argument("--mpiexec", required=True)
+p.add_argument("--output", required=True)
+args = p.parse_args()
+
+from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
+from vtkmodules.util.numpy_support import vtk_to_numpy  # noqa: E402
+
+here = os.path.dirname(os.path.abspath(__file__))
+script = os.path.join(here, "RenderCudaVolumePieces.py")
+
+
+def render(ranks):
+    image = os.path.join(args.output, "TestCudaVolumeMPI-%d.png" % ranks)
+    if os.path.exists(image):
+        os.remove(image)
+    cmd = [args.mpiexec, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+           args.pvbatch, "--force-offscreen-rendering", script, "--plugin", args.plugin,
+           "--image", image]
+    # pvpython runs this script inside an MPI singleton of its own: its
+    # variables would make the nested mpiexec think it is part of that job
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMIX_", "OPAL_", "PRTE_"))}
+    env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    for attempt in range(3):
+        run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=env)
+        # Xvfb now and then refuses one of several ranks connecting at once;
+        # that, and only that, is worth another try
+        if "bad X server connection" not in run.stdout:
+            break
+        print("%d ranks: a rank could not connect to the X server; trying again" % ranks)
+    log = os.path.join(args.output, "TestCudaVolumeMPI-%d.log" % ranks)
+    with open(log, "w") as f:
+        f.write(run.stdout)
+    if not os.path.exists(image):
+        print(run.stdout[-3000:])
+        print("%d ranks wrote no image (exit %d; full output in %s)" % (ranks, run.returncode, log))
+        sys.exit(1)
+    reader = vtkPNGReader()
+    reader.SetFileName(image)
+    reader.Update()
+    out = reader.GetOutput()
+    w, h, _ = out.GetDimensions()
+    return vtk_to_numpy(out.GetPointData().GetScalars()).reshape(h, w, -1)[:, :, :3].astype(int)
+
+
+one = render(1)
+ok = (one != one[0, 0]).any()  # the volume is there at all
+for ranks in (2, 3):
+    other = render(ranks)
+    diff = abs(one - other).max(axis=2)
+    mean = abs(one - other).mean()
+    over = (diff > 8).mean()
+    seam = max((diff > 8).mean(axis=0).max(), (diff > 8).mean(axis=1).max())
+    good = mean <= 0.5 and over <= 0.005 and seam <= 0.05
+    print("%d ranks vs 1: mean %.3f levels, %.3f%% of pixels over 8 levels, worst row/column "
+          "%.2f%%: %s" % (ranks, mean, 100 * over, 100 * seam, "ok" if good else "OUTSIDE"))
+    ok = ok and good
+print("passed" if ok else "FAILED")
+sys.exit(0 if ok else 1)

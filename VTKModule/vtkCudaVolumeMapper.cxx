@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,22 @@ static cvr_backend ToBackend(int backend)
                                                      : CVR_BACKEND_AUTO;
 }
 
+int vtkCudaVolumeMapper::LocalRankDevice(int deviceCount)
+{
+  static const char* const variables[] = { "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+    "MV2_COMM_WORLD_LOCAL_RANK", "PMI_LOCAL_RANK", "SLURM_LOCALID" };
+  int rank = 0;
+  for (const char* name : variables)
+  {
+    if (const char* value = std::getenv(name))
+    {
+      rank = std::atoi(value);
+      break;
+    }
+  }
+  return deviceCount > 0 && rank >= 0 ? rank % deviceCount : 0;
+}
+
 int vtkCudaVolumeMapper::GetNumberOfCudaDevices()
 {
   return cvr_cuda_device_count();
@@ -107,7 +124,8 @@ int vtkCudaVolumeMapper::GetNumberOfCudaDevices()
 
 int vtkCudaVolumeMapper::IsRenderSupported(vtkRenderWindow*, vtkVolumeProperty*)
 {
-  return this->Backend != BACKEND_CUDA || cvr_cuda_device_count() > this->DeviceIndex;
+  const int devices = cvr_cuda_device_count();
+  return this->Backend != BACKEND_CUDA || (devices > 0 && devices > this->DeviceIndex);
 }
 
 void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
@@ -124,7 +142,8 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
     cvr_context_options options;
     cvr_context_options_init(&options);
     options.backend = ToBackend(this->Backend);
-    options.device_index = this->DeviceIndex;
+    options.device_index =
+      this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
     options.cpu_threads = this->CpuThreads;
     cvr_context* ctx = nullptr;
     in.ContextBackend = this->Backend;

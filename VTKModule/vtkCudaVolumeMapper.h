@@ -53,7 +53,8 @@ public:
   ///@{
   /**
    * Where to render: BACKEND_AUTO (default), BACKEND_CUDA or BACKEND_CPU, and
-   * which CUDA device (default 0). A change takes effect at the next render.
+   * which CUDA device (default 0; -1: the process's node-local MPI rank modulo
+   * the devices, see LocalRankDevice). A change takes effect at the next render.
    */
   vtkSetMacro(Backend, int);
   vtkGetMacro(Backend, int);
@@ -141,6 +142,14 @@ public:
    * a build without CUDA).
    */
   static int GetNumberOfCudaDevices();
+
+  /**
+   * The device a process of an MPI job should use: its node-local rank (from
+   * the launcher's environment: OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID,
+   * MV2_COMM_WORLD_LOCAL_RANK, PMI_LOCAL_RANK or SLURM_LOCALID; 0 without
+   * one) modulo deviceCount, so ranks on one node spread over its GPUs.
+   */
+  static int LocalRankDevice(int deviceCount);
 
   /**
    * 1 when this mapper can render: always with BACKEND_AUTO or BACKEND_CPU;

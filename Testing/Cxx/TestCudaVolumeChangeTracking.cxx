@@ -7,6 +7,8 @@
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
 
+#include <cstdlib>
+
 int TestCudaVolumeChangeTracking(int argc, char* argv[])
 {
   const std::string file = cvrTest::DataFile(argc, argv, "scivis/engine.nii.gz");
@@ -55,5 +57,17 @@ int TestCudaVolumeChangeTracking(int argc, char* argv[])
   scene.Mapper->SetBackend(vtkCudaVolumeMapper::BACKEND_CPU);
   ok &= scene.Mapper->IsRenderSupported(scene.Window, scene.Property) == 1;
   scene.Mapper->SetBackend(saved);
+
+  // ranks of an MPI job spread over a node's GPUs by their node-local rank
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "5", 1);
+  const int d4 = vtkCudaVolumeMapper::LocalRankDevice(4), d1 = vtkCudaVolumeMapper::LocalRankDevice(1),
+            d0 = vtkCudaVolumeMapper::LocalRankDevice(0);
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  setenv("SLURM_LOCALID", "2", 1);
+  const int slurm = vtkCudaVolumeMapper::LocalRankDevice(4);
+  unsetenv("SLURM_LOCALID");
+  std::cout << "local rank 5 on 4, 1, 0 devices: " << d4 << ", " << d1 << ", " << d0
+            << "; SLURM local id 2 on 4: " << slurm << "\n";
+  ok &= d4 == 1 && d1 == 0 && d0 == 0 && slurm == 2;
   return scene.Finish(argc, argv, ok);
 }

@@ -9,6 +9,7 @@ rank hands to ParaView's compositing, and the samples that fall exactly on a
 boundary shared by two pieces."""
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -33,6 +34,9 @@ def render(ranks):
     cmd = [args.mpiexec, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
            args.pvbatch, "--force-offscreen-rendering", script, "--plugin", args.plugin,
            "--image", image]
+    # the ranks get an X server of their own, not the one the other tests share
+    if shutil.which("xvfb-run"):
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + cmd
     # pvpython runs this script inside an MPI singleton of its own: its
     # variables would make the nested mpiexec think it is part of that job
     env = {k: v for k, v in os.environ.items()

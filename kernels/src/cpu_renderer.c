@@ -131,11 +131,14 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   return r;
 }
 
+struct worker;
+typedef void (*tile_fn)(struct worker *, int);
+
 typedef struct tile_job {
   const cvr_frame *frame;
   const cvr_image *image;
   cpu_volume volume;
-  texel_fn texel;
+  tile_fn render_tile; /* the renderer for the volume's stored type */
   int reverse_order;
   int tiles_x, tile_count, tile_w, tile_h;
   int thread_count;
@@ -180,33 +183,24 @@ DEFINE_TILE_RENDERER(render_tile_u16, texel_u16)
 DEFINE_TILE_RENDERER(render_tile_s16, texel_s16)
 DEFINE_TILE_RENDERER(render_tile_f32, texel_f32)
 
-static void render_tile(worker *w, int tile) {
-  const texel_fn t = w->job->texel;
-  if (t == texel_u8) render_tile_u8(w, tile);
-  else if (t == texel_s8) render_tile_s8(w, tile);
-  else if (t == texel_u16) render_tile_u16(w, tile);
-  else if (t == texel_s16) render_tile_s16(w, tile);
-  else render_tile_f32(w, tile);
-}
-
 static void *worker_main(void *arg) {
   worker *w = arg;
   tile_job *j = w->job;
   if (j->schedule == CVR_CPU_SCHEDULE_STATIC) {
-    for (int t = w->index; t < j->tile_count; t += j->thread_count) render_tile(w, t);
+    for (int t = w->index; t < j->tile_count; t += j->thread_count) j->render_tile(w, t);
   } else {
-    for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < j->tile_count;) render_tile(w, t);
+    for (int t; (t = atomic_fetch_add(&j->next_tile, 1)) < j->tile_count;) j->render_tile(w, t);
   }
   return NULL;
 }
 
-static texel_fn texel_for(cvr_scalar_type stored_type) {
+static tile_fn tile_renderer_for(cvr_scalar_type stored_type) {
   switch (stored_type) {
-  case CVR_UINT8: return texel_u8;
-  case CVR_INT8: return texel_s8;
-  case CVR_UINT16: return texel_u16;
-  case CVR_INT16: return texel_s16;
-  default: return texel_f32;
+  case CVR_UINT8: return render_tile_u8;
+  case CVR_INT8: return render_tile_s8;
+  case CVR_UINT16: return render_tile_u16;
+  case CVR_INT16: return render_tile_s16;
+  default: return render_tile_f32;
   }
 }
 
@@ -223,7 +217,7 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame, const cvr_im
   job.volume.stride_y = (size_t)vol->dims[0];
   job.volume.stride_z = (size_t)vol->dims[0] * vol->dims[1];
   job.volume.nearest = s->interpolation == CVR_INTERPOLATION_NEAREST;
-  job.texel = texel_for(vol->stored_type);
+  job.render_tile = tile_renderer_for(vol->stored_type);
   job.volume.weights = ctx->debug.filter_weights;
   job.reverse_order = ctx->debug.reverse_order;
   job.tile_w = s->cpu_tile_width;

@@ -12,6 +12,8 @@
 #ifndef CVR_RAYCAST_H
 #define CVR_RAYCAST_H
 
+#include "cvr.h"
+
 #ifdef __CUDACC__
 #  define CVR_HD __host__ __device__ __forceinline__
 #  if defined(__CUDA_ARCH__)
@@ -40,7 +42,6 @@
 #endif
 typedef struct cvr_rgba { CVR_ALIGN16 float r; float g, b, a; } cvr_rgba;
 
-#define CVR_RAY_MAX_LIGHTS 8 /* CVR_MAX_LIGHTS in cvr.h */
 
 /* One light in world space, in the form the shading loop wants. */
 typedef struct cvr_light_params {
@@ -57,7 +58,7 @@ typedef struct cvr_shading_params {
   int enabled, two_sided, light_count;
   float ambient, diffuse, specular, power;
   float gradient_to_world[9]; /* index-space gradient -> world (world_to_index^T) */
-  cvr_light_params lights[CVR_RAY_MAX_LIGHTS];
+  cvr_light_params lights[CVR_MAX_LIGHTS];
 } cvr_shading_params;
 
 /* Everything a ray needs, in float, built once per frame on the host

@@ -1,19 +1,27 @@
 #include "vtkCudaVolumeMapper.h"
 
+#include "vtkCudaVolumeBlocks.h"
 #include "vtkCudaVolumeCompositor.h"
 #include "vtkCudaVolumeConversion.h"
 
+#include "vtkBoundingBox.h"
 #include "vtkColorTransferFunction.h"
+#include "vtkCommand.h"
 #include "vtkDataArray.h"
+#include "vtkDataObjectTree.h"
 #include "vtkImageData.h"
+#include "vtkInformation.h"
+#include "vtkMath.h"
 #include "vtkObjectFactory.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
+#include "vtkTimerLog.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +51,16 @@ struct TransferFunctionDeleter
 {
   void operator()(cvr_transfer_function* t) const { cvr_transfer_function_destroy(t); }
 };
+
+// Blocks of a composite input render one after the other: their times and
+// counts add up; the backend and launch shape are the same for all.
+void AddStats(cvr_render_stats& total, const cvr_render_stats& block)
+{
+  total.kernel_ms += block.kernel_ms;
+  total.total_ms += block.total_ms;
+  total.rays += block.rays;
+  total.samples += block.samples;
+}
 }
 
 // The C handles and what they were made from, so that only what changed is
@@ -55,11 +73,17 @@ public:
   bool FallbackReported = false;
   bool LightsReported = false;
 
-  std::unique_ptr<cvr_volume, VolumeDeleter> Volume;
-  vtkDataArray* VolumeScalars = nullptr;
-  vtkMTimeType VolumeTime = 0;
-  vtkImageData* VolumeImage = nullptr;
-  int VolumeCellFlag = -1;
+  // one per image block (one for vtkImageData input)
+  struct BlockVolume
+  {
+    std::unique_ptr<cvr_volume, VolumeDeleter> Volume;
+    vtkDataArray* Scalars = nullptr;
+    vtkImageData* Image = nullptr;
+    int CellFlag = -1;
+    vtkMTimeType Time = 0;
+  };
+  std::vector<BlockVolume> Blocks;
+  bool SkippedBlocksReported = false;
 
   std::unique_ptr<cvr_transfer_function, TransferFunctionDeleter> TransferFunction;
   vtkMTimeType TransferFunctionTime = 0;
@@ -67,19 +91,12 @@ public:
 
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
+  std::vector<float> BlockColor, BlockDepth; // one block's image, composite input
   std::vector<unsigned char> Color8;
   int ImageSize[2] = { 0, 0 };
   cvr_render_stats Stats = {};
   std::string Configuration;
   vtkCudaVolumeCompositor Compositor;
-
-  void DropVolume()
-  {
-    this->Volume.reset();
-    this->VolumeScalars = nullptr;
-    this->VolumeImage = nullptr;
-    this->VolumeTime = 0;
-  }
 };
 
 vtkCudaVolumeMapper::vtkCudaVolumeMapper()
@@ -91,7 +108,7 @@ vtkCudaVolumeMapper::~vtkCudaVolumeMapper()
 {
   // handles go before the context that owns them
   this->Internals->TransferFunction.reset();
-  this->Internals->Volume.reset();
+  this->Internals->Blocks.clear();
 }
 
 static cvr_backend ToBackend(int backend)
@@ -128,125 +145,261 @@ int vtkCudaVolumeMapper::IsRenderSupported(vtkRenderWindow*, vtkVolumeProperty*)
   return this->Backend != BACKEND_CUDA || (devices > 0 && devices > this->DeviceIndex);
 }
 
-void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
+bool vtkCudaVolumeMapper::UpdateContext()
 {
   vtkInternals& in = *this->Internals;
-
-  // ---- context: created on first use, again when backend settings change
-  if (!in.Context || in.ContextBackend != this->Backend || in.ContextDevice != this->DeviceIndex ||
-    in.ContextThreads != this->CpuThreads)
+  if (in.Context && in.ContextBackend == this->Backend && in.ContextDevice == this->DeviceIndex &&
+    in.ContextThreads == this->CpuThreads)
   {
-    in.TransferFunction.reset();
-    in.DropVolume();
-    in.Context.reset();
-    cvr_context_options options;
-    cvr_context_options_init(&options);
-    options.backend = ToBackend(this->Backend);
-    options.device_index =
-      this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
-    options.cpu_threads = this->CpuThreads;
-    cvr_context* ctx = nullptr;
-    in.ContextBackend = this->Backend;
-    in.ContextDevice = this->DeviceIndex;
-    in.ContextThreads = this->CpuThreads;
-    if (cvr_context_create(&options, &ctx) != CVR_OK)
-    {
-      vtkErrorMacro("cannot render: " << cvr_last_error(nullptr));
-      return;
-    }
-    in.Context.reset(ctx);
-    if (this->Backend == BACKEND_AUTO && cvr_context_backend(ctx) == CVR_BACKEND_CPU &&
-      !in.FallbackReported)
-    {
-      vtkWarningMacro("rendering on the CPU: " << cvr_context_description(ctx));
-      in.FallbackReported = true;
-    }
+    return true;
   }
-  cvr_context* ctx = in.Context.get();
+  in.TransferFunction.reset();
+  in.Blocks.clear();
+  in.Context.reset();
+  cvr_context_options options;
+  cvr_context_options_init(&options);
+  options.backend = ToBackend(this->Backend);
+  options.device_index =
+    this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
+  options.cpu_threads = this->CpuThreads;
+  cvr_context* ctx = nullptr;
+  in.ContextBackend = this->Backend;
+  in.ContextDevice = this->DeviceIndex;
+  in.ContextThreads = this->CpuThreads;
+  if (cvr_context_create(&options, &ctx) != CVR_OK)
+  {
+    vtkErrorMacro("cannot render: " << cvr_last_error(nullptr));
+    return false;
+  }
+  in.Context.reset(ctx);
+  if (this->Backend == BACKEND_AUTO && cvr_context_backend(ctx) == CVR_BACKEND_CPU &&
+    !in.FallbackReported)
+  {
+    vtkWarningMacro("rendering on the CPU: " << cvr_context_description(ctx));
+    in.FallbackReported = true;
+  }
+  return true;
+}
 
-  // ---- volume: uploaded when the image, the selected array or its data change
+void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
+{
   auto* image = vtkImageData::SafeDownCast(this->GetTransformedInput(0));
   if (!image)
   {
     vtkErrorMacro("the input must be vtkImageData");
     return;
   }
-  int cellFlag = 0;
-  vtkDataArray* scalars = this->GetScalars(image, this->ScalarMode, this->ArrayAccessMode,
-    this->ArrayId, this->ArrayName, cellFlag);
-  if (!scalars)
+  this->RenderImages(ren, vol, { image });
+}
+
+void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
+{
+  auto* tree = vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0));
+  if (!tree)
   {
-    vtkErrorMacro("no scalars to render");
+    this->Superclass::Render(ren, vol);
     return;
   }
-  const vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
-  if (!in.Volume || in.VolumeScalars != scalars || in.VolumeImage != image ||
-    in.VolumeCellFlag != cellFlag || in.VolumeTime < dataTime)
+  // The superclass validates and renders vtkImageData only: composite input
+  // (vtkPartitionedDataSet, vtkMultiBlockDataSet, ...) is rendered here.
+  this->InvokeEvent(vtkCommand::VolumeMapperRenderStartEvent, nullptr);
+  this->Timer->StartTimer();
+  std::vector<vtkImageData*> images;
+  int skipped = 0;
+  vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
+  if (skipped && !this->Internals->SkippedBlocksReported)
   {
-    in.TransferFunction.reset(); // its range follows the data
-    in.DropVolume();
-    vtkCudaVolumeConversion::VolumeInput input;
-    std::string error;
-    if (!vtkCudaVolumeConversion::DescribeVolume(image, scalars, cellFlag, input, error))
-    {
-      vtkErrorMacro("cannot render " << scalars->GetName() << ": " << error);
-      return;
-    }
-    cvr_volume* volume = nullptr;
-    if (cvr_volume_create(ctx, &input.Desc, &volume) != CVR_OK)
-    {
-      vtkErrorMacro("cannot upload the volume: " << cvr_last_error(ctx));
-      return;
-    }
-    in.Volume.reset(volume);
-    ++in.VolumeUploads;
-    in.VolumeScalars = scalars;
-    in.VolumeImage = image;
-    in.VolumeCellFlag = cellFlag;
-    in.VolumeTime = dataTime;
+    vtkWarningMacro(<< skipped << " blocks of the input are not vtkImageData: not rendered");
+    this->Internals->SkippedBlocksReported = true;
   }
+  if (images.empty())
+  {
+    vtkErrorMacro("the composite input holds no non-empty vtkImageData to render");
+  }
+  else
+  {
+    this->RenderImages(ren, vol, images);
+  }
+  this->Timer->StopTimer();
+  this->TimeToDraw = std::max(this->Timer->GetElapsedTime(), 0.0001);
+  this->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr);
+}
 
-  // ---- transfer function: sampled again when the property or range change
-  vtkVolumeProperty* property = vol->GetProperty();
-  double range[2];
-  scalars->GetRange(range, 0);
+double* vtkCudaVolumeMapper::GetBounds()
+{
+  auto* tree = vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0));
+  if (!tree)
+  {
+    return this->Superclass::GetBounds();
+  }
+  this->Update();
+  tree = vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0));
+  if (!tree)
+  {
+    return this->Superclass::GetBounds();
+  }
+  std::vector<vtkImageData*> images;
+  int skipped = 0;
+  vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
+  vtkBoundingBox box;
+  for (vtkImageData* image : images)
+  {
+    box.AddBounds(image->GetBounds());
+  }
+  if (box.IsValid())
+  {
+    box.GetBounds(this->Bounds);
+  }
+  else
+  {
+    vtkMath::UninitializeBounds(this->Bounds);
+  }
+  return this->Bounds;
+}
+
+vtkDataSet* vtkCudaVolumeMapper::GetInput(const int port)
+{
+  auto* tree = port == 0 && this->GetNumberOfInputConnections(0) > 0
+    ? vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0))
+    : nullptr;
+  if (!tree)
+  {
+    return this->Superclass::GetInput(port);
+  }
+  std::vector<vtkImageData*> images;
+  int skipped = 0;
+  vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
+  return images.empty() ? nullptr : images[0];
+}
+
+int vtkCudaVolumeMapper::FillInputPortInformation(int port, vtkInformation* info)
+{
+  this->Superclass::FillInputPortInformation(port, info);
+  if (port == 0)
+  {
+    info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkDataObjectTree");
+  }
+  return 1;
+}
+
+bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2])
+{
+  vtkInternals& in = *this->Internals;
+  if (in.Blocks.size() != images.size())
+  {
+    in.TransferFunction.reset();
+    in.Blocks.clear();
+    in.Blocks.resize(images.size());
+  }
+  vtkMath::UninitializeBounds(range); // (1, -1): empty
+  for (size_t b = 0; b < images.size(); ++b)
+  {
+    vtkImageData* image = images[b];
+    vtkInternals::BlockVolume& block = in.Blocks[b];
+    const std::string which =
+      images.size() > 1 ? " of block " + std::to_string(b) : std::string();
+    int cellFlag = 0;
+    vtkDataArray* scalars = this->GetScalars(
+      image, this->ScalarMode, this->ArrayAccessMode, this->ArrayId, this->ArrayName, cellFlag);
+    if (!scalars)
+    {
+      vtkErrorMacro("no scalars to render" << which);
+      return false;
+    }
+    const vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
+    if (!block.Volume || block.Scalars != scalars || block.Image != image ||
+      block.CellFlag != cellFlag || block.Time < dataTime)
+    {
+      in.TransferFunction.reset(); // its range follows the data
+      block = vtkInternals::BlockVolume();
+      vtkCudaVolumeConversion::VolumeInput input;
+      std::string error;
+      if (!vtkCudaVolumeConversion::DescribeVolume(image, scalars, cellFlag, input, error))
+      {
+        vtkErrorMacro("cannot render " << scalars->GetName() << which << ": " << error);
+        return false;
+      }
+      cvr_volume* volume = nullptr;
+      if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
+      {
+        vtkErrorMacro(
+          "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+        return false;
+      }
+      block.Volume.reset(volume);
+      ++in.VolumeUploads;
+      block.Scalars = scalars;
+      block.Image = image;
+      block.CellFlag = cellFlag;
+      block.Time = dataTime;
+    }
+    double r[2];
+    scalars->GetRange(r, 0);
+    range[0] = b == 0 ? r[0] : std::min(range[0], r[0]);
+    range[1] = b == 0 ? r[1] : std::max(range[1], r[1]);
+  }
   if (!(range[1] > range[0]))
   {
     range[1] = range[0] + 1.0;
   }
+  return true;
+}
+
+bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, const double range[2])
+{
+  vtkInternals& in = *this->Internals;
   vtkMTimeType tfTime = property->GetMTime();
   tfTime = std::max(tfTime, property->GetScalarOpacity(0)->GetMTime());
   tfTime = std::max(tfTime,
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
-  if (!in.TransferFunction || in.TransferFunctionTime < tfTime ||
-    in.TransferFunctionRange[0] != range[0] || in.TransferFunctionRange[1] != range[1])
+  if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
+    in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1])
   {
-    std::vector<float> table;
-    vtkCudaVolumeConversion::SampleTransferFunction(
-      property, range, CVR_TRANSFER_FUNCTION_TABLE_SIZE, table);
-    const cvr_transfer_function_desc desc = { table.data(), CVR_TRANSFER_FUNCTION_TABLE_SIZE,
-      { range[0], range[1] }, property->GetScalarOpacityUnitDistance(0) };
-    cvr_status st = in.TransferFunction
-      ? cvr_transfer_function_update(in.TransferFunction.get(), &desc)
-      : CVR_OK;
-    if (!in.TransferFunction)
-    {
-      cvr_transfer_function* tf = nullptr;
-      st = cvr_transfer_function_create(ctx, &desc, &tf);
-      in.TransferFunction.reset(tf);
-    }
-    if (st != CVR_OK)
-    {
-      vtkErrorMacro("invalid transfer function: " << cvr_last_error(ctx));
-      return;
-    }
-    ++in.TransferFunctionUploads;
-    in.TransferFunctionTime = tfTime;
-    in.TransferFunctionRange[0] = range[0];
-    in.TransferFunctionRange[1] = range[1];
+    return true;
   }
+  std::vector<float> table;
+  vtkCudaVolumeConversion::SampleTransferFunction(
+    property, range, CVR_TRANSFER_FUNCTION_TABLE_SIZE, table);
+  const cvr_transfer_function_desc desc = { table.data(), CVR_TRANSFER_FUNCTION_TABLE_SIZE,
+    { range[0], range[1] }, property->GetScalarOpacityUnitDistance(0) };
+  cvr_status st = CVR_OK;
+  if (in.TransferFunction)
+  {
+    st = cvr_transfer_function_update(in.TransferFunction.get(), &desc);
+  }
+  else
+  {
+    cvr_transfer_function* tf = nullptr;
+    st = cvr_transfer_function_create(in.Context.get(), &desc, &tf);
+    in.TransferFunction.reset(tf);
+  }
+  if (st != CVR_OK)
+  {
+    vtkErrorMacro("invalid transfer function: " << cvr_last_error(in.Context.get()));
+    return false;
+  }
+  ++in.TransferFunctionUploads;
+  in.TransferFunctionTime = tfTime;
+  in.TransferFunctionRange[0] = range[0];
+  in.TransferFunctionRange[1] = range[1];
+  return true;
+}
 
+void vtkCudaVolumeMapper::RenderImages(
+  vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
+{
+  vtkInternals& in = *this->Internals;
+  double range[2];
+  if (!this->UpdateContext() || !this->UpdateVolumes(images, range))
+  {
+    return;
+  }
+  vtkVolumeProperty* property = vol->GetProperty();
+  if (!this->UpdateTransferFunction(property, range))
+  {
+    return;
+  }
   if (this->BlendMode != vtkVolumeMapper::COMPOSITE_BLEND)
   {
     vtkErrorMacro("blend mode " << this->BlendMode << " is not supported yet; use composite");
@@ -267,13 +420,19 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
 
   cvr_render_settings settings;
   cvr_render_settings_init(&settings);
-  double spacing[3];
-  int extent[6];
-  image->GetSpacing(spacing);
-  image->GetExtent(extent);
-  settings.sample_distance = vtkCudaVolumeConversion::SampleDistance(
-    this->AutoAdjustSampleDistances != 0, this->LockSampleDistanceToInputSpacing != 0,
-    this->SampleDistance, this->SpacingAdjustedSampleDistance(spacing, extent), image, vol);
+  // one sample distance for all blocks, so that they share the ray's lattice
+  settings.sample_distance = 0.0;
+  for (vtkImageData* image : images)
+  {
+    double spacing[3];
+    int extent[6];
+    image->GetSpacing(spacing);
+    image->GetExtent(extent);
+    const double d = vtkCudaVolumeConversion::SampleDistance(this->AutoAdjustSampleDistances != 0,
+      this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
+      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol);
+    settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
+  }
   settings.early_termination = this->EarlyRayTermination != 0;
   settings.termination_opacity = this->TerminationOpacity;
   settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
@@ -295,19 +454,53 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
     in.LightsReported = true;
   }
 
-  // ---- render, then composite or keep the image
+  // ---- render the blocks front to back, then composite or keep the image
   const size_t pixels = static_cast<size_t>(width) * height;
+  const bool toImage = this->RenderToImage != 0;
   in.Color.resize(4 * pixels);
   in.Depth.resize(pixels);
-  const bool toImage = this->RenderToImage != 0;
   in.Color8.resize(toImage ? 4 * pixels : 0);
-  const cvr_image out = { toImage ? in.Color8.data() : nullptr, in.Color.data(),
-    toImage ? in.Depth.data() : nullptr };
-  if (cvr_render(ctx, in.Volume.get(), in.TransferFunction.get(), &view, &settings, &out,
-        &in.Stats) != CVR_OK)
+  const bool single = images.size() == 1;
+  if (!single)
   {
-    vtkErrorMacro("rendering failed: " << cvr_last_error(ctx));
-    return;
+    in.BlockColor.resize(4 * pixels);
+    in.BlockDepth.resize(pixels);
+    std::fill(in.Color.begin(), in.Color.end(), 0.0f);
+    std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
+  }
+  const cvr_image out = single
+    ? cvr_image{ toImage ? in.Color8.data() : nullptr, in.Color.data(),
+        toImage ? in.Depth.data() : nullptr }
+    : cvr_image{ nullptr, in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr };
+  bool first = true;
+  for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
+  {
+    cvr_render_stats stats;
+    if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
+          &settings, &out, &stats) != CVR_OK)
+    {
+      vtkErrorMacro("rendering failed: " << cvr_last_error(in.Context.get()));
+      return;
+    }
+    if (first)
+    {
+      in.Stats = stats;
+      first = false;
+    }
+    else
+    {
+      AddStats(in.Stats, stats);
+    }
+    if (!single)
+    {
+      vtkCudaVolumeBlocks::CompositeUnder(
+        in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr, pixels, in.Color.data(),
+        in.Depth.data());
+    }
+  }
+  if (!single && toImage)
+  {
+    vtkCudaVolumeBlocks::ToBytes(in.Color.data(), pixels, in.Color8.data());
   }
   ++framesRendered;
   in.ImageSize[0] = width;
@@ -317,6 +510,10 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
     cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
     in.Stats.block_width, in.Stats.block_height);
   in.Configuration = configuration;
+  if (images.size() > 1)
+  {
+    in.Configuration += ", " + std::to_string(images.size()) + " blocks";
+  }
   if (!toImage)
   {
     in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
@@ -327,7 +524,7 @@ void vtkCudaVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
   this->Internals->Compositor.ReleaseGraphicsResources(window);
   this->Internals->TransferFunction.reset();
-  this->Internals->DropVolume();
+  this->Internals->Blocks.clear();
   this->Internals->Context.reset();
   this->Internals->ContextBackend = -1;
 }

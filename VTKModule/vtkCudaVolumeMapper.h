@@ -11,6 +11,13 @@
  * the depth buffer stops the rays. With RenderToImage on, the image stays
  * off screen and GetColorImage()/GetDepthImage() return it.
  *
+ * The input is vtkImageData, or a composite of them (vtkPartitionedDataSet,
+ * vtkMultiBlockDataSet, ...): each image block is uploaded on its own and
+ * the blocks are ray cast front to back on one sample lattice, so a volume
+ * split into blocks that share their boundary points renders as the whole
+ * one does (shading gradients at block faces see only their own block).
+ * Non-image blocks are skipped with a warning.
+ *
  * Backend: AUTO (CUDA when a device is usable, else the CPU, said once), CUDA
  * or CPU. The library's strategies and their parameters are settings here.
  *
@@ -26,6 +33,7 @@
 #include "vtkGPUVolumeRayCastMapper.h"
 
 #include <memory> // For std::unique_ptr
+#include <vector> // For the image blocks
 
 class VTKCUDAVOLUMERENDERING_EXPORT vtkCudaVolumeMapper : public vtkGPUVolumeRayCastMapper
 {
@@ -157,7 +165,17 @@ public:
    */
   int IsRenderSupported(vtkRenderWindow* window, vtkVolumeProperty* property) override;
 
+  /// Renders composite input itself; vtkImageData through the superclass.
+  void Render(vtkRenderer* ren, vtkVolume* vol) override;
   void GPURender(vtkRenderer* ren, vtkVolume* vol) override;
+  /// The union of the blocks' bounds for composite input.
+  double* GetBounds() override;
+  using Superclass::GetBounds;
+  /// For composite input on port 0, its first image block: code that looks
+  /// at the input's arrays through GetInput() (ParaView's vtkPVLODVolume)
+  /// sees those the blocks share. GetInputDataObject(0, 0) is the composite.
+  vtkDataSet* GetInput(const int port) override;
+  using Superclass::GetInput;
   void ReleaseGraphicsResources(vtkWindow* window) override;
   void GetDepthImage(vtkImageData* output) override;
   void GetColorImage(vtkImageData* output) override;
@@ -172,6 +190,9 @@ protected:
   void RenderBlock(vtkRenderer*, vtkVolume*, unsigned int) override {}
   void PostRender(vtkRenderer*, int) override {}
 
+  /// Port 0 also takes composite data sets of vtkImageData.
+  int FillInputPortInformation(int port, vtkInformation* info) override;
+
   int Backend = BACKEND_AUTO;
   int DeviceIndex = 0;
   int Strategy = STRATEGY_STANDARD;
@@ -185,6 +206,13 @@ protected:
 private:
   vtkCudaVolumeMapper(const vtkCudaVolumeMapper&) = delete;
   void operator=(const vtkCudaVolumeMapper&) = delete;
+
+  // Steps of a render: each brings the library's state up to date with VTK's
+  // and reports what stops it (returning false).
+  bool UpdateContext();
+  bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
+  bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
+  void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
 
   class vtkInternals;
   std::unique_ptr<vtkInternals> Internals;

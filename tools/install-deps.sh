@@ -18,7 +18,7 @@ packages=(cmake make gcc g++ git pkg-config python3 libniftiio-dev libnifti2-dev
   libavformat-dev libavutil-dev libswscale-dev libfreetype-dev libgdal-dev libgl2ps-dev
   libglew-dev libjpeg-dev liblz4-dev liblzma-dev libxml2-dev libnetcdf-dev libgl-dev libtiff-dev
   libtheora-dev libogg-dev libx11-dev libxt-dev libdouble-conversion-dev python3-dev
-  python3-mpi4py)
+  python3-mpi4py python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

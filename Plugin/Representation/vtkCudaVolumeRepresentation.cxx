@@ -1,8 +1,18 @@
 #include "vtkCudaVolumeRepresentation.h"
 
+#include "vtkCellData.h"
 #include "vtkCudaVolumeMapper.h"
+#include "vtkImageData.h"
+#include "vtkInformationVector.h"
+#include "vtkMath.h"
 #include "vtkObjectFactory.h"
+#include "vtkOutlineSource.h"
+#include "vtkPVLODVolume.h"
+#include "vtkPartitionedDataSet.h"
+#include "vtkStructuredData.h"
+#include "vtkUnsignedCharArray.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +31,41 @@ struct OverrideOnLoad
     vtkCudaVolumeMapper::SetFactoryOverride(!(v && std::strcmp(v, "0") == 0));
   }
 } overrideOnLoad;
+
+// The point extent of the image's cells that are not ghosts (ghost layers of
+// neighbouring partitions would be ray cast twice).
+void NonGhostExtent(vtkImageData* image, int extent[6])
+{
+  image->GetExtent(extent);
+  auto* ghosts = vtkUnsignedCharArray::SafeDownCast(
+    image->GetCellData()->GetArray(vtkDataSetAttributes::GhostArrayName()));
+  if (!ghosts)
+  {
+    return;
+  }
+  int cells[6];
+  vtkStructuredData::GetCellExtentFromPointExtent(extent, cells);
+  int lo[3] = { VTK_INT_MAX, VTK_INT_MAX, VTK_INT_MAX }, hi[3] = { VTK_INT_MIN, VTK_INT_MIN,
+    VTK_INT_MIN };
+  for (vtkIdType c = 0; c < ghosts->GetNumberOfTuples(); ++c)
+  {
+    if (ghosts->GetValue(c) == 0)
+    {
+      int ijk[3];
+      vtkStructuredData::ComputeCellStructuredCoordsForExtent(c, extent, ijk);
+      for (int a = 0; a < 3; ++a)
+      {
+        lo[a] = std::min(lo[a], ijk[a]);
+        hi[a] = std::max(hi[a], ijk[a]);
+      }
+    }
+  }
+  for (int a = 0; a < 3 && lo[a] <= hi[a]; ++a)
+  {
+    extent[2 * a] = lo[a];
+    extent[2 * a + 1] = std::min(hi[a] + 1, extent[2 * a + 1]);
+  }
+}
 }
 
 vtkCudaVolumeRepresentation::vtkCudaVolumeRepresentation()
@@ -77,6 +122,55 @@ void vtkCudaVolumeRepresentation::SetSampleDistance(double v)
 void vtkCudaVolumeRepresentation::SetAutoAdjustSampleDistances(int v)
 {
   this->CudaMapper->SetAutoAdjustSampleDistances(v);
+}
+
+int vtkCudaVolumeRepresentation::RequestData(
+  vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  vtkPartitionedDataSet* input = inputVector[0]->GetNumberOfInformationObjects() == 1
+    ? vtkPartitionedDataSet::GetData(inputVector[0], 0)
+    : nullptr;
+  if (!input)
+  {
+    return this->Superclass::RequestData(request, inputVector, outputVector);
+  }
+  // What the superclass does for vtkImageData, for each image partition;
+  // other partitions are skipped, as the superclass documents.
+  vtkNew<vtkPartitionedDataSet> cache;
+  for (unsigned int p = 0; p < input->GetNumberOfPartitions(); ++p)
+  {
+    auto* image = vtkImageData::SafeDownCast(input->GetPartition(p));
+    if (!image || image->GetNumberOfPoints() == 0)
+    {
+      continue;
+    }
+    vtkNew<vtkImageData> copy; // appending opacity or cropping leaves the input as it is
+    copy->ShallowCopy(image);
+    if (this->UseSeparateOpacityArray)
+    {
+      this->AppendOpacityComponent(copy);
+    }
+    if (copy->HasAnyGhostCells())
+    {
+      int extent[6];
+      NonGhostExtent(copy, extent);
+      copy->Crop(extent);
+    }
+    cache->SetPartition(cache->GetNumberOfPartitions(), copy);
+  }
+  vtkMath::UninitializeBounds(this->DataBounds);
+  this->DataSize = 0;
+  if (cache->GetNumberOfPartitions() > 0)
+  {
+    cache->GetBounds(this->DataBounds);
+    this->DataSize = cache->GetActualMemorySize();
+    this->OutlineSource->SetBounds(this->DataBounds);
+    this->OutlineSource->Update();
+  }
+  this->Actor->SetEnableLOD(0);
+  this->Cache = cache;
+  // the superclass's own step is replaced, its base's is kept
+  return this->vtkPVDataRepresentation::RequestData(request, inputVector, outputVector);
 }
 
 const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()

@@ -2,7 +2,8 @@
  * @class   vtkCudaVolumeRepresentation
  * @brief   ParaView's image volume representation, rendered by vtkCudaVolumeMapper.
  *
- * The "CUDA Volume" representation type of image data. Everything the stock
+ * The "CUDA Volume" representation type of image data and partitioned image
+ * data. Everything the stock
  * Volume representation offers (colour and opacity maps, shading, blend
  * mode, ...) is inherited; the mapper's backend, strategy and tuning knobs
  * are forwarded to it, and the last frame's statistics are reported.
@@ -58,6 +59,11 @@ public:
 protected:
   vtkCudaVolumeRepresentation();
   ~vtkCudaVolumeRepresentation() override;
+
+  /// Partitioned image data goes to vtkCudaVolumeMapper as it is (the
+  /// superclass hands it only to vtkMultiBlockVolumeMapper); the rest as the
+  /// superclass does.
+  int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
 private:
   vtkCudaVolumeRepresentation(const vtkCudaVolumeRepresentation&) = delete;

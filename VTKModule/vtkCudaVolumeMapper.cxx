@@ -441,6 +441,15 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.strategy = static_cast<cvr_strategy>(this->Strategy);
   settings.block_width = this->BlockSize[0];
   settings.block_height = this->BlockSize[1];
+  for (int i = 0; i < 2; ++i)
+  {
+    settings.horizontal_block[i] = this->HorizontalBlockSize[i];
+    settings.vertical_block[i] = this->VerticalBlockSize[i];
+    settings.warp_rays[i] = this->WarpRays[i];
+    settings.block_warps[i] = this->BlockWarps[i];
+  }
+  settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
+  settings.warp_width = this->WarpWidth;
   settings.cpu_tile_width = this->CpuTileSize[0];
   settings.cpu_tile_height = this->CpuTileSize[1];
   settings.cpu_schedule =
@@ -505,11 +514,18 @@ void vtkCudaVolumeMapper::RenderImages(
   ++framesRendered;
   in.ImageSize[0] = width;
   in.ImageSize[1] = height;
-  char configuration[128];
+  char configuration[160];
   std::snprintf(configuration, sizeof configuration, "%s %s %dx%d",
     cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
     in.Stats.block_width, in.Stats.block_height);
   in.Configuration = configuration;
+  if (in.Stats.strategy == CVR_STRATEGY_WARP_MARCHING)
+  {
+    std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
+      cvr_warp_variant_name(settings.warp_variant), settings.warp_rays[0], settings.warp_rays[1],
+      settings.warp_width);
+    in.Configuration += configuration;
+  }
   if (images.size() > 1)
   {
     in.Configuration += ", " + std::to_string(images.size()) + " blocks";
@@ -605,6 +621,14 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "DeviceIndex: " << this->DeviceIndex << "\n";
   os << indent << "Strategy: " << this->Strategy << "\n";
   os << indent << "BlockSize: " << this->BlockSize[0] << " x " << this->BlockSize[1] << "\n";
+  os << indent << "HorizontalBlockSize: " << this->HorizontalBlockSize[0] << " x "
+     << this->HorizontalBlockSize[1] << "\n";
+  os << indent << "VerticalBlockSize: " << this->VerticalBlockSize[0] << " x "
+     << this->VerticalBlockSize[1] << "\n";
+  os << indent << "WarpVariant: " << this->WarpVariant << "\n";
+  os << indent << "WarpWidth: " << this->WarpWidth << "\n";
+  os << indent << "WarpRays: " << this->WarpRays[0] << " x " << this->WarpRays[1] << "\n";
+  os << indent << "BlockWarps: " << this->BlockWarps[0] << " x " << this->BlockWarps[1] << "\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
   os << indent << "CpuThreads: " << this->CpuThreads << "\n";

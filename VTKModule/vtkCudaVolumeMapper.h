@@ -50,7 +50,16 @@ public:
   };
   enum StrategyType
   {
-    STRATEGY_STANDARD = 0
+    STRATEGY_STANDARD = 0,
+    STRATEGY_BLOCK_SHAPE = 1,
+    STRATEGY_WARP_MARCHING = 2
+  };
+  enum WarpVariantType
+  {
+    WARP_SB_SHARED = 0,
+    WARP_DB_SHARED = 1,
+    WARP_SB_SHUFFLE = 2,
+    WARP_DB_SHUFFLE = 3
   };
   enum CpuScheduleType
   {
@@ -72,14 +81,39 @@ public:
 
   ///@{
   /**
-   * Ray-casting strategy and its parameters. STRATEGY_STANDARD: one thread
-   * per ray in BlockSize[0] x BlockSize[1] thread blocks (default 16 x 16).
-   * Invalid values are reported by the next render, which then draws nothing.
+   * Ray-casting strategy (CUDA backend; the CPU backend has one renderer) and
+   * its parameters. Invalid values are reported by the next render, which
+   * then draws nothing.
+   *  - STRATEGY_STANDARD: one thread per ray in BlockSize[0] x BlockSize[1]
+   *    thread blocks (default 16 x 16).
+   *  - STRATEGY_BLOCK_SHAPE (Sugimoto et al.): the standard kernel with, for
+   *    each view, HorizontalBlockSize (default 32 x 4) when the volume axis
+   *    of smallest memory stride runs across the screen, else
+   *    VerticalBlockSize (default 1 x 128).
+   *  - STRATEGY_WARP_MARCHING (Wang et al.): WarpWidth lanes (2..32, a power
+   *    of two) march one ray; a warp's 32 / WarpWidth rays are laid out
+   *    WarpRays[0] x WarpRays[1] on screen, a block holds BlockWarps[0] x
+   *    BlockWarps[1] warps (at most 16). WarpVariant: single or double
+   *    buffer, through shared memory or shuffles (default WARP_DB_SHUFFLE).
+   *    Width 32 is 1D warp marching (defaults: 32, 1 x 1, 1 x 8); 8 with
+   *    2 x 2 rays is the paper's 3D shape 2 x 2 x 8.
    */
   vtkSetMacro(Strategy, int);
   vtkGetMacro(Strategy, int);
   vtkSetVector2Macro(BlockSize, int);
   vtkGetVector2Macro(BlockSize, int);
+  vtkSetVector2Macro(HorizontalBlockSize, int);
+  vtkGetVector2Macro(HorizontalBlockSize, int);
+  vtkSetVector2Macro(VerticalBlockSize, int);
+  vtkGetVector2Macro(VerticalBlockSize, int);
+  vtkSetMacro(WarpVariant, int);
+  vtkGetMacro(WarpVariant, int);
+  vtkSetMacro(WarpWidth, int);
+  vtkGetMacro(WarpWidth, int);
+  vtkSetVector2Macro(WarpRays, int);
+  vtkGetVector2Macro(WarpRays, int);
+  vtkSetVector2Macro(BlockWarps, int);
+  vtkGetVector2Macro(BlockWarps, int);
   ///@}
 
   ///@{
@@ -197,6 +231,12 @@ protected:
   int DeviceIndex = 0;
   int Strategy = STRATEGY_STANDARD;
   int BlockSize[2] = { 16, 16 };
+  int HorizontalBlockSize[2] = { 32, 4 };
+  int VerticalBlockSize[2] = { 1, 128 };
+  int WarpVariant = WARP_DB_SHUFFLE;
+  int WarpWidth = 32;
+  int WarpRays[2] = { 1, 1 };
+  int BlockWarps[2] = { 1, 8 };
   vtkTypeBool EarlyRayTermination = 1;
   double TerminationOpacity = 254.0 / 255.0;
   int CpuThreads = 0;

@@ -95,6 +95,30 @@ void vtkCudaVolumeRepresentation::SetBlockSize(int w, int h)
 {
   this->CudaMapper->SetBlockSize(w, h);
 }
+void vtkCudaVolumeRepresentation::SetHorizontalBlockSize(int w, int h)
+{
+  this->CudaMapper->SetHorizontalBlockSize(w, h);
+}
+void vtkCudaVolumeRepresentation::SetVerticalBlockSize(int w, int h)
+{
+  this->CudaMapper->SetVerticalBlockSize(w, h);
+}
+void vtkCudaVolumeRepresentation::SetWarpVariant(int v)
+{
+  this->CudaMapper->SetWarpVariant(v);
+}
+void vtkCudaVolumeRepresentation::SetWarpWidth(int v)
+{
+  this->CudaMapper->SetWarpWidth(v);
+}
+void vtkCudaVolumeRepresentation::SetWarpRays(int x, int y)
+{
+  this->CudaMapper->SetWarpRays(x, y);
+}
+void vtkCudaVolumeRepresentation::SetBlockWarps(int x, int y)
+{
+  this->CudaMapper->SetBlockWarps(x, y);
+}
 void vtkCudaVolumeRepresentation::SetEarlyRayTermination(int v)
 {
   this->CudaMapper->SetEarlyRayTermination(v);

@@ -37,6 +37,12 @@ public:
   void SetDeviceIndex(int index);
   void SetStrategy(int strategy);
   void SetBlockSize(int width, int height);
+  void SetHorizontalBlockSize(int width, int height);
+  void SetVerticalBlockSize(int width, int height);
+  void SetWarpVariant(int variant);
+  void SetWarpWidth(int lanes);
+  void SetWarpRays(int x, int y);
+  void SetBlockWarps(int x, int y);
   void SetEarlyRayTermination(int on);
   void SetTerminationOpacity(double opacity);
   void SetCpuThreads(int threads);

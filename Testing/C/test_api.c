@@ -261,6 +261,47 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "thread block");
   }
+  for (int i = 0; i < 3; ++i) { /* the block-shape strategy's two blocks */
+    sb = s;
+    sb.strategy = CVR_STRATEGY_BLOCK_SHAPE;
+    int *b = i % 2 ? sb.vertical_block : sb.horizontal_block;
+    b[0] = bad_blocks[i + 2][0];
+    b[1] = bad_blocks[i + 2][1];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "-warp block");
+  }
+  const int bad_widths[] = {0, 1, 3, 12, 64, -32};
+  for (int i = 0; i < 6; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_WARP_MARCHING;
+    sb.warp_width = bad_widths[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "power of two");
+  }
+  const int bad_rays[][3] = {{8, 2, 1}, {8, 4, 4}, {32, 2, 1}, {4, 0, 8}}; /* width, x, y */
+  for (int i = 0; i < 4; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_WARP_MARCHING;
+    sb.warp_width = bad_rays[i][0];
+    sb.warp_rays[0] = bad_rays[i][1];
+    sb.warp_rays[1] = bad_rays[i][2];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "rays");
+  }
+  const int bad_warps[][2] = {{0, 8}, {8, 0}, {33, 1}, {8, 8}};
+  for (int i = 0; i < 4; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_WARP_MARCHING;
+    sb.block_warps[0] = bad_warps[i][0];
+    sb.block_warps[1] = bad_warps[i][1];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "warps");
+  }
+  sb = s;
+  sb.strategy = CVR_STRATEGY_WARP_MARCHING;
+  sb.warp_variant = (cvr_warp_variant)9;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "warp variant");
   const int bad_tiles[][2] = {{0, 8}, {8, 0}, {5000, 8}};
   for (int i = 0; i < 3; ++i) {
     sb = s;

@@ -31,7 +31,14 @@ rep.Specular = 0.3
 # every property of ours
 rep.CudaBackend = "Auto"
 rep.CudaDeviceIndex = 0
-rep.CudaStrategy = "Standard"
+rep.CudaStrategy = "Block Shape"
+rep.CudaHorizontalBlockSize = [64, 2]
+rep.CudaVerticalBlockSize = [2, 64]
+rep.CudaStrategy = "Warp Marching"
+rep.CudaWarpVariant = "SBShuffle"
+rep.CudaWarpWidth = "8"
+rep.CudaWarpRays = [2, 2]
+rep.CudaBlockWarps = [2, 4]
 rep.CudaBlockSize = [32, 4]
 rep.CudaEarlyRayTermination = 1
 rep.CudaTerminationOpacity = 0.98
@@ -47,7 +54,8 @@ Render(view)
 rep.UpdatePropertyInformation()
 stats = rep.GetPropertyValue("CudaLastFrameStatistics")
 print("last frame:", stats)
-ok &= check(("cuda standard 32x4" in stats) or ("cpu standard 16x8" in stats),
+ok &= check(("cuda warp-marching 256x1 SBShuffle, warp 2x2x8" in stats) or
+            ("cpu standard 16x8" in stats),
             "the statistics do not show the configured launch shape: %s" % stats)
 ok &= check(" 0 samples" not in stats, "no samples were taken")
 image = os.path.join(args.output, "TestCudaVolumeRepresentation.png")

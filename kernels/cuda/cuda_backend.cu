@@ -242,21 +242,41 @@ extern "C" void cvr_cuda_volume_release(cvr_volume *volume) {
   volume->cuda = NULL;
 }
 
+/* A w x h block against the device's and the kernel's limits. */
+static cvr_status check_block(cvr_context *ctx, const char *what, int w, int h, int kernel_max) {
+  const cudaDeviceProp *p = &ctx->cuda->props;
+  if (w * h > kernel_max)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: %s %d x %d has more threads than the kernel's limit of %d", what, w,
+                    h, kernel_max);
+  if (w * h > p->maxThreadsPerBlock || w > p->maxThreadsDim[0] || h > p->maxThreadsDim[1])
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: %s %d x %d exceeds this device's limits (%d threads, %d x %d)", what,
+                    w, h, p->maxThreadsPerBlock, p->maxThreadsDim[0], p->maxThreadsDim[1]);
+  return CVR_OK;
+}
+
 extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                                  const cvr_render_settings *s) {
-  const cudaDeviceProp *p = &ctx->cuda->props;
-  const int kernel_max = cvr_cuda_standard_max_threads();
-  if (s->block_width * s->block_height > kernel_max)
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: thread block %d x %d has more threads than the standard kernel's "
-                    "limit of %d", s->block_width, s->block_height, kernel_max);
-  if (s->block_width * s->block_height > p->maxThreadsPerBlock ||
-      s->block_width > p->maxThreadsDim[0] || s->block_height > p->maxThreadsDim[1])
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: thread block %d x %d exceeds this device's limits (%d threads, "
-                    "%d x %d)", s->block_width, s->block_height, p->maxThreadsPerBlock,
-                    p->maxThreadsDim[0], p->maxThreadsDim[1]);
-  return CVR_OK;
+  const int standard_max = cvr_cuda_standard_max_threads();
+  cvr_status st = CVR_OK;
+  switch (s->strategy) {
+  case CVR_STRATEGY_STANDARD:
+    st = check_block(ctx, "thread block", s->block_width, s->block_height, standard_max);
+    break;
+  case CVR_STRATEGY_BLOCK_SHAPE:
+    st = check_block(ctx, "horizontal-warp block", s->horizontal_block[0], s->horizontal_block[1],
+                     standard_max);
+    if (st == CVR_OK)
+      st = check_block(ctx, "vertical-warp block", s->vertical_block[0], s->vertical_block[1],
+                       standard_max);
+    break;
+  case CVR_STRATEGY_WARP_MARCHING:
+    st = check_block(ctx, "warp-marching block", 32 * s->block_warps[0] * s->block_warps[1], 1,
+                     cvr_cuda_warp_marching_max_threads());
+    break;
+  }
+  return st;
 }
 
 /* Entry pairs for the kernels' shared memory (see cvr_classify_packed). The
@@ -330,11 +350,32 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
   CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, 2 * sizeof(unsigned long long), c->stream),
                "counter reset");
-  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
-  CVR_CUDA_TRY(ctx,
-               cvr_cuda_launch_standard(&l, dim3((unsigned)s->block_width, (unsigned)s->block_height),
-                                        c->stream),
-               "standard kernel launch");
+  {
+    /* the launch shape: the standard block, the block-shape strategy's
+     * choice for this view, or warp marching's warps */
+    int block[2] = {s->block_width, s->block_height};
+    if (s->strategy == CVR_STRATEGY_BLOCK_SHAPE) {
+      cvr_block_shape_choice choice;
+      cvr_choose_block_shape_for(&frame->ray, &choice);
+      const int *b = choice.horizontal ? s->horizontal_block : s->vertical_block;
+      block[0] = b[0];
+      block[1] = b[1];
+    } else if (s->strategy == CVR_STRATEGY_WARP_MARCHING) {
+      block[0] = 32 * s->block_warps[0] * s->block_warps[1];
+      block[1] = 1;
+    }
+    CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+    if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
+      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, s, c->stream),
+                   "warp-marching kernel launch");
+    else
+      CVR_CUDA_TRY(ctx,
+                   cvr_cuda_launch_standard(&l, dim3((unsigned)block[0], (unsigned)block[1]),
+                                            c->stream),
+                   "standard kernel launch");
+    stats->block_width = block[0];
+    stats->block_height = block[1];
+  }
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
   if (l.rgba32f)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->rgba32f, l.rgba32f, pixels * sizeof(float4),
@@ -352,8 +393,6 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   stats->kernel_ms = ms;
   stats->rays = counters[0];
   stats->samples = counters[1];
-  stats->block_width = s->block_width;
-  stats->block_height = s->block_height;
 done:
   leave_device(&scope);
   return st;

@@ -44,4 +44,9 @@ typedef struct cvr_cuda_launch {
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
 int cvr_cuda_standard_max_threads(void); /* the kernel's launch bound */
 
+/* warp_marching.cu */
+cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch,
+                                          const cvr_render_settings *settings, cudaStream_t stream);
+int cvr_cuda_warp_marching_max_threads(void);
+
 #endif

@@ -24,6 +24,26 @@ __device__ __forceinline__ void cvr_load_table(uint4 *shared_table, const uint4 
   __syncthreads();
 }
 
+/* Host side: the most table replicas (8, 4, 2) that cost no resident blocks
+ * compared with a single copy, with `extra` bytes of other shared memory:
+ * conflict-free lookups never at the price of occupancy. */
+template <typename Kernel>
+static int cvr_table_copies(Kernel kernel, int threads, int size, size_t extra) {
+  const size_t bytes = (size_t)size * sizeof(uint4);
+  int single = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&single, kernel, threads, bytes + extra) !=
+      cudaSuccess)
+    return 1;
+  for (int copies = 8; copies > 1; copies /= 2) {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads,
+                                                      bytes * copies + extra) == cudaSuccess &&
+        blocks >= single)
+      return copies;
+  }
+  return 1;
+}
+
 /* This thread's view of the replicated table: slot i of its copy. */
 __device__ __forceinline__ const uint4 *cvr_table_copy(const uint4 *shared_table, int copies) {
   const int lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
@@ -58,13 +78,14 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, cudaTextureObject
   return tex3D<float>(volume, pos[0], pos[1], pos[2]);
 }
 
-/* Classifies (and with SHADED, shades) the value fetched at lattice parameter
- * t and composites it; returns whether the ray is finished. */
+/* The classified (and with SHADED, shaded) sample of the value fetched at
+ * lattice parameter t: straight colour, opacity corrected for the sample
+ * distance. Every CUDA strategy takes its samples through here. */
 template <bool SHADED>
-__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
-                                                    cudaTextureObject_t volume, const uint4 *table,
-                                                    int copies, float value, float t,
-                                                    cvr_rgba &acc, float &t_hit) {
+__device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, const cvr_ray &ray,
+                                                     cudaTextureObject_t volume,
+                                                     const uint4 *table, int copies, float value,
+                                                     float t) {
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
   if (SHADED && s.a > 0.0f) { /* gradient from the six neighbours, only where visible */
     float pos[3], neighbours[6], gradient[3];
@@ -80,6 +101,17 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
     cvr_gradient(neighbours, gradient);
     s = cvr_shade(&p.shading, &ray, t, gradient, s);
   }
+  return s;
+}
+
+/* Composites the sample of the value fetched at lattice parameter t; returns
+ * whether the ray is finished. */
+template <bool SHADED>
+__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
+                                                    cudaTextureObject_t volume, const uint4 *table,
+                                                    int copies, float value, float t,
+                                                    cvr_rgba &acc, float &t_hit) {
+  const cvr_rgba s = cvr_sample_color<SHADED>(p, ray, volume, table, copies, value, t);
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);

@@ -55,24 +55,6 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
   cvr_count(l.counters, hit, samples);
 }
 
-/* The most table replicas (8, 4, 2) that cost no resident blocks compared
- * with a single copy: conflict-free lookups never at the price of occupancy. */
-template <typename Kernel>
-static int table_copies(Kernel kernel, int threads, int size) {
-  const size_t bytes = (size_t)size * sizeof(uint4);
-  int single = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&single, kernel, threads, bytes) != cudaSuccess)
-    return 1;
-  for (int copies = 8; copies > 1; copies /= 2) {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, bytes * copies) ==
-            cudaSuccess &&
-        blocks >= single)
-      return copies;
-  }
-  return 1;
-}
-
 int cvr_cuda_standard_max_threads(void) {
   cudaFuncAttributes a, b;
   if (cudaFuncGetAttributes(&a, cvr_standard_kernel<false>) != cudaSuccess ||
@@ -83,7 +65,7 @@ int cvr_cuda_standard_max_threads(void) {
 
 template <bool SHADED>
 static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
-  l.table_copies = table_copies(cvr_standard_kernel<SHADED>, (int)(block.x * block.y), l.ray.tf_size);
+  l.table_copies = cvr_table_copies(cvr_standard_kernel<SHADED>, (int)(block.x * block.y), l.ray.tf_size, 0);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
   cvr_standard_kernel<SHADED><<<grid, block, shared, stream>>>(l);

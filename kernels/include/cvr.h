@@ -81,8 +81,25 @@ typedef enum cvr_interpolation {
 /* Ray-casting strategies. A strategy is data: this enum plus the parameters
  * in cvr_render_settings, never a separate copy of the renderer. */
 typedef enum cvr_strategy {
-  CVR_STRATEGY_STANDARD = 0 /* one thread per ray, 2D thread block w x h */
+  CVR_STRATEGY_STANDARD = 0, /* one thread per ray, 2D thread block w x h */
+  CVR_STRATEGY_BLOCK_SHAPE,  /* Sugimoto et al.: the standard kernel, with the thread
+                                block shape chosen per view so that warps run along
+                                the volume axis of smallest memory stride on screen */
+  CVR_STRATEGY_WARP_MARCHING /* Wang et al.: warp_width lanes march one ray together
+                                (1D with 32 lanes, 3D with several rays per warp) */
 } cvr_strategy;
+
+/* How the lanes of a warp-marching group combine their samples (Wang et al.
+ * section 4): single buffer (a reduction tree per cycle) or double buffer (a
+ * pipelined reduction that keeps every lane busy, with the opacity blended
+ * every cycle for early ray termination), through shared memory or through
+ * warp shuffles. */
+typedef enum cvr_warp_variant {
+  CVR_WARP_SB_SHARED = 0,
+  CVR_WARP_DB_SHARED,
+  CVR_WARP_SB_SHUFFLE,
+  CVR_WARP_DB_SHUFFLE
+} cvr_warp_variant;
 
 /* How the CPU backend hands image tiles to its threads (Bethel/Howison). */
 typedef enum cvr_cpu_schedule {
@@ -123,6 +140,7 @@ CVR_API const char *cvr_last_error(const cvr_context *ctx);
 CVR_API const char *cvr_status_string(cvr_status status);
 CVR_API const char *cvr_backend_name(cvr_backend backend);
 CVR_API const char *cvr_strategy_name(cvr_strategy strategy);
+CVR_API const char *cvr_warp_variant_name(cvr_warp_variant variant);
 CVR_API size_t cvr_scalar_type_size(cvr_scalar_type type);
 
 /* Number of usable CUDA devices (0 without a driver or in a CPU-only build). */
@@ -246,6 +264,18 @@ typedef struct cvr_render_settings {
   cvr_interpolation interpolation;
   cvr_strategy strategy;
   int block_width, block_height; /* CUDA thread block of the standard strategy */
+  /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for
+   * vertical warps (1 x 128), the paper's shapes */
+  int horizontal_block[2], vertical_block[2];
+  /* WARP_MARCHING: warp_width lanes per ray (2..32, a power of two; 32 =
+   * 1D), the warp's 32 / warp_width rays laid out warp_rays[0] x
+   * warp_rays[1] on screen, a thread block of block_warps[0] x
+   * block_warps[1] warps (at most 32). Defaults: DB_SHUFFLE, 32, 1 x 1, 1 x 8.
+   * The paper's 3D shape 2 x 2 x 8 is warp_width 8, warp_rays 2 x 2. */
+  cvr_warp_variant warp_variant;
+  int warp_width;
+  int warp_rays[2];
+  int block_warps[2];
   int cpu_tile_width, cpu_tile_height;
   cvr_cpu_schedule cpu_schedule;
   cvr_shading shading;           /* off by default */
@@ -271,12 +301,27 @@ typedef struct cvr_image {
 typedef struct cvr_render_stats {
   cvr_backend backend;
   cvr_strategy strategy;
-  int block_width, block_height;  /* launch shape used (CUDA) or tile (CPU) */
+  int block_width, block_height;  /* thread block launched, in threads (CUDA: for
+                                     warp marching, 32 x warps), or tile (CPU) */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
   double total_ms;   /* the whole cvr_render call */
   uint64_t rays;     /* rays that intersected the volume */
   uint64_t samples;  /* volume samples taken */
 } cvr_render_stats;
+
+/* The block-shape strategy's choice for a view (Sugimoto et al.): the
+ * volume axis (0 = x, 1 = y, 2 = z, index space) normal to the plane most
+ * parallel to the screen, the plane's axis of smaller texture stride, and
+ * whether that axis runs horizontally on screen (then horizontal_block is
+ * launched, else vertical_block). */
+typedef struct cvr_block_shape_choice {
+  int plane_normal_axis;
+  int primary_axis;
+  int horizontal;
+} cvr_block_shape_choice;
+
+CVR_API cvr_status cvr_choose_block_shape(cvr_context *ctx, const cvr_volume *volume,
+                                          const cvr_view *view, cvr_block_shape_choice *out);
 
 /* Renders volume with tf for view into image. stats may be NULL. */
 CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,

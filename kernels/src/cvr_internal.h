@@ -102,6 +102,9 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame,
                           const cvr_image *image, cvr_render_stats *stats);
 int cvr_cpu_default_threads(void);
 
+/* block_shape.c */
+void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out);
+
 /* time.c */
 double cvr_now_ms(void);
 

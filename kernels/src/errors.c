@@ -45,6 +45,18 @@ const char *cvr_backend_name(cvr_backend backend) {
 const char *cvr_strategy_name(cvr_strategy strategy) {
   switch (strategy) {
   case CVR_STRATEGY_STANDARD: return "standard";
+  case CVR_STRATEGY_BLOCK_SHAPE: return "block-shape";
+  case CVR_STRATEGY_WARP_MARCHING: return "warp-marching";
+  }
+  return "unknown";
+}
+
+const char *cvr_warp_variant_name(cvr_warp_variant variant) {
+  switch (variant) {
+  case CVR_WARP_SB_SHARED: return "SBShared";
+  case CVR_WARP_DB_SHARED: return "DBShared";
+  case CVR_WARP_SB_SHUFFLE: return "SBShuffle";
+  case CVR_WARP_DB_SHUFFLE: return "DBShuffle";
   }
   return "unknown";
 }

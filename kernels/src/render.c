@@ -63,7 +63,8 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
   local.backend = ctx->backend;
-  local.strategy = settings->strategy;
+  /* the CPU backend has one renderer, the reference: strategies are CUDA's */
+  local.strategy = ctx->backend == CVR_BACKEND_CUDA ? settings->strategy : CVR_STRATEGY_STANDARD;
   st = ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_render(ctx, &frame, image, &local)
                                         : cvr_cpu_render(ctx, &frame, image, &local);
   local.total_ms = cvr_now_ms() - start;

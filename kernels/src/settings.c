@@ -17,6 +17,15 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->strategy = CVR_STRATEGY_STANDARD;
   s->block_width = 16;
   s->block_height = 16;
+  s->horizontal_block[0] = 32;
+  s->horizontal_block[1] = 4;
+  s->vertical_block[0] = 1;
+  s->vertical_block[1] = 128;
+  s->warp_variant = CVR_WARP_DB_SHUFFLE;
+  s->warp_width = 32;
+  s->warp_rays[0] = s->warp_rays[1] = 1;
+  s->block_warps[0] = 1;
+  s->block_warps[1] = 8;
   s->cpu_tile_width = 32;
   s->cpu_tile_height = 32;
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
@@ -81,14 +90,36 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->interpolation != CVR_INTERPOLATION_LINEAR && s->interpolation != CVR_INTERPOLATION_NEAREST)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown interpolation %d",
                     (int)s->interpolation);
-  if (s->strategy != CVR_STRATEGY_STANDARD)
+  if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
+      s->strategy != CVR_STRATEGY_WARP_MARCHING)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown strategy %d",
                     (int)s->strategy);
-  if (s->block_width < 1 || s->block_height < 1 ||
-      (long)s->block_width * s->block_height > CVR_MAX_BLOCK_THREADS)
+  const struct { const char *what; const int *b; } blocks[3] = {
+      {"thread block", (const int[]){s->block_width, s->block_height}},
+      {"horizontal-warp block", s->horizontal_block},
+      {"vertical-warp block", s->vertical_block}};
+  for (int i = 0; i < 3; ++i)
+    if (blocks[i].b[0] < 1 || blocks[i].b[1] < 1 ||
+        (long)blocks[i].b[0] * blocks[i].b[1] > CVR_MAX_BLOCK_THREADS)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: %s %d x %d must have 1..%d threads, each side >= 1",
+                      blocks[i].what, blocks[i].b[0], blocks[i].b[1], CVR_MAX_BLOCK_THREADS);
+  if (s->warp_variant < CVR_WARP_SB_SHARED || s->warp_variant > CVR_WARP_DB_SHUFFLE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown warp variant %d",
+                    (int)s->warp_variant);
+  if (s->warp_width < 2 || s->warp_width > 32 || (s->warp_width & (s->warp_width - 1)))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: thread block %d x %d must have 1..%d threads, each side >= 1",
-                    s->block_width, s->block_height, CVR_MAX_BLOCK_THREADS);
+                    "settings: warp width %d must be a power of two from 2 to 32", s->warp_width);
+  if (s->warp_rays[0] < 1 || s->warp_rays[1] < 1 ||
+      s->warp_rays[0] * s->warp_rays[1] * s->warp_width != 32)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: a warp of %d-lane groups holds %d rays, not %d x %d", s->warp_width,
+                    32 / s->warp_width, s->warp_rays[0], s->warp_rays[1]);
+  if (s->block_warps[0] < 1 || s->block_warps[1] < 1 ||
+      (long)s->block_warps[0] * s->block_warps[1] * 32 > CVR_MAX_BLOCK_THREADS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
+                    s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
   if (s->cpu_tile_width < 1 || s->cpu_tile_height < 1 || s->cpu_tile_width > CVR_MAX_CPU_TILE ||
       s->cpu_tile_height > CVR_MAX_CPU_TILE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,

@@ -25,7 +25,13 @@ static void usage(void) {
           "usage: cvr-bench [options]\n"
           "  --sizes N[,N...]        volume sizes (default 512,1024)\n"
           "  --rays R[,R...]         image sizes R x R (default 512)\n"
-          "  --blocks WxH[,WxH...]   thread blocks (default 16x16,32x4,1x128,8x16)\n"
+          "  --blocks WxH[,WxH...]   standard-strategy thread blocks (default 16x16,32x4,1x128,8x16)\n"
+          "  --configs C[,C...]      strategy configurations instead of --blocks:\n"
+          "                          std:WxH (standard), shape (block shape, 32x4 / 1x128),\n"
+          "                          shape:WxH:WxH (horizontal / vertical blocks),\n"
+          "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
+          "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
+          "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
           "  --axes xyz              rotation axes (default xyz)\n"
           "  --step DEG              angle step over 0..180 (default 15)\n"
           "  --repeats K             timed repeats per view (default 7, after 2 warm-ups)\n"
@@ -40,6 +46,44 @@ static int parse_list(const char *s, int *out, int max) {
   return n;
 }
 
+/* One strategy configuration of the benchmark: its settings and a label. */
+typedef struct bench_config {
+  char label[64];
+  cvr_render_settings settings;
+} bench_config;
+
+static int parse_config(const char *spec, bench_config *c) {
+  cvr_render_settings_init(&c->settings);
+  cvr_render_settings *s = &c->settings;
+  char variant[16];
+  int n = 0;
+  size_t len = strcspn(spec, ",");
+  if (len >= sizeof c->label) return 0;
+  memcpy(c->label, spec, len);
+  c->label[len] = 0;
+  if (sscanf(c->label, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2 && !c->label[n])
+    return 1;
+  if (!strcmp(c->label, "shape")) {
+    s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
+    return 1;
+  }
+  if (sscanf(c->label, "shape:%dx%d:%dx%d%n", &s->horizontal_block[0], &s->horizontal_block[1],
+             &s->vertical_block[0], &s->vertical_block[1], &n) == 4 && !c->label[n]) {
+    s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
+    return 1;
+  }
+  if (sscanf(c->label, "wm:%15[A-Za-z]:%d:%dx%d:%dx%d%n", variant, &s->warp_width, &s->warp_rays[0],
+             &s->warp_rays[1], &s->block_warps[0], &s->block_warps[1], &n) == 6 && !c->label[n]) {
+    s->strategy = CVR_STRATEGY_WARP_MARCHING;
+    for (int v = CVR_WARP_SB_SHARED; v <= CVR_WARP_DB_SHUFFLE; ++v)
+      if (!strcmp(variant, cvr_warp_variant_name((cvr_warp_variant)v))) {
+        s->warp_variant = (cvr_warp_variant)v;
+        return 1;
+      }
+  }
+  return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -48,6 +92,8 @@ static int cmp_double(const void *a, const void *b) {
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
+  static bench_config configs[32];
+  int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
   int step = 15, repeats = 7, ceiling = 0;
   cvr_context_options o;
@@ -65,6 +111,13 @@ int main(int argc, char **argv) {
         if (!s) break;
         ++s;
       }
+    } else if (!strcmp(a, "--configs") && v) {
+      for (const char *c = argv[++i]; c && *c && n_configs < 32; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+        if (!parse_config(c, &configs[n_configs++])) {
+          fprintf(stderr, "cvr-bench: bad configuration in %s\n", c);
+          usage();
+          return 2;
+        }
     } else if (!strcmp(a, "--axes") && v) axes = argv[++i];
     else if (!strcmp(a, "--step") && v) step = atoi(argv[++i]);
     else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
@@ -80,6 +133,14 @@ int main(int argc, char **argv) {
     usage();
     return 2;
   }
+  if (!n_configs) /* --blocks: the standard strategy */
+    for (int b = 0; b < n_blocks; ++b) {
+      cvr_render_settings_init(&configs[b].settings);
+      configs[b].settings.block_width = blocks[b][0];
+      configs[b].settings.block_height = blocks[b][1];
+      snprintf(configs[b].label, sizeof configs[b].label, "std:%dx%d", blocks[b][0], blocks[b][1]);
+      n_configs = b + 1;
+    }
   FILE *out = out_path ? fopen(out_path, "w") : stdout;
   if (!out) {
     perror(out_path);
@@ -162,15 +223,12 @@ int main(int argc, char **argv) {
         const int axis = *ax - 'x';
         if (axis < 0 || axis > 2) continue;
         for (int angle = 0; angle <= 180; angle += step)
-          for (int b = 0; b < n_blocks; ++b) {
+          for (int b = 0; b < n_configs; ++b) {
             cvr_tools_rotation_about(axis, angle, center, view.volume_to_world);
-            cvr_render_settings s;
-            cvr_render_settings_init(&s);
+            cvr_render_settings s = configs[b].settings;
             s.sample_distance = 0.5;
             s.early_termination = 0;
             s.max_samples_per_ray = 512;
-            s.block_width = blocks[b][0];
-            s.block_height = blocks[b][1];
             const cvr_image none = {NULL, NULL, NULL};
             double ms[64];
             cvr_render_stats st;
@@ -187,9 +245,10 @@ int main(int argc, char **argv) {
             const double median = ms[(total - 2) / 2];
             fprintf(out,
                     "{\"bench\":\"wang_micro\",\"N\":%d,\"R\":%d,\"axis\":\"%c\",\"angle\":%d,"
-                    "\"strategy\":\"standard\",\"block\":\"%dx%d\",\"ms\":%.4f,\"ms_min\":%.4f,"
-                    "\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
-                    n, r, *ax, angle, blocks[b][0], blocks[b][1], median, ms[0],
+                    "\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\",\"ms\":%.4f,"
+                    "\"ms_min\":%.4f,\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                    n, r, *ax, angle, cvr_strategy_name(st.strategy), configs[b].label,
+                    st.block_width, st.block_height, median, ms[0],
                     (unsigned long long)st.samples, st.samples / (median * 1e-3) / 1e9);
             fflush(out);
           }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots cvr-bench's Wang micro-benchmark: frames per second against rotation
-angle, one panel per volume size and axis, one line per thread-block shape,
-in the style of the papers' figures.
+angle, one panel per volume size, image size and axis, one line per strategy
+configuration (or thread-block shape), in the style of the papers' figures.
 
     plot_wang.py RESULTS.jsonl OUT.png
 """
@@ -20,28 +20,28 @@ def main(src, dst):
     meta = next((r["meta"] for r in rows if "meta" in r), {})
     ceiling = next((r["gsamples_per_s"] for r in rows if r.get("bench") == "texture_ceiling"), None)
     runs = [r for r in rows if r.get("bench") == "wang_micro"]
-    sizes = sorted({r["N"] for r in runs})
+    sizes = sorted({(r["N"], r["R"]) for r in runs})
     axes = sorted({r["axis"] for r in runs})
     fig, grid = plt.subplots(len(sizes), len(axes), figsize=(4.2 * len(axes), 3.3 * len(sizes)),
                              squeeze=False, sharey="row")
-    for i, n in enumerate(sizes):
+    for i, (n, rays) in enumerate(sizes):
         for j, axis in enumerate(axes):
             ax = grid[i][j]
             lines = collections.defaultdict(list)
             for r in runs:
-                if r["N"] == n and r["axis"] == axis:
-                    lines[r["block"]].append((r["angle"], 1000.0 / r["ms"]))
+                if r["N"] == n and r["R"] == rays and r["axis"] == axis:
+                    lines[r.get("config", r["block"])].append((r["angle"], 1000.0 / r["ms"]))
             for block, pts in sorted(lines.items()):
                 pts.sort()
                 ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=block)
-            ax.set_title(f"{n}$^3$, rotation about {axis.upper()}")
+            ax.set_title(f"{n}$^3$, {rays}$^2$ rays, rotation about {axis.upper()}", fontsize=9)
             ax.set_xlabel("angle (degrees)")
             ax.set_xticks(range(0, 181, 45))
             if j == 0:
                 ax.set_ylabel("frames per second")
             ax.grid(alpha=0.3)
-    grid[0][0].legend(title="block", fontsize=8)
-    title = f"standard strategy, {runs[0]['R']}$^2$ rays, 512 samples of 0.5 voxel"
+    grid[0][0].legend(fontsize=6)
+    title = "512 samples of 0.5 voxel per ray, no early termination"
     if ceiling:
         title += f"; texture ceiling {ceiling:.0f} G samples/s"
     fig.suptitle(f"{title}\n{meta.get('device', '')}, commit {meta.get('commit', '?')}", fontsize=9)

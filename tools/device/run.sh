@@ -3,10 +3,11 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|variants]...
-#     (default: tests bench sanitize; variants compares pack-variants.sh
-#      builds on the micro-benchmark, with CVR_VARIANT_ARGS as cvr-bench's
-#      arguments)
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|variants]...
+#     (default: tests bench sanitize; strategies runs the micro-benchmark
+#      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
+#      variants compares pack-variants.sh builds on the micro-benchmark, with
+#      CVR_VARIANT_ARGS as cvr-bench's arguments)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -77,7 +78,7 @@ fi
 if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
   for tool in memcheck racecheck initcheck synccheck; do
-    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick"; do
+    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"; do
       log=$out/sanitizer.log
       echo "=== $tool: $t" >>"$log"
       extra=""
@@ -90,6 +91,19 @@ if [[ " $steps " == *" sanitize "* ]]; then
     done
   done
   note "sanitizers: $clean clean, $dirty with findings or failures"
+fi
+
+if [[ " $steps " == *" strategies "* ]]; then
+  configs=std:16x16,shape
+  for v in SBShared DBShared SBShuffle DBShuffle; do configs+=,wm:$v:32:1x1:1x8; done
+  configs+=,wm:DBShuffle:8:2x2:1x8,wm:DBShuffle:4:4x2:2x4,wm:DBShuffle:4:2x4:4x2
+  configs+=,wm:DBShuffle:2:8x2:1x8,wm:DBShuffle:2:2x8:4x2,wm:DBShuffle:16:2x1:4x2
+  "$pack/bin/cvr-bench" --ceiling ${CVR_STRATEGY_ARGS:---sizes 512,1024,2048 --rays 512,1024 --step 15 --repeats 5} \
+    --configs "$configs" --out "$out/bench-strategies.jsonl" 2>"$out/bench-strategies.err"
+  note "strategies bench rc=$?"
+  python3 "$root/tools/bench/plot_wang.py" "$out/bench-strategies.jsonl" "$out/bench-strategies.png" \
+    2>>"$out/bench-strategies.err" || note "plot failed (see bench-strategies.err)"
+  python3 "$root/tools/bench/summarize.py" "$out/bench-strategies.jsonl" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

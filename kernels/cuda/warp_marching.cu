@@ -1,0 +1,294 @@
+/* Warp marching (Wang, Yang and Cao 2014, sections 4 and 5): a group of
+ * `width` lanes marches one ray, lane g taking sample t_base + g of each
+ * cycle, so the texture fetches of a warp lie along rays rather than across
+ * them. The group's samples are combined with the associative "over"
+ * operator and put behind what the ray has gathered. width 32 is the paper's
+ * 1D warp marching; a smaller width puts 32 / width rays in a warp, laid out
+ * rays_x x rays_y on screen (3D warp marching, warp shape rays_x x rays_y x
+ * width).
+ *
+ * Variants (cvr_warp_variant):
+ *  - single buffer: each cycle the group reduces its samples in a tree
+ *    (the paper's Algorithm 1), and every lane puts the result behind its
+ *    copy of the accumulated colour;
+ *  - double buffer: the reduction is pipelined over cycles. Buffer 2 takes
+ *    the new samples; each cycle, lanes [0, W/2) combine pairs of them into
+ *    buffer 1, the lanes of level k in [W - W/2^(k-1), W - W/2^k) combine
+ *    pairs of level k - 1, and lane W - 1 puts the finished segment (from
+ *    log2 W cycles ago) behind the accumulated colour, which it holds in its
+ *    buffer 1. Every lane does one "over" per cycle. The opacity is blended
+ *    every cycle as well (a product of transparencies over the group), so
+ *    early ray termination is not delayed (the paper's repair); after the
+ *    last sample the pipeline drains in log2 W cycles.
+ * and each exchanges values through shared memory or through warp shuffles.
+ *
+ * All samples lie on the global lattice (raycast.h) and are classified and
+ * shaded by cvr_sample_color, as in every strategy. A warp whose samples (and
+ * pipeline) are all transparent skips the combination (__ballot_sync). */
+#include "ray_march.cuh"
+
+#define CVR_FULL_MASK 0xffffffffu
+
+typedef struct cvr_warp_layout {
+  int width, log2_width;   /* lanes per ray */
+  int rays_x, rays_y;      /* rays of a warp on screen */
+  int warps_x, warps_y;    /* warps of a block */
+} cvr_warp_layout;
+
+__device__ __forceinline__ float4 cvr_premultiply(const cvr_rgba &s) {
+  return make_float4(s.r * s.a, s.g * s.a, s.b * s.a, s.a);
+}
+
+/* front over back, both premultiplied */
+__device__ __forceinline__ float4 cvr_over(const float4 front, const float4 back) {
+  const float w = 1.0f - front.w;
+  return make_float4(front.x + w * back.x, front.y + w * back.y, front.z + w * back.z,
+                     front.w + w * back.w);
+}
+
+/* Lanes exchange values through warp shuffles, within groups of `width`. */
+struct cvr_shuffle_exchange {
+  int width;
+  __device__ __forceinline__ float4 get(float4 v, int src) const {
+    return make_float4(__shfl_sync(CVR_FULL_MASK, v.x, src, width),
+                       __shfl_sync(CVR_FULL_MASK, v.y, src, width),
+                       __shfl_sync(CVR_FULL_MASK, v.z, src, width),
+                       __shfl_sync(CVR_FULL_MASK, v.w, src, width));
+  }
+  __device__ __forceinline__ void pair(float4 v, int a, int b, float4 &va, float4 &vb) const {
+    va = get(v, a);
+    vb = get(v, b);
+  }
+  __device__ __forceinline__ float xor_get(float v, int mask) const {
+    return __shfl_xor_sync(CVR_FULL_MASK, v, mask, width);
+  }
+};
+
+/* Lanes exchange values through this warp's slots in shared memory. */
+struct cvr_shared_exchange {
+  float4 *slots;  /* 32 per warp */
+  float *fslots;  /* 32 per warp */
+  int lane, group_base;
+  __device__ __forceinline__ void pair(float4 v, int a, int b, float4 &va, float4 &vb) const {
+    slots[lane] = v;
+    __syncwarp();
+    va = slots[group_base + a];
+    vb = slots[group_base + b];
+    __syncwarp();
+  }
+  __device__ __forceinline__ float4 get(float4 v, int src) const {
+    float4 a, b;
+    pair(v, src, src, a, b);
+    return a;
+  }
+  __device__ __forceinline__ float xor_get(float v, int mask) const {
+    fslots[lane] = v;
+    __syncwarp();
+    const float r = fslots[group_base + ((lane - group_base) ^ mask)];
+    __syncwarp();
+    return r;
+  }
+};
+
+/* Single buffer: the group's samples reduced in a tree (Algorithm 1), the
+ * segment broadcast from lane 0, and put behind every lane's `acc`. */
+template <typename Exchange>
+__device__ __forceinline__ void cvr_single_buffer_step(const Exchange &x, int g, int width,
+                                                       float4 p, float4 &acc) {
+  for (int i = width / 2; i >= 1; i /= 2) {
+    float4 a, b;
+    x.pair(p, (2 * g) & (width - 1), (2 * g + 1) & (width - 1), a, b);
+    if (g < i) p = cvr_over(a, b);
+  }
+  acc = cvr_over(acc, x.get(p, 0));
+}
+
+/* Double buffer: one pipelined step (see the file comment). b1 of lane
+ * width - 1 is the accumulated colour. */
+template <typename Exchange>
+__device__ __forceinline__ void cvr_double_buffer_step(const Exchange &x, int g, int width,
+                                                       int log2_width, float4 b2, float4 &b1) {
+  int s1, s2;
+  bool from_b2 = false;
+  if (g < width / 2) { /* level 1: pairs of new samples */
+    s1 = 2 * g;
+    s2 = 2 * g + 1;
+    from_b2 = true;
+  } else if (g == width - 1) { /* the accumulator: itself over the finished segment */
+    s1 = width - 1;
+    s2 = width - 2;
+  } else { /* level k >= 2: pairs of level k - 1 */
+    s1 = s2 = 0;
+    for (int k = 2; k <= log2_width; ++k) {
+      const int start = width - (width >> (k - 1)), size = width >> k;
+      if (g >= start && g < start + size) {
+        s1 = width - (width >> (k - 2)) + 2 * (g - start);
+        s2 = s1 + 1;
+      }
+    }
+  }
+  float4 n1, n2, o1, o2;
+  x.pair(b2, s1, s2, n1, n2);
+  x.pair(b1, s1, s2, o1, o2);
+  b1 = from_b2 ? cvr_over(n1, n2) : cvr_over(o1, o2);
+}
+
+/* The product of (1 - alpha) over the group, in every lane (xor butterfly). */
+template <typename Exchange>
+__device__ __forceinline__ float cvr_group_transparency(const Exchange &x, int width, float alpha) {
+  float t = 1.0f - alpha;
+  for (int m = width / 2; m >= 1; m /= 2) t *= x.xor_get(t, m);
+  return t;
+}
+
+/* At most 512 threads (16 warps) per block, so that a lane may use 128
+ * registers: the shaded kernels spill at 64. */
+template <int VARIANT, bool SHADED>
+__global__ void __launch_bounds__(512)
+    cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
+  extern __shared__ uint4 shared_mem[];
+  cvr_load_table(shared_mem, l.table, l.ray.tf_size, l.table_copies);
+  const uint4 *table = cvr_table_copy(shared_mem, l.table_copies);
+  const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
+  const bool double_buffer = VARIANT == CVR_WARP_DB_SHARED || VARIANT == CVR_WARP_DB_SHUFFLE;
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int W = w.width, group = lane / W, g = lane % W;
+  const int px = blockIdx.x * (w.warps_x * w.rays_x) + (warp % w.warps_x) * w.rays_x + group % w.rays_x;
+  const int py = blockIdx.y * (w.warps_y * w.rays_y) + (warp / w.warps_x) * w.rays_y + group / w.rays_x;
+  const unsigned group_bits = (W == 32 ? CVR_FULL_MASK : ((1u << W) - 1u)) << (group * W);
+
+  cvr_shuffle_exchange shuffle = {W};
+  cvr_shared_exchange shared;
+  if (shared_exchange) {
+    float4 *slots = (float4 *)(shared_mem + (size_t)l.ray.tf_size * l.table_copies);
+    const int warps = blockDim.x >> 5;
+    shared.slots = slots + 32 * warp;
+    shared.fslots = (float *)(slots + 32 * warps) + 32 * warp;
+    shared.lane = lane;
+    shared.group_base = group * W;
+  }
+
+  cvr_ray ray;
+  bool hit = false;
+  const bool inside = px < l.ray.width && py < l.ray.height;
+  const size_t pixel = inside ? (size_t)py * l.ray.width + px : 0;
+  if (inside) hit = cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray);
+  const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
+  float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
+  bool sampling = hit;                     /* group-uniform */
+  int drain = 0;                           /* double buffer: steps left after sampling */
+  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f), b1 = acc;
+  float transparency = 1.0f;               /* double buffer: exact, for termination */
+  float t_hit = -1.0f;
+  unsigned samples = 0;
+  float v_next = sampling ? cvr_fetch(ray, l.volume, t_base + (float)g) : 0.0f;
+
+  while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
+    const float t = t_base + (float)g;
+    const bool take = sampling && t <= t_last;
+    const float v = v_next;
+    /* the next cycle's fetch goes out before this cycle's work */
+    if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, l.volume, t + (float)W);
+    float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (take) {
+      p = cvr_premultiply(cvr_sample_color<SHADED>(l.ray, ray, l.volume, table, l.table_copies, v, t));
+      ++samples;
+    }
+    const unsigned visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f) & group_bits;
+    if (visible && t_hit < 0.0f) t_hit = t_base + (float)(__ffs(visible >> (group * W)) - 1);
+
+    if (!double_buffer) {
+      if (__any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
+        if (shared_exchange) cvr_single_buffer_step(shared, g, W, p, acc);
+        else cvr_single_buffer_step(shuffle, g, W, p, acc);
+      }
+      const cvr_rgba gathered = {acc.x, acc.y, acc.z, acc.w};
+      if (sampling && (t_base + (float)W > t_last || cvr_ray_done(&l.ray, &gathered)))
+        sampling = false;
+    } else {
+      const bool busy = p.w > 0.0f || (g != W - 1 && b1.w > 0.0f);
+      if (__any_sync(CVR_FULL_MASK, busy)) {
+        float group_t;
+        if (shared_exchange) {
+          cvr_double_buffer_step(shared, g, W, w.log2_width, p, b1);
+          group_t = cvr_group_transparency(shared, W, p.w);
+        } else {
+          cvr_double_buffer_step(shuffle, g, W, w.log2_width, p, b1);
+          group_t = cvr_group_transparency(shuffle, W, p.w);
+        }
+        transparency *= group_t;
+      }
+      if (drain > 0) --drain;
+      if (sampling && (t_base + (float)W > t_last ||
+                       (l.ray.early_termination && 1.0f - transparency >= l.ray.termination_opacity))) {
+        sampling = false;
+        drain = w.log2_width; /* the last cycle's samples reach the accumulator */
+      }
+    }
+    t_base += (float)W;
+  }
+  /* the single buffer's colour is in every lane, the double buffer's in its
+   * accumulator lane; t_hit is the group's */
+  const int writer = double_buffer ? W - 1 : 0;
+  if (inside && g == writer) {
+    const float4 c = double_buffer ? b1 : acc;
+    const cvr_rgba colour = {c.x, c.y, c.z, c.w};
+    cvr_write_pixel(l, px, py, colour, t_hit >= 0.0f ? cvr_ray_depth(&l.ray, &ray, t_hit) : 1.0f);
+  }
+  cvr_count(l.counters, inside && hit && g == writer ? 1u : 0u, samples);
+}
+
+int cvr_cuda_warp_marching_max_threads(void) {
+  int limit = 1024;
+  cudaFuncAttributes a;
+#define CVR_WARP_LIMIT(V, S)                                                              \
+  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, S>) != cudaSuccess) return 0; \
+  if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
+  CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, true)
+  CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, true)
+  CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, true)
+  CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, true)
+#undef CVR_WARP_LIMIT
+  return limit;
+}
+
+template <int VARIANT, bool SHADED>
+static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStream_t stream) {
+  const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
+  const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
+  const size_t exchange = shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0;
+  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, SHADED>, threads,
+                                    l.ray.tf_size, exchange);
+  const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
+  const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;
+  const dim3 grid((l.ray.width + rays_x - 1) / rays_x, (l.ray.height + rays_y - 1) / rays_y);
+  cvr_warp_marching_kernel<VARIANT, SHADED><<<grid, threads, bytes, stream>>>(l, w);
+  return cudaGetLastError();
+}
+
+template <int VARIANT>
+static cudaError_t launch_variant(const cvr_cuda_launch &l, const cvr_warp_layout &w,
+                                  cudaStream_t stream) {
+  return l.ray.shading.enabled ? launch<VARIANT, true>(l, w, stream)
+                               : launch<VARIANT, false>(l, w, stream);
+}
+
+cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, const cvr_render_settings *s,
+                                          cudaStream_t stream) {
+  cvr_warp_layout w;
+  w.width = s->warp_width;
+  w.log2_width = 0;
+  while ((1 << w.log2_width) < w.width) ++w.log2_width;
+  w.rays_x = s->warp_rays[0];
+  w.rays_y = s->warp_rays[1];
+  w.warps_x = s->block_warps[0];
+  w.warps_y = s->block_warps[1];
+  switch (s->warp_variant) {
+  case CVR_WARP_SB_SHARED: return launch_variant<CVR_WARP_SB_SHARED>(*l, w, stream);
+  case CVR_WARP_DB_SHARED: return launch_variant<CVR_WARP_DB_SHARED>(*l, w, stream);
+  case CVR_WARP_SB_SHUFFLE: return launch_variant<CVR_WARP_SB_SHUFFLE>(*l, w, stream);
+  case CVR_WARP_DB_SHUFFLE: return launch_variant<CVR_WARP_DB_SHUFFLE>(*l, w, stream);
+  }
+  return cudaErrorInvalidValue;
+}

@@ -1,0 +1,62 @@
+/* Thread-block shape selection (Sugimoto, Ino and Hagihara 2012, section
+ * 4.2), for any view: a warp samples a plane parallel to the screen, and the
+ * texture's 2D slices are z-ordered, so memory strides along the volume's x,
+ * y and z axes are about 1:2:6. The volume plane most parallel to the screen
+ * is the one whose normal axis is closest to the viewing direction; of its
+ * two axes the one of smaller stride (x before y before z) is primary; warps
+ * should run along the primary axis on screen: horizontal warps (a wide
+ * block) when it runs more horizontally, vertical ones (a tall block)
+ * otherwise. Directions are taken in index space, where the strides are. */
+#include <math.h>
+
+#include "cvr_internal.h"
+#include "raycast.h"
+
+void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out) {
+  /* viewing direction in index space: from the eye to the volume's centre
+   * (perspective), or along the rays (parallel) */
+  float dir[3];
+  float near_w[3], far_w[3];
+  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, -1.0f, near_w);
+  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 1.0f, far_w);
+  if (p->perspective) {
+    float eye[3];
+    cvr_transform_affine(p->world_to_index, p->eye, eye);
+    for (int a = 0; a < 3; ++a) dir[a] = 0.5f * (p->box_min[a] + p->box_max[a]) - eye[a];
+  } else {
+    float d[3];
+    for (int a = 0; a < 3; ++a) d[a] = far_w[a] - near_w[a];
+    cvr_transform_vector(p->world_to_index, d, dir);
+  }
+  int normal = 0;
+  for (int a = 1; a < 3; ++a)
+    if (fabsf(dir[a]) > fabsf(dir[normal])) normal = a;
+  const int primary = normal == 0 ? 1 : 0;
+
+  /* one pixel to the right and one up, at mid depth, in index space: how far
+   * each moves along the primary axis */
+  float c[3], right[3], up[3], u[3], v[3];
+  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 0.0f, c);
+  cvr_transform_point4(p->clip_to_world, 2.0f / (float)p->width, 0.0f, 0.0f, right);
+  cvr_transform_point4(p->clip_to_world, 0.0f, 2.0f / (float)p->height, 0.0f, up);
+  for (int a = 0; a < 3; ++a) {
+    right[a] -= c[a];
+    up[a] -= c[a];
+  }
+  cvr_transform_vector(p->world_to_index, right, u);
+  cvr_transform_vector(p->world_to_index, up, v);
+  out->plane_normal_axis = normal;
+  out->primary_axis = primary;
+  out->horizontal = fabsf(u[primary]) >= fabsf(v[primary]);
+}
+
+cvr_status cvr_choose_block_shape(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                                  cvr_block_shape_choice *out) {
+  if (!ctx || !volume || !view || !out)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "block shape: NULL argument");
+  cvr_ray_params p;
+  const cvr_status st = cvr_build_ray_params(ctx, volume, view, 1.0, &p);
+  if (st != CVR_OK) return st;
+  cvr_choose_block_shape_for(&p, out);
+  return CVR_OK;
+}

@@ -5,11 +5,11 @@
  * termination on and off, shaded and unshaded, linear and nearest. Every
  * image must agree with the reference within the tolerance of test_common.h;
  * with early ray termination off every strategy must take exactly the
- * reference's rays and samples (the shared lattice). A warp-marching group
- * composites up to a whole cycle past the sample that reaches the
- * termination opacity, which the tolerance covers (those samples weigh at
- * most 1 - termination opacity together). Usage: test_strategies [--quick]
- * (skips without a GPU). */
+ * reference's rays and samples (the shared lattice). With it on, warp
+ * marching stops at the same sample as one thread per ray (a transparency
+ * scan per cycle), so the same tolerance holds; counting the samples past
+ * termination that a plain per-cycle check would add is what the no-ERT
+ * comparison is for. Usage: test_strategies [--quick] (skips without a GPU). */
 #include <math.h>
 #include <string.h>
 

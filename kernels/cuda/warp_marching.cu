@@ -16,11 +16,13 @@
  *    buffer 1, the lanes of level k in [W - W/2^(k-1), W - W/2^k) combine
  *    pairs of level k - 1, and lane W - 1 puts the finished segment (from
  *    log2 W cycles ago) behind the accumulated colour, which it holds in its
- *    buffer 1. Every lane does one "over" per cycle. The opacity is blended
- *    every cycle as well (a product of transparencies over the group), so
- *    early ray termination is not delayed (the paper's repair); after the
- *    last sample the pipeline drains in log2 W cycles.
+ *    buffer 1. Every lane does one "over" per cycle; after the last sample
+ *    the pipeline drains in log2 W cycles;
  * and each exchanges values through shared memory or through warp shuffles.
+ * With early ray termination, the opacity is blended every cycle in both
+ * (the paper's repair for the double buffer, which would otherwise learn of
+ * it log2 W cycles late), as a scan, so that a group stops at exactly the
+ * sample where one thread per ray would: no sample past it is composited.
  *
  * All samples lie on the global lattice (raycast.h) and are classified and
  * shaded by cvr_sample_color, as in every strategy. A warp whose samples (and
@@ -59,8 +61,8 @@ struct cvr_shuffle_exchange {
     va = get(v, a);
     vb = get(v, b);
   }
-  __device__ __forceinline__ float xor_get(float v, int mask) const {
-    return __shfl_xor_sync(CVR_FULL_MASK, v, mask, width);
+  __device__ __forceinline__ float getf(float v, int src) const {
+    return __shfl_sync(CVR_FULL_MASK, v, src, width);
   }
 };
 
@@ -81,10 +83,10 @@ struct cvr_shared_exchange {
     pair(v, src, src, a, b);
     return a;
   }
-  __device__ __forceinline__ float xor_get(float v, int mask) const {
+  __device__ __forceinline__ float getf(float v, int src) const {
     fslots[lane] = v;
     __syncwarp();
-    const float r = fslots[group_base + ((lane - group_base) ^ mask)];
+    const float r = fslots[group_base + src];
     __syncwarp();
     return r;
   }
@@ -133,12 +135,29 @@ __device__ __forceinline__ void cvr_double_buffer_step(const Exchange &x, int g,
   b1 = from_b2 ? cvr_over(n1, n2) : cvr_over(o1, o2);
 }
 
-/* The product of (1 - alpha) over the group, in every lane (xor butterfly). */
+/* Early ray termination as exact as one thread per ray: the transparency
+ * in front of each lane's sample (an exclusive product scan of 1 - alpha over
+ * the group, Hillis-Steele, times what the ray had before this cycle) keeps
+ * exactly the samples the sequential loop would composite, those in front
+ * of which the opacity is still below the threshold. Drops the others
+ * (p = 0), and returns the ray's transparency after the kept samples; this is
+ * the paper's per-cycle opacity blending, extended to stop mid-cycle. */
 template <typename Exchange>
-__device__ __forceinline__ float cvr_group_transparency(const Exchange &x, int width, float alpha) {
-  float t = 1.0f - alpha;
-  for (int m = width / 2; m >= 1; m /= 2) t *= x.xor_get(t, m);
-  return t;
+__device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g, int width,
+                                                        unsigned group_bits, float transparency,
+                                                        float threshold, float4 &p, bool &kept) {
+  float inclusive = 1.0f - p.w;
+  for (int d = 1; d < width; d *= 2) {
+    const float other = x.getf(inclusive, g >= d ? g - d : 0);
+    if (g >= d) inclusive *= other;
+  }
+  const float exclusive = x.getf(inclusive, g > 0 ? g - 1 : 0);
+  kept = 1.0f - transparency * (g > 0 ? exclusive : 1.0f) < threshold;
+  if (!kept) p = make_float4(0.f, 0.f, 0.f, 0.f);
+  /* the kept lanes are a prefix of the group: the last one's product */
+  const int n = __popc(__ballot_sync(CVR_FULL_MASK, kept) & group_bits);
+  const float through = x.getf(inclusive, n > 0 ? n - 1 : 0);
+  return n > 0 ? transparency * through : transparency;
 }
 
 /* At most 512 threads (16 warps) per block, so that a lane may use 128
@@ -179,7 +198,7 @@ __global__ void __launch_bounds__(512)
   bool sampling = hit;                     /* group-uniform */
   int drain = 0;                           /* double buffer: steps left after sampling */
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f), b1 = acc;
-  float transparency = 1.0f;               /* double buffer: exact, for termination */
+  float transparency = 1.0f;               /* of the kept samples, for termination */
   float t_hit = -1.0f;
   unsigned samples = 0;
   float v_next = sampling ? cvr_fetch(ray, l.volume, t_base + (float)g) : 0.0f;
@@ -191,10 +210,16 @@ __global__ void __launch_bounds__(512)
     /* the next cycle's fetch goes out before this cycle's work */
     if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, l.volume, t + (float)W);
     float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (take) {
+    if (take)
       p = cvr_premultiply(cvr_sample_color<SHADED>(l.ray, ray, l.volume, table, l.table_copies, v, t));
-      ++samples;
+    bool kept = true, terminated = false;
+    if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
+      transparency = shared_exchange
+          ? cvr_terminate_in_cycle(shared, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept)
+          : cvr_terminate_in_cycle(shuffle, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept);
+      terminated = 1.0f - transparency >= l.ray.termination_opacity;
     }
+    samples += take && kept;
     const unsigned visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f) & group_bits;
     if (visible && t_hit < 0.0f) t_hit = t_base + (float)(__ffs(visible >> (group * W)) - 1);
 
@@ -203,25 +228,15 @@ __global__ void __launch_bounds__(512)
         if (shared_exchange) cvr_single_buffer_step(shared, g, W, p, acc);
         else cvr_single_buffer_step(shuffle, g, W, p, acc);
       }
-      const cvr_rgba gathered = {acc.x, acc.y, acc.z, acc.w};
-      if (sampling && (t_base + (float)W > t_last || cvr_ray_done(&l.ray, &gathered)))
-        sampling = false;
+      if (sampling && (t_base + (float)W > t_last || terminated)) sampling = false;
     } else {
       const bool busy = p.w > 0.0f || (g != W - 1 && b1.w > 0.0f);
       if (__any_sync(CVR_FULL_MASK, busy)) {
-        float group_t;
-        if (shared_exchange) {
-          cvr_double_buffer_step(shared, g, W, w.log2_width, p, b1);
-          group_t = cvr_group_transparency(shared, W, p.w);
-        } else {
-          cvr_double_buffer_step(shuffle, g, W, w.log2_width, p, b1);
-          group_t = cvr_group_transparency(shuffle, W, p.w);
-        }
-        transparency *= group_t;
+        if (shared_exchange) cvr_double_buffer_step(shared, g, W, w.log2_width, p, b1);
+        else cvr_double_buffer_step(shuffle, g, W, w.log2_width, p, b1);
       }
       if (drain > 0) --drain;
-      if (sampling && (t_base + (float)W > t_last ||
-                       (l.ray.early_termination && 1.0f - transparency >= l.ray.termination_opacity))) {
+      if (sampling && (t_base + (float)W > t_last || terminated)) {
         sampling = false;
         drain = w.log2_width; /* the last cycle's samples reach the accumulator */
       }

@@ -105,34 +105,42 @@ __device__ __forceinline__ void cvr_single_buffer_step(const Exchange &x, int g,
   acc = cvr_over(acc, x.get(p, 0));
 }
 
-/* Double buffer: one pipelined step (see the file comment). b1 of lane
- * width - 1 is the accumulated colour. */
-template <typename Exchange>
-__device__ __forceinline__ void cvr_double_buffer_step(const Exchange &x, int g, int width,
-                                                       int log2_width, float4 b2, float4 &b1) {
+/* Double buffer: where lane g of a group reads in each pipelined step (see
+ * the file comment), fixed for the kernel: its two sources, and whether they
+ * are new samples (buffer 2) or partial results (buffer 1). */
+struct cvr_pipeline_lane {
   int s1, s2;
-  bool from_b2 = false;
-  if (g < width / 2) { /* level 1: pairs of new samples */
-    s1 = 2 * g;
-    s2 = 2 * g + 1;
-    from_b2 = true;
-  } else if (g == width - 1) { /* the accumulator: itself over the finished segment */
-    s1 = width - 1;
-    s2 = width - 2;
-  } else { /* level k >= 2: pairs of level k - 1 */
-    s1 = s2 = 0;
+  bool from_b2;
+};
+
+__device__ __forceinline__ cvr_pipeline_lane cvr_pipeline_sources(int g, int width, int log2_width) {
+  cvr_pipeline_lane p = {2 * g, 2 * g + 1, true}; /* level 1: pairs of new samples */
+  if (g == width - 1) { /* the accumulator: itself over the finished segment */
+    p.s1 = width - 1;
+    p.s2 = width - 2;
+    p.from_b2 = false;
+  } else if (g >= width / 2) { /* level k >= 2: pairs of level k - 1 */
+    p.from_b2 = false;
     for (int k = 2; k <= log2_width; ++k) {
       const int start = width - (width >> (k - 1)), size = width >> k;
       if (g >= start && g < start + size) {
-        s1 = width - (width >> (k - 2)) + 2 * (g - start);
-        s2 = s1 + 1;
+        p.s1 = width - (width >> (k - 2)) + 2 * (g - start);
+        p.s2 = p.s1 + 1;
       }
     }
   }
+  return p;
+}
+
+/* Double buffer: one pipelined step. b1 of lane width - 1 is the
+ * accumulated colour. */
+template <typename Exchange>
+__device__ __forceinline__ void cvr_double_buffer_step(const Exchange &x, const cvr_pipeline_lane &l,
+                                                       float4 b2, float4 &b1) {
   float4 n1, n2, o1, o2;
-  x.pair(b2, s1, s2, n1, n2);
-  x.pair(b1, s1, s2, o1, o2);
-  b1 = from_b2 ? cvr_over(n1, n2) : cvr_over(o1, o2);
+  x.pair(b2, l.s1, l.s2, n1, n2);
+  x.pair(b1, l.s1, l.s2, o1, o2);
+  b1 = l.from_b2 ? cvr_over(n1, n2) : cvr_over(o1, o2);
 }
 
 /* Early ray termination as exact as one thread per ray: the transparency
@@ -178,6 +186,7 @@ __global__ void __launch_bounds__(512)
   const unsigned group_bits = (W == 32 ? CVR_FULL_MASK : ((1u << W) - 1u)) << (group * W);
 
   cvr_shuffle_exchange shuffle = {W};
+  const cvr_pipeline_lane pipeline = cvr_pipeline_sources(g, W, w.log2_width);
   cvr_shared_exchange shared;
   if (shared_exchange) {
     float4 *slots = (float4 *)(shared_mem + (size_t)l.ray.tf_size * l.table_copies);
@@ -232,8 +241,8 @@ __global__ void __launch_bounds__(512)
     } else {
       const bool busy = p.w > 0.0f || (g != W - 1 && b1.w > 0.0f);
       if (__any_sync(CVR_FULL_MASK, busy)) {
-        if (shared_exchange) cvr_double_buffer_step(shared, g, W, w.log2_width, p, b1);
-        else cvr_double_buffer_step(shuffle, g, W, w.log2_width, p, b1);
+        if (shared_exchange) cvr_double_buffer_step(shared, pipeline, p, b1);
+        else cvr_double_buffer_step(shuffle, pipeline, p, b1);
       }
       if (drain > 0) --drain;
       if (sampling && (t_base + (float)W > t_last || terminated)) {

@@ -34,7 +34,14 @@ static void usage(void) {
           "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
           "  --axes xyz              rotation axes (default xyz)\n"
           "  --step DEG              angle step over 0..180 (default 15)\n"
-          "  --repeats K             timed repeats per view (default 7, after 2 warm-ups)\n"
+          "  --repeats K             timed repeats per view (default 7)\n"
+          "  --warmups K             untimed renders before them (default 2)\n"
+          "  --volume FILE --lo A --hi B\n"
+          "                          instead of the micro-benchmark: a 360 degree\n"
+          "                          perspective orbit (--step degrees) of a real NIfTI\n"
+          "                          volume, early termination on, opacity ramp from A to\n"
+          "                          B, sample distance half the smallest spacing, images\n"
+          "                          of the --rays sizes\n"
           "  --backend cuda|cpu      (default cuda)\n"
           "  --ceiling               also measure the texture-filtering ceiling\n"
           "  --out FILE              JSON lines (default stdout)\n");
@@ -89,13 +96,94 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Renders warmups + repeats frames; the median and fastest kernel times of
+ * the timed ones, and the last frame's statistics. Returns 0 on failure. */
+static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *tf,
+                     const cvr_view *view, const cvr_render_settings *s, int warmups, int repeats,
+                     double *median, double *fastest, cvr_render_stats *st) {
+  const cvr_image none = {NULL, NULL, NULL};
+  double ms[64];
+  for (int k = 0; k < warmups + repeats; ++k) {
+    if (cvr_render(ctx, vol, tf, view, s, &none, st) != CVR_OK) {
+      fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
+      return 0;
+    }
+    if (k >= warmups) ms[k - warmups] = st->kernel_ms;
+  }
+  qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
+  *median = ms[repeats / 2];
+  *fastest = ms[0];
+  return 1;
+}
+
+/* The orbit on real data: every configuration at every azimuth. */
+static int orbit(cvr_context *ctx, FILE *out, const char *path, double lo, double hi,
+                 const int *rays, int n_rays, int step, int warmups, int repeats,
+                 const bench_config *configs, int n_configs) {
+  cvr_tools_volume data;
+  char err[512];
+  if (!cvr_tools_load_nifti(path, &data, err, sizeof err)) {
+    fprintf(stderr, "cvr-bench: %s\n", err);
+    return 1;
+  }
+  cvr_volume *vol = NULL;
+  cvr_transfer_function *tf = NULL;
+  int rc = 0;
+  if (cvr_volume_create(ctx, &data.desc, &vol) != CVR_OK) {
+    fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
+    cvr_tools_volume_free(&data);
+    return 1;
+  }
+  double range[2], center[3], radius;
+  cvr_volume_get_range(vol, range);
+  static float table[4 * 1024];
+  cvr_tools_ramp_tf(table, 1024, range[0], range[1], lo, hi, 0.5f);
+  double spacing = data.desc.spacing[0];
+  for (int a = 1; a < 3; ++a) spacing = data.desc.spacing[a] < spacing ? data.desc.spacing[a] : spacing;
+  const cvr_transfer_function_desc td = {table, 1024, {range[0], range[1]}, spacing};
+  cvr_transfer_function_create(ctx, &td, &tf);
+  cvr_tools_volume_bounds(&data.desc, center, &radius);
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  for (int ri = 0; ri < n_rays && !rc; ++ri)
+    for (int az = 0; az < 360 && !rc; az += step)
+      for (int b = 0; b < n_configs; ++b) {
+        cvr_view view;
+        cvr_tools_orbit_view(center, radius, az, 20.0, CVR_PROJECTION_PERSPECTIVE, rays[ri], rays[ri],
+                             &view);
+        cvr_render_settings s = configs[b].settings;
+        s.sample_distance = 0.5 * spacing;
+        double median, fastest;
+        cvr_render_stats st;
+        if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest, &st)) {
+          rc = 1;
+          break;
+        }
+        fprintf(out,
+                "{\"bench\":\"orbit\",\"volume\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
+                "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
+                "\"ms\":%.4f,\"ms_min\":%.4f,\"rays\":%llu,\"samples\":%llu,"
+                "\"gsamples_per_s\":%.2f}\n",
+                name, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
+                cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
+                median, fastest, (unsigned long long)st.rays, (unsigned long long)st.samples,
+                st.samples / (median * 1e-3) / 1e9);
+        fflush(out);
+      }
+  cvr_transfer_function_destroy(tf);
+  cvr_volume_destroy(vol);
+  cvr_tools_volume_free(&data);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
   static bench_config configs[32];
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
-  int step = 15, repeats = 7, ceiling = 0;
+  int step = 15, repeats = 7, warmups = 2, ceiling = 0;
+  const char *volume_path = NULL;
+  double lo = 0.0, hi = 0.0;
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = CVR_BACKEND_CUDA;
@@ -121,6 +209,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--axes") && v) axes = argv[++i];
     else if (!strcmp(a, "--step") && v) step = atoi(argv[++i]);
     else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--warmups") && v) warmups = atoi(argv[++i]);
+    else if (!strcmp(a, "--volume") && v) volume_path = argv[++i];
+    else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
+    else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--ceiling")) ceiling = 1;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
@@ -129,7 +221,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (step < 1 || repeats < 1) {
+  if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 ||
+      (volume_path && !(hi > lo))) {
     usage();
     return 2;
   }
@@ -159,7 +252,7 @@ int main(int argc, char **argv) {
   /* file names without their folders: results must not carry machine paths */
   for (int i = 0; i < argc; ++i) {
     const char *a = strrchr(argv[i], '/');
-    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out")) ? a + 1 : argv[i]);
+    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out") || !strcmp(argv[i - 1], "--volume")) ? a + 1 : argv[i]);
   }
   fprintf(out, "\"}}\n");
 #ifdef CVR_BENCH_HAVE_CUDA
@@ -175,6 +268,13 @@ int main(int argc, char **argv) {
   (void)ceiling;
 #endif
 
+  if (volume_path) {
+    const int rc = orbit(ctx, out, volume_path, lo, hi, rays, n_rays, step, warmups, repeats,
+                         configs, n_configs);
+    cvr_context_destroy(ctx);
+    if (out != stdout) fclose(out);
+    return rc;
+  }
   float table[4 * 256];
   cvr_tools_ramp_tf(table, 256, 0.0, 255.0, 0.0, 255.0, 0.05f);
   const cvr_transfer_function_desc td = {table, 256, {0.0, 255.0}, 1.0};
@@ -229,26 +329,18 @@ int main(int argc, char **argv) {
             s.sample_distance = 0.5;
             s.early_termination = 0;
             s.max_samples_per_ray = 512;
-            const cvr_image none = {NULL, NULL, NULL};
-            double ms[64];
+            double median, fastest;
             cvr_render_stats st;
-            const int total = 2 + (repeats > 62 ? 62 : repeats);
-            for (int k = 0; k < total; ++k) {
-              if (cvr_render(ctx, vol, tf, &view, &s, &none, &st) != CVR_OK) {
-                fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
-                rc = 1;
-                goto done;
-              }
-              if (k >= 2) ms[k - 2] = st.kernel_ms;
+            if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest, &st)) {
+              rc = 1;
+              goto done;
             }
-            qsort(ms, (size_t)(total - 2), sizeof ms[0], cmp_double);
-            const double median = ms[(total - 2) / 2];
             fprintf(out,
                     "{\"bench\":\"wang_micro\",\"N\":%d,\"R\":%d,\"axis\":\"%c\",\"angle\":%d,"
                     "\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\",\"ms\":%.4f,"
                     "\"ms_min\":%.4f,\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
                     n, r, *ax, angle, cvr_strategy_name(st.strategy), configs[b].label,
-                    st.block_width, st.block_height, median, ms[0],
+                    st.block_width, st.block_height, median, fastest,
                     (unsigned long long)st.samples, st.samples / (median * 1e-3) / 1e9);
             fflush(out);
           }

@@ -15,8 +15,39 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def plot_orbit(rows, meta, dst):
+    """Frames per second against azimuth on real data, one panel per volume
+    and image size, one line per configuration."""
+    runs = [r for r in rows if r.get("bench") == "orbit"]
+    panels = sorted({(r["volume"], r["R"]) for r in runs})
+    fig, grid = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 3.6), squeeze=False)
+    for j, (volume, rays) in enumerate(panels):
+        ax = grid[0][j]
+        lines = collections.defaultdict(list)
+        for r in runs:
+            if r["volume"] == volume and r["R"] == rays:
+                lines[r["config"]].append((r["azimuth"], 1000.0 / r["ms"]))
+        for config, pts in sorted(lines.items()):
+            pts.sort()
+            ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=config)
+        dims = next(r["dims"] for r in runs if r["volume"] == volume)
+        ax.set_title(f"{volume} ({dims}), {rays}$^2$, perspective, ERT on", fontsize=9)
+        ax.set_xlabel("azimuth (degrees)")
+        ax.set_xticks(range(0, 361, 90))
+        ax.set_ylabel("frames per second")
+        ax.grid(alpha=0.3)
+    grid[0][0].legend(fontsize=6)
+    fig.suptitle(f"360 degree orbits\n{meta.get('device', '')}, commit {meta.get('commit', '?')}",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+
+
 def main(src, dst):
     rows = [json.loads(line) for line in open(src)]
+    if any(r.get("bench") == "orbit" for r in rows):
+        plot_orbit(rows, next((r["meta"] for r in rows if "meta" in r), {}), dst)
+        return
     meta = next((r["meta"] for r in rows if "meta" in r), {})
     ceiling = next((r["gsamples_per_s"] for r in rows if r.get("bench") == "texture_ceiling"), None)
     runs = [r for r in rows if r.get("bench") == "wang_micro"]

@@ -3,9 +3,11 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|variants]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants]...
 #     (default: tests bench sanitize; strategies runs the micro-benchmark
 #      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
+#      orbit the same strategies over 360 degree orbits of real data; ncu
+#      their cache hit rates facing XY and ZY;
 #      variants compares pack-variants.sh builds on the micro-benchmark, with
 #      CVR_VARIANT_ARGS as cvr-bench's arguments)
 set -uo pipefail
@@ -93,17 +95,44 @@ if [[ " $steps " == *" sanitize "* ]]; then
   note "sanitizers: $clean clean, $dirty with findings or failures"
 fi
 
+# every strategy configuration the strategies, orbit and ncu steps compare
+configs=std:16x16,shape
+for v in SBShared DBShared SBShuffle DBShuffle; do configs+=,wm:$v:32:1x1:1x8; done
+configs+=,wm:DBShuffle:8:2x2:1x8,wm:DBShuffle:4:4x2:2x4,wm:DBShuffle:4:2x4:4x2
+configs+=,wm:DBShuffle:2:8x2:1x8,wm:DBShuffle:2:2x8:4x2,wm:DBShuffle:16:2x1:4x2
+
 if [[ " $steps " == *" strategies "* ]]; then
-  configs=std:16x16,shape
-  for v in SBShared DBShared SBShuffle DBShuffle; do configs+=,wm:$v:32:1x1:1x8; done
-  configs+=,wm:DBShuffle:8:2x2:1x8,wm:DBShuffle:4:4x2:2x4,wm:DBShuffle:4:2x4:4x2
-  configs+=,wm:DBShuffle:2:8x2:1x8,wm:DBShuffle:2:2x8:4x2,wm:DBShuffle:16:2x1:4x2
   "$pack/bin/cvr-bench" --ceiling ${CVR_STRATEGY_ARGS:---sizes 512,1024,2048 --rays 512,1024 --step 15 --repeats 5} \
     --configs "$configs" --out "$out/bench-strategies.jsonl" 2>"$out/bench-strategies.err"
   note "strategies bench rc=$?"
   python3 "$root/tools/bench/plot_wang.py" "$out/bench-strategies.jsonl" "$out/bench-strategies.png" \
     2>>"$out/bench-strategies.err" || note "plot failed (see bench-strategies.err)"
   python3 "$root/tools/bench/summarize.py" "$out/bench-strategies.jsonl" | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" orbit "* ]]; then
+  # real data, perspective, ERT on: 360 degrees in 15 degree steps
+  for spec in scivis/bonsai.nii.gz:30:180 ct/cranium_ct.nii.gz:100:1500; do
+    IFS=: read -r file lo hi <<<"$spec"
+    name=$(basename "$file" .nii.gz)
+    "$pack/bin/cvr-bench" --volume "$pack/data/$file" --lo "$lo" --hi "$hi" --rays 1024 --step 15 \
+      --repeats 5 --configs "$configs" --out "$out/orbit-$name.jsonl" 2>>"$out/orbit.err"
+    note "orbit $name rc=$?"
+    python3 "$root/tools/bench/summarize.py" "$out/orbit-$name.jsonl" | tee -a "$summary"
+    python3 "$root/tools/bench/plot_wang.py" "$out/orbit-$name.jsonl" "$out/orbit-$name.png" \
+      2>>"$out/orbit.err" || note "plot failed (see orbit.err)"
+  done
+fi
+
+if [[ " $steps " == *" ncu "* ]]; then
+  # texture (L1) and L2 hit rates facing XY (y0) and ZY (y90), 1024^3, 512^2 rays
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  "$ncu" --csv --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct \
+    -k regex:cvr_standard_kernel\|cvr_warp_marching_kernel \
+    "$pack/bin/cvr-bench" --sizes 1024 --rays 512 --axes y --step 90 --warmups 0 --repeats 1 \
+    --configs "$configs" --out "$out/ncu-views.jsonl" >"$out/ncu.csv" 2>"$out/ncu.err"
+  note "ncu rc=$?"
+  python3 "$root/tools/bench/ncu_join.py" "$out/ncu-views.jsonl" "$out/ncu.csv" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -15,21 +15,30 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def style(label, i):
+    """Distinct colours for up to 20 lines; warp marching dashed, so that the
+    thread-per-ray strategies stand out."""
+    dashed = label.startswith("wm:")
+    return dict(color=plt.cm.tab20(i % 20), linestyle="--" if dashed else "-",
+                linewidth=1.0 if dashed else 1.8)
+
+
 def plot_orbit(rows, meta, dst):
     """Frames per second against azimuth on real data, one panel per volume
     and image size, one line per configuration."""
     runs = [r for r in rows if r.get("bench") == "orbit"]
     panels = sorted({(r["volume"], r["R"]) for r in runs})
-    fig, grid = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 3.6), squeeze=False)
+    fig, grid = plt.subplots(1, len(panels), figsize=(max(7.0, 5.0 * len(panels)), 4.0), squeeze=False)
     for j, (volume, rays) in enumerate(panels):
         ax = grid[0][j]
         lines = collections.defaultdict(list)
         for r in runs:
             if r["volume"] == volume and r["R"] == rays:
                 lines[r["config"]].append((r["azimuth"], 1000.0 / r["ms"]))
-        for config, pts in sorted(lines.items()):
+        for i, (config, pts) in enumerate(sorted(lines.items())):
             pts.sort()
-            ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=config)
+            ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=config,
+                    **style(config, i))
         dims = next(r["dims"] for r in runs if r["volume"] == volume)
         ax.set_title(f"{volume} ({dims}), {rays}$^2$, perspective, ERT on", fontsize=9)
         ax.set_xlabel("azimuth (degrees)")
@@ -62,9 +71,10 @@ def main(src, dst):
             for r in runs:
                 if r["N"] == n and r["R"] == rays and r["axis"] == axis:
                     lines[r.get("config", r["block"])].append((r["angle"], 1000.0 / r["ms"]))
-            for block, pts in sorted(lines.items()):
+            for k, (block, pts) in enumerate(sorted(lines.items())):
                 pts.sort()
-                ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=block)
+                ax.plot([a for a, _ in pts], [f for _, f in pts], marker="o", ms=3, label=block,
+                        **style(block, k))
             ax.set_title(f"{n}$^3$, {rays}$^2$ rays, rotation about {axis.upper()}", fontsize=9)
             ax.set_xlabel("angle (degrees)")
             ax.set_xticks(range(0, 181, 45))

@@ -130,8 +130,8 @@ if [[ " $steps " == *" ncu "* ]]; then
   "$ncu" --csv --metrics l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct \
     -k regex:cvr_standard_kernel\|cvr_warp_marching_kernel \
     "$pack/bin/cvr-bench" --sizes 1024 --rays 512 --axes y --step 90 --warmups 0 --repeats 1 \
-    --configs "$configs" --out "$out/ncu-views.jsonl" >"$out/ncu.csv" 2>"$out/ncu.err"
-  note "ncu rc=$?"
+    --configs "$configs" --out "$out/ncu-views.jsonl" 2>"$out/ncu.err" | grep -v '^==PROF==' >"$out/ncu.csv"
+  note "ncu rc=${PIPESTATUS[0]}"
   python3 "$root/tools/bench/ncu_join.py" "$out/ncu-views.jsonl" "$out/ncu.csv" | tee -a "$summary"
 fi
 

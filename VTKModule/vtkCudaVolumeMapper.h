@@ -92,11 +92,11 @@ public:
    *    VerticalBlockSize (default 1 x 128).
    *  - STRATEGY_WARP_MARCHING (Wang et al.): WarpWidth lanes (2..32, a power
    *    of two) march one ray; a warp's 32 / WarpWidth rays are laid out
-   *    WarpRays[0] x WarpRays[1] on screen, a block holds BlockWarps[0] x
-   *    BlockWarps[1] warps (at most 16). WarpVariant: single or double
-   *    buffer, through shared memory or shuffles (default WARP_DB_SHUFFLE).
-   *    Width 32 is 1D warp marching (defaults: 32, 1 x 1, 1 x 8); 8 with
-   *    2 x 2 rays is the paper's 3D shape 2 x 2 x 8.
+   *    WarpRays[0] x WarpRays[1] on screen (0 x 0, the default: the
+   *    squarest layout), a block holds BlockWarps[0] x BlockWarps[1] warps
+   *    (at most 16; default 1 x 8). WarpVariant: single or double buffer,
+   *    through shared memory or shuffles (default WARP_DB_SHUFFLE). Width 32
+   *    (the default) is 1D warp marching; 8 is the paper's 3D shape 2 x 2 x 8.
    */
   vtkSetMacro(Strategy, int);
   vtkGetMacro(Strategy, int);
@@ -235,7 +235,7 @@ protected:
   int VerticalBlockSize[2] = { 1, 128 };
   int WarpVariant = WARP_DB_SHUFFLE;
   int WarpWidth = 32;
-  int WarpRays[2] = { 1, 1 };
+  int WarpRays[2] = { 0, 0 };
   int BlockWarps[2] = { 1, 8 };
   vtkTypeBool EarlyRayTermination = 1;
   double TerminationOpacity = 254.0 / 255.0;

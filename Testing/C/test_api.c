@@ -278,8 +278,8 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "power of two");
   }
-  const int bad_rays[][3] = {{8, 2, 1}, {8, 4, 4}, {32, 2, 1}, {4, 0, 8}}; /* width, x, y */
-  for (int i = 0; i < 4; ++i) {
+  const int bad_rays[][3] = {{8, 2, 1}, {8, 4, 4}, {32, 2, 1}, {4, 0, 8}, {4, 8, 0}};
+  for (int i = 0; i < 5; ++i) { /* width, rays x, rays y */
     sb = s;
     sb.strategy = CVR_STRATEGY_WARP_MARCHING;
     sb.warp_width = bad_rays[i][0];

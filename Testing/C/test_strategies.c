@@ -37,6 +37,8 @@ static const config configs[] = {
     {"3D SBShared 2x8x2", CVR_STRATEGY_WARP_MARCHING, CVR_WARP_SB_SHARED, 2, 2, 8, 2, 2},
     {"3D DBShuffle 2x1x16", CVR_STRATEGY_WARP_MARCHING, CVR_WARP_DB_SHUFFLE, 16, 2, 1, 4, 4},
     {"3D SBShuffle 4x4x2", CVR_STRATEGY_WARP_MARCHING, CVR_WARP_SB_SHUFFLE, 2, 4, 4, 1, 16},
+    {"3D DBShuffle width 4, rays automatic", CVR_STRATEGY_WARP_MARCHING, CVR_WARP_DB_SHUFFLE, 4, 0, 0,
+     1, 8},
 };
 enum { CONFIGS = sizeof configs / sizeof configs[0] };
 

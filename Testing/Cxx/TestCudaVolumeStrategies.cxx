@@ -57,6 +57,8 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
       vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 32, 1, 1, 1, 8, "DBShuffle, warp 1x1x32" },
     { "3D DBShuffle 2x2x8", vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING,
       vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 8, 2, 2, 1, 8, "DBShuffle, warp 2x2x8" },
+    { "3D rays automatic", vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING,
+      vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 4, 0, 0, 1, 8, "DBShuffle, warp 4x2x4" },
   };
   bool ok = true;
   for (const Config& c : configs)
@@ -79,6 +81,7 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
   }
 
   // a warp width that is not a power of two: one error, nothing drawn; fixed, it renders
+  scene.Mapper->SetWarpRays(0, 0);
   vtkNew<vtkCallbackCommand> onError;
   onError->SetCallback(CountError);
   scene.Mapper->AddObserver(vtkCommand::ErrorEvent, onError);

@@ -363,6 +363,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     } else if (s->strategy == CVR_STRATEGY_WARP_MARCHING) {
       block[0] = 32 * s->block_warps[0] * s->block_warps[1];
       block[1] = 1;
+      cvr_warp_rays_layout(s, stats->warp_rays);
+      stats->warp_width = s->warp_width;
     }
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     if (s->strategy == CVR_STRATEGY_WARP_MARCHING)

@@ -304,8 +304,10 @@ cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, const cvr_re
   w.width = s->warp_width;
   w.log2_width = 0;
   while ((1 << w.log2_width) < w.width) ++w.log2_width;
-  w.rays_x = s->warp_rays[0];
-  w.rays_y = s->warp_rays[1];
+  int rays[2];
+  cvr_warp_rays_layout(s, rays);
+  w.rays_x = rays[0];
+  w.rays_y = rays[1];
   w.warps_x = s->block_warps[0];
   w.warps_y = s->block_warps[1];
   switch (s->warp_variant) {

@@ -269,9 +269,10 @@ typedef struct cvr_render_settings {
   int horizontal_block[2], vertical_block[2];
   /* WARP_MARCHING: warp_width lanes per ray (2..32, a power of two; 32 =
    * 1D), the warp's 32 / warp_width rays laid out warp_rays[0] x
-   * warp_rays[1] on screen, a thread block of block_warps[0] x
-   * block_warps[1] warps (at most 32). Defaults: DB_SHUFFLE, 32, 1 x 1, 1 x 8.
-   * The paper's 3D shape 2 x 2 x 8 is warp_width 8, warp_rays 2 x 2. */
+   * warp_rays[1] on screen (0 x 0: the squarest layout, wider than tall),
+   * a thread block of block_warps[0] x block_warps[1] warps (at most 16).
+   * Defaults: DB_SHUFFLE, 32, 0 x 0, 1 x 8. The paper's 3D shape 2 x 2 x 8
+   * is warp_width 8 with warp_rays 2 x 2 (or 0 x 0). */
   cvr_warp_variant warp_variant;
   int warp_width;
   int warp_rays[2];
@@ -303,6 +304,7 @@ typedef struct cvr_render_stats {
   cvr_strategy strategy;
   int block_width, block_height;  /* thread block launched, in threads (CUDA: for
                                      warp marching, 32 x warps), or tile (CPU) */
+  int warp_rays[2], warp_width;   /* warp marching: the warp's shape as launched */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
   double total_ms;   /* the whole cvr_render call */
   uint64_t rays;     /* rays that intersected the volume */

@@ -102,6 +102,9 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame,
                           const cvr_image *image, cvr_render_stats *stats);
 int cvr_cpu_default_threads(void);
 
+/* settings.c: warp marching's rays per warp, resolving 0 x 0 (automatic) */
+void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]);
+
 /* block_shape.c */
 void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out);
 

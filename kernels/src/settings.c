@@ -23,7 +23,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->vertical_block[1] = 128;
   s->warp_variant = CVR_WARP_DB_SHUFFLE;
   s->warp_width = 32;
-  s->warp_rays[0] = s->warp_rays[1] = 1;
+  s->warp_rays[0] = s->warp_rays[1] = 0; /* automatic */
   s->block_warps[0] = 1;
   s->block_warps[1] = 8;
   s->cpu_tile_width = 32;
@@ -76,6 +76,17 @@ static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
   return CVR_OK;
 }
 
+void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]) {
+  rays[0] = s->warp_rays[0];
+  rays[1] = s->warp_rays[1];
+  if (rays[0] || rays[1]) return;
+  /* the squarest layout of 32 / width rays, the wider side across */
+  const int n = 32 / s->warp_width;
+  rays[1] = 1;
+  while (4 * rays[1] * rays[1] <= n) rays[1] *= 2;
+  rays[0] = n / rays[1];
+}
+
 cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s) {
   if (!(s->sample_distance > 0.0) || !isfinite(s->sample_distance))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -110,11 +121,13 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->warp_width < 2 || s->warp_width > 32 || (s->warp_width & (s->warp_width - 1)))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: warp width %d must be a power of two from 2 to 32", s->warp_width);
-  if (s->warp_rays[0] < 1 || s->warp_rays[1] < 1 ||
-      s->warp_rays[0] * s->warp_rays[1] * s->warp_width != 32)
+  const int automatic = s->warp_rays[0] == 0 && s->warp_rays[1] == 0;
+  if (!automatic && (s->warp_rays[0] < 1 || s->warp_rays[1] < 1 ||
+                     s->warp_rays[0] * s->warp_rays[1] * s->warp_width != 32))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: a warp of %d-lane groups holds %d rays, not %d x %d", s->warp_width,
-                    32 / s->warp_width, s->warp_rays[0], s->warp_rays[1]);
+                    "settings: a warp of %d-lane groups holds %d rays, not %d x %d (0 x 0: "
+                    "automatic)", s->warp_width, 32 / s->warp_width, s->warp_rays[0],
+                    s->warp_rays[1]);
   if (s->block_warps[0] < 1 || s->block_warps[1] < 1 ||
       (long)s->block_warps[0] * s->block_warps[1] * 32 > CVR_MAX_BLOCK_THREADS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,

@@ -10,6 +10,7 @@ boundary shared by two pieces."""
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -43,8 +44,20 @@ def render(ranks):
            if not k.startswith(("OMPI_", "PMIX_", "OPAL_", "PRTE_"))}
     env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
     for attempt in range(3):
-        run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             env=env)
+        # in a session of its own, so that a hung job goes with all its processes
+        job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=env, start_new_session=True)
+        try:
+            out, _ = job.communicate(timeout=150)
+        except subprocess.TimeoutExpired:
+            # seen twice on a loaded build machine: a rank hung before rendering
+            # (a 3-rank run takes about 10 s); the job is killed and run again
+            os.killpg(job.pid, signal.SIGKILL)
+            out, _ = job.communicate()
+            run = subprocess.CompletedProcess(cmd, -9, out + "\n(timed out after 150 s)")
+            print("%d ranks: no result after 150 s; trying again" % ranks)
+            continue
+        run = subprocess.CompletedProcess(cmd, job.returncode, out)
         # Xvfb now and then refuses one of several ranks connecting at once;
         # that, and only that, is worth another try
         if "bad X server connection" not in run.stdout:

@@ -60,6 +60,8 @@ void AddStats(cvr_render_stats& total, const cvr_render_stats& block)
   total.total_ms += block.total_ms;
   total.rays += block.rays;
   total.samples += block.samples;
+  total.rotations += block.rotations;
+  total.rotation_ms += block.rotation_ms;
 }
 }
 
@@ -450,6 +452,11 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
   settings.warp_width = this->WarpWidth;
+  settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
+  settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
+  settings.rotation_hysteresis = this->RotationHysteresis;
+  settings.rotation_tile[0] = this->RotationTile[0];
+  settings.rotation_tile[1] = this->RotationTile[1];
   settings.cpu_tile_width = this->CpuTileSize[0];
   settings.cpu_tile_height = this->CpuTileSize[1];
   settings.cpu_schedule =
@@ -524,6 +531,17 @@ void vtkCudaVolumeMapper::RenderImages(
     std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
       cvr_warp_variant_name(settings.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
       in.Stats.warp_width);
+    in.Configuration += configuration;
+  }
+  if (in.Stats.backend == CVR_BACKEND_CUDA && in.Stats.memory_layout != CVR_LAYOUT_TEXTURE)
+  {
+    in.Configuration += std::string(", ") + cvr_memory_layout_name(in.Stats.memory_layout);
+  }
+  if (in.Stats.backend == CVR_BACKEND_CUDA && settings.rotation_policy != CVR_ROTATION_NEVER)
+  {
+    std::snprintf(configuration, sizeof configuration, ", rotation %s, axes %+d%+d%+d",
+      cvr_rotation_policy_name(settings.rotation_policy), in.Stats.volume_axes[0],
+      in.Stats.volume_axes[1], in.Stats.volume_axes[2]);
     in.Configuration += configuration;
   }
   if (images.size() > 1)
@@ -627,6 +645,10 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
      << this->VerticalBlockSize[1] << "\n";
   os << indent << "WarpVariant: " << this->WarpVariant << "\n";
   os << indent << "WarpWidth: " << this->WarpWidth << "\n";
+  os << indent << "MemoryLayout: " << this->MemoryLayout << "\n";
+  os << indent << "RotationPolicy: " << this->RotationPolicy << "\n";
+  os << indent << "RotationHysteresis: " << this->RotationHysteresis << "\n";
+  os << indent << "RotationTile: " << this->RotationTile[0] << " x " << this->RotationTile[1] << "\n";
   os << indent << "WarpRays: " << this->WarpRays[0] << " x " << this->WarpRays[1] << "\n";
   os << indent << "BlockWarps: " << this->BlockWarps[0] << " x " << this->BlockWarps[1] << "\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";

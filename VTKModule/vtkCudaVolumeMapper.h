@@ -61,6 +61,18 @@ public:
     WARP_SB_SHUFFLE = 2,
     WARP_DB_SHUFFLE = 3
   };
+  enum MemoryLayoutType
+  {
+    LAYOUT_TEXTURE = 0,
+    LAYOUT_ARRAY_ORDER = 1,
+    LAYOUT_Z_ORDER = 2
+  };
+  enum RotationPolicyType
+  {
+    ROTATION_NEVER = 0,
+    ROTATION_ON_REGION_CHANGE = 1,
+    ROTATION_HYSTERESIS = 2
+  };
   enum CpuScheduleType
   {
     CPU_SCHEDULE_DYNAMIC = 0,
@@ -114,6 +126,33 @@ public:
   vtkGetVector2Macro(WarpRays, int);
   vtkSetVector2Macro(BlockWarps, int);
   vtkGetVector2Macro(BlockWarps, int);
+  ///@}
+
+  ///@{
+  /**
+   * Where the CUDA backend keeps the volume, and in-place rotation (every
+   * strategy samples from any layout; the CPU backend ignores both).
+   *  - MemoryLayout (Bethel and Howison): LAYOUT_TEXTURE (default; the
+   *    texture unit filters), LAYOUT_ARRAY_ORDER or LAYOUT_Z_ORDER (global
+   *    memory through lookup tables, filtered in the kernel). A change
+   *    rebuilds the device copy once.
+   *  - RotationPolicy (Misaki et al.): ROTATION_NEVER (default), or turn the
+   *    volume's voxel order by 90 degrees in place when the view starts to
+   *    look along its x axis (ROTATION_ON_REGION_CHANGE), or only
+   *    RotationHysteresis degrees (default 5, in [0, 45)) past that border
+   *    (ROTATION_HYSTERESIS). The volume is padded once so that x and the
+   *    axis it trades places with have one length.
+   *  - RotationTile: t x k, the rotation kernel's tile (t in 1..32, k >= 1,
+   *    or 0 for automatic; default 32 x 0).
+   */
+  vtkSetMacro(MemoryLayout, int);
+  vtkGetMacro(MemoryLayout, int);
+  vtkSetMacro(RotationPolicy, int);
+  vtkGetMacro(RotationPolicy, int);
+  vtkSetMacro(RotationHysteresis, double);
+  vtkGetMacro(RotationHysteresis, double);
+  vtkSetVector2Macro(RotationTile, int);
+  vtkGetVector2Macro(RotationTile, int);
   ///@}
 
   ///@{
@@ -237,6 +276,10 @@ protected:
   int WarpWidth = 32;
   int WarpRays[2] = { 0, 0 };
   int BlockWarps[2] = { 1, 8 };
+  int MemoryLayout = LAYOUT_TEXTURE;
+  int RotationPolicy = ROTATION_NEVER;
+  double RotationHysteresis = 5.0;
+  int RotationTile[2] = { 32, 0 };
   vtkTypeBool EarlyRayTermination = 1;
   double TerminationOpacity = 254.0 / 255.0;
   int CpuThreads = 0;

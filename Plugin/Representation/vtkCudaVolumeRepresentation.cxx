@@ -119,6 +119,22 @@ void vtkCudaVolumeRepresentation::SetBlockWarps(int x, int y)
 {
   this->CudaMapper->SetBlockWarps(x, y);
 }
+void vtkCudaVolumeRepresentation::SetMemoryLayout(int v)
+{
+  this->CudaMapper->SetMemoryLayout(v);
+}
+void vtkCudaVolumeRepresentation::SetRotationPolicy(int v)
+{
+  this->CudaMapper->SetRotationPolicy(v);
+}
+void vtkCudaVolumeRepresentation::SetRotationHysteresis(double v)
+{
+  this->CudaMapper->SetRotationHysteresis(v);
+}
+void vtkCudaVolumeRepresentation::SetRotationTile(int t, int k)
+{
+  this->CudaMapper->SetRotationTile(t, k);
+}
 void vtkCudaVolumeRepresentation::SetEarlyRayTermination(int v)
 {
   this->CudaMapper->SetEarlyRayTermination(v);

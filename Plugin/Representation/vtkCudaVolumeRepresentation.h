@@ -43,6 +43,10 @@ public:
   void SetWarpWidth(int lanes);
   void SetWarpRays(int x, int y);
   void SetBlockWarps(int x, int y);
+  void SetMemoryLayout(int layout);
+  void SetRotationPolicy(int policy);
+  void SetRotationHysteresis(double degrees);
+  void SetRotationTile(int t, int k);
   void SetEarlyRayTermination(int on);
   void SetTerminationOpacity(double opacity);
   void SetCpuThreads(int threads);

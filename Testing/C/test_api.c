@@ -302,6 +302,32 @@ int main(int argc, char **argv) {
   sb.warp_variant = (cvr_warp_variant)9;
   EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
               "warp variant");
+  /* memory layout and in-place rotation (Strategies II) */
+  sb = s;
+  sb.memory_layout = (cvr_memory_layout)3;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "memory layout");
+  sb = s;
+  sb.rotation_policy = (cvr_rotation_policy)-1;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "rotation policy");
+  const int bad_rotation_tiles[][2] = {{0, 8}, {33, 8}, {-4, 4}, {32, -1}, {32, 65}};
+  for (int i = 0; i < 5; ++i) {
+    sb = s;
+    sb.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
+    sb.rotation_tile[0] = bad_rotation_tiles[i][0];
+    sb.rotation_tile[1] = bad_rotation_tiles[i][1];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "rotation tile");
+  }
+  const double bad_hysteresis[] = {-1.0, 45.0, 90.0, NAN};
+  for (int i = 0; i < 4; ++i) {
+    sb = s;
+    sb.rotation_policy = CVR_ROTATION_HYSTERESIS;
+    sb.rotation_hysteresis = bad_hysteresis[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "hysteresis");
+  }
   const int bad_tiles[][2] = {{0, 8}, {8, 0}, {5000, 8}};
   for (int i = 0; i < 3; ++i) {
     sb = s;

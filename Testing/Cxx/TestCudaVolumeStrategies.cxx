@@ -9,6 +9,7 @@
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
 #include "vtkCallbackCommand.h"
+#include "vtkCamera.h"
 #include "vtkCommand.h"
 
 #include <cstdio>
@@ -44,6 +45,7 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     const char* Name;
     int Strategy, Variant, Width, RaysX, RaysY, WarpsX, WarpsY;
     const char* Expect; // in the configuration line on CUDA
+    int Layout, Rotation;
   };
   const Config configs[] = {
     { "block shape", vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE, 0, 32, 1, 1, 1, 8, "block-shape" },
@@ -59,6 +61,17 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
       vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 8, 2, 2, 1, 8, "DBShuffle, warp 2x2x8" },
     { "3D rays automatic", vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING,
       vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 4, 0, 0, 1, 8, "DBShuffle, warp 4x2x4" },
+    { "array order", vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE, 0, 32, 1, 1, 1, 8,
+      "block-shape 32x4, array order", vtkCudaVolumeMapper::LAYOUT_ARRAY_ORDER },
+    { "Z-order, 3D", vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING,
+      vtkCudaVolumeMapper::WARP_DB_SHUFFLE, 8, 2, 2, 1, 8, "warp 2x2x8, Z-order",
+      vtkCudaVolumeMapper::LAYOUT_Z_ORDER },
+    { "in-place rotation", vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE, 0, 32, 1, 1, 1, 8,
+      "rotation on region change, axes", vtkCudaVolumeMapper::LAYOUT_TEXTURE,
+      vtkCudaVolumeMapper::ROTATION_ON_REGION_CHANGE },
+    { "rotation, array order", vtkCudaVolumeMapper::STRATEGY_STANDARD, 0, 32, 1, 1, 1, 8,
+      "array order, rotation hysteresis", vtkCudaVolumeMapper::LAYOUT_ARRAY_ORDER,
+      vtkCudaVolumeMapper::ROTATION_HYSTERESIS },
   };
   bool ok = true;
   for (const Config& c : configs)
@@ -68,6 +81,8 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     scene.Mapper->SetWarpWidth(c.Width);
     scene.Mapper->SetWarpRays(c.RaysX, c.RaysY);
     scene.Mapper->SetBlockWarps(c.WarpsX, c.WarpsY);
+    scene.Mapper->SetMemoryLayout(c.Layout);
+    scene.Mapper->SetRotationPolicy(c.Rotation);
     scene.Window->Render();
     const cvrTest::ImageDifference d =
       cvrTest::Compare(cvrTest::Grab(scene.Window), reference, 1);
@@ -80,8 +95,44 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     ok &= same && named;
   }
 
+  // a view along x: the volume is turned in place (x and z trade places), same image
+  scene.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE);
+  scene.Mapper->SetMemoryLayout(vtkCudaVolumeMapper::LAYOUT_TEXTURE);
+  scene.Mapper->SetRotationPolicy(vtkCudaVolumeMapper::ROTATION_NEVER);
+  vtkNew<vtkCamera> baselineCamera;
+  baselineCamera->DeepCopy(scene.Renderer->GetActiveCamera());
+  {
+    double bounds[6], c[3];
+    scene.Mapper->GetBounds(bounds);
+    for (int a = 0; a < 3; ++a)
+    {
+      c[a] = 0.5 * (bounds[2 * a] + bounds[2 * a + 1]);
+    }
+    vtkCamera* camera = scene.Renderer->GetActiveCamera();
+    camera->SetFocalPoint(c);
+    camera->SetPosition(c[0] + 500.0, c[1] + 80.0, c[2] + 120.0); // mostly along x
+    camera->SetViewUp(0.0, 1.0, 0.0);
+    scene.Renderer->ResetCamera();
+  }
+  scene.Window->Render();
+  const auto alongX = cvrTest::Grab(scene.Window);
+  scene.Mapper->SetRotationPolicy(vtkCudaVolumeMapper::ROTATION_ON_REGION_CHANGE);
+  scene.Window->Render();
+  {
+    const cvrTest::ImageDifference d = cvrTest::Compare(cvrTest::Grab(scene.Window), alongX, 1);
+    const std::string config = scene.Mapper->GetLastConfiguration();
+    const bool turned = !cuda || config.find("axes -3+2+1") != std::string::npos;
+    const bool same = d.MeanLevels <= 0.05 && d.FractionOver <= 0.001;
+    std::printf("%-20s \"%s\": mean %.3f levels, %.3f%% over 1: %s\n", "turned along x",
+      config.c_str(), d.MeanLevels, 100.0 * d.FractionOver, same && turned ? "ok" : "FAILED");
+    ok &= same && turned;
+  }
+  scene.Mapper->SetRotationPolicy(vtkCudaVolumeMapper::ROTATION_NEVER);
+  scene.Renderer->GetActiveCamera()->DeepCopy(baselineCamera); // the baseline's view
+
   // a warp width that is not a power of two: one error, nothing drawn; fixed, it renders
   scene.Mapper->SetWarpRays(0, 0);
+  scene.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING);
   vtkNew<vtkCallbackCommand> onError;
   onError->SetCallback(CountError);
   scene.Mapper->AddObserver(vtkCommand::ErrorEvent, onError);

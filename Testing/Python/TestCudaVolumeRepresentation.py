@@ -39,6 +39,10 @@ rep.CudaWarpVariant = "SBShuffle"
 rep.CudaWarpWidth = "8"
 rep.CudaWarpRays = [2, 2]
 rep.CudaBlockWarps = [2, 4]
+rep.CudaMemoryLayout = "Z-Order"
+rep.CudaRotationPolicy = "With Hysteresis"
+rep.CudaRotationHysteresis = 7.5
+rep.CudaRotationTile = [16, 4]
 rep.CudaBlockSize = [32, 4]
 rep.CudaEarlyRayTermination = 1
 rep.CudaTerminationOpacity = 0.98
@@ -54,7 +58,7 @@ Render(view)
 rep.UpdatePropertyInformation()
 stats = rep.GetPropertyValue("CudaLastFrameStatistics")
 print("last frame:", stats)
-ok &= check(("cuda warp-marching 256x1 SBShuffle, warp 2x2x8" in stats) or
+ok &= check(("cuda warp-marching 256x1 SBShuffle, warp 2x2x8, Z-order, rotation hysteresis" in stats) or
             ("cpu standard 16x8" in stats),
             "the statistics do not show the configured launch shape: %s" % stats)
 ok &= check(" 0 samples" not in stats, "no samples were taken")

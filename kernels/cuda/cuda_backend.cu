@@ -120,109 +120,14 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
   ctx->cuda = NULL;
 }
 
-static cudaChannelFormatDesc channel_for(cvr_scalar_type stored) {
-  switch (stored) {
-  case CVR_INT8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);
-  case CVR_UINT8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
-  case CVR_INT16: return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindSigned);
-  case CVR_UINT16: return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
-  default: return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
-  }
-}
-
-static cudaError_t create_texture(cudaArray_t array, cvr_scalar_type stored,
-                                  cudaTextureFilterMode filter, cudaTextureObject_t *out) {
-  cudaResourceDesc res;
-  memset(&res, 0, sizeof res);
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = array;
-  cudaTextureDesc tex;
-  memset(&tex, 0, sizeof tex);
-  tex.addressMode[0] = tex.addressMode[1] = tex.addressMode[2] = cudaAddressModeClamp;
-  tex.filterMode = filter;
-  tex.readMode = stored == CVR_FLOAT32 ? cudaReadModeElementType : cudaReadModeNormalizedFloat;
-  tex.normalizedCoords = 0;
-  return cudaCreateTextureObject(out, &res, &tex, NULL);
-}
-
-/* Copies z-slices [z0, z0 + nz) from host memory laid out as dims. */
-static cudaError_t copy_slices(cudaArray_t array, const void *src, size_t elem, const int *dims,
-                               int z0, int nz) {
-  cudaMemcpy3DParms p;
-  memset(&p, 0, sizeof p);
-  p.srcPtr = make_cudaPitchedPtr((void *)src, (size_t)dims[0] * elem, (size_t)dims[0],
-                                 (size_t)dims[1]);
-  p.dstArray = array;
-  p.dstPos = make_cudaPos(0, 0, (size_t)z0);
-  p.extent = make_cudaExtent((size_t)dims[0], (size_t)dims[1], (size_t)nz);
-  p.kind = cudaMemcpyHostToDevice;
-  return cudaMemcpy3D(&p);
-}
-
 extern "C" cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
                                              const void *data) {
-  cvr_cuda_context *c = ctx->cuda;
-  const int *dims = volume->dims;
-  for (int a = 0; a < 3; ++a)
-    if (dims[a] > c->props.maxTexture3D[a])
-      return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
-                      "volume: %d x %d x %d exceeds the device's 3D texture limit %d x %d x %d",
-                      dims[0], dims[1], dims[2], c->props.maxTexture3D[0],
-                      c->props.maxTexture3D[1], c->props.maxTexture3D[2]);
-  cvr_cuda_volume *v = (cvr_cuda_volume *)calloc(1, sizeof *v);
-  if (!v) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: out of host memory");
-  volume->cuda = v;
-  const size_t elem = cvr_scalar_type_size(volume->stored_type);
-  const size_t slice = (size_t)dims[0] * dims[1];
-  void *staging = NULL;
-  cvr_status st = CVR_OK;
   device_scope scope;
-  CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
-  {
-    const cudaChannelFormatDesc channel = channel_for(volume->stored_type);
-    const cudaError_t e = cudaMalloc3DArray(
-        &v->array, &channel, make_cudaExtent((size_t)dims[0], (size_t)dims[1], (size_t)dims[2]), 0);
-    if (e != cudaSuccess) {
-      size_t free_bytes = 0, total = 0;
-      cudaGetLastError();
-      cudaMemGetInfo(&free_bytes, &total);
-      st = cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                    "volume: cannot allocate a %d x %d x %d array of %.1f MiB on the device "
-                    "(%.1f MiB free): %s",
-                    dims[0], dims[1], dims[2], (double)(slice * dims[2] * elem) / 1048576.0,
-                    (double)free_bytes / 1048576.0, cudaGetErrorString(e));
-      goto done;
-    }
-  }
-  if (volume->stored_type == volume->type) {
-    CVR_CUDA_TRY(ctx, copy_slices(v->array, data, elem, dims, 0, dims[2]), "volume upload");
-  } else {
-    /* convert in slabs of about 64 MiB so host memory stays bounded */
-    const int slab = (int)(((size_t)64 << 20) / (slice * elem)) > 0
-                         ? (int)(((size_t)64 << 20) / (slice * elem))
-                         : 1;
-    const int nz = slab < dims[2] ? slab : dims[2];
-    staging = malloc((size_t)nz * slice * elem);
-    if (!staging) {
-      st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: no host memory for conversion");
-      goto done;
-    }
-    const size_t in_elem = cvr_scalar_type_size(volume->type);
-    for (int z = 0; z < dims[2]; z += nz) {
-      const int n = z + nz <= dims[2] ? nz : dims[2] - z;
-      cvr_convert_to_stored(volume->type, (const char *)data + (size_t)z * slice * in_elem,
-                            (size_t)n * slice, staging);
-      CVR_CUDA_TRY(ctx, copy_slices(v->array, staging, elem, dims, z, n), "volume upload");
-    }
-  }
-  CVR_CUDA_TRY(ctx, create_texture(v->array, volume->stored_type, cudaFilterModeLinear, &v->linear),
-               "volume texture");
-  CVR_CUDA_TRY(ctx, create_texture(v->array, volume->stored_type, cudaFilterModePoint, &v->nearest),
-               "volume texture");
+  cvr_status st = CVR_OK;
+  CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
+  st = cvr_cuda_storage_build(ctx, volume, CVR_LAYOUT_TEXTURE, 0, volume->type, data);
 done:
-  free(staging);
   leave_device(&scope);
-  if (st != CVR_OK) cvr_cuda_volume_release(volume);
   return st;
 }
 
@@ -233,9 +138,7 @@ extern "C" void cvr_cuda_volume_release(cvr_volume *volume) {
   device_scope scope;
   if (c && enter_device(c->device, &scope) == cudaSuccess) {
     cudaStreamSynchronize(c->stream); /* a frame in flight may still read it */
-    if (v->linear) cudaDestroyTextureObject(v->linear);
-    if (v->nearest) cudaDestroyTextureObject(v->nearest);
-    if (v->array) cudaFreeArray(v->array);
+    cvr_cuda_storage_free(volume->ctx, v);
     leave_device(&scope);
   }
   free(v);
@@ -302,6 +205,98 @@ static cudaError_t ensure_buffer(void **buffer, size_t *capacity, size_t bytes) 
   return e;
 }
 
+/* The rotation tile's depth k for the volume's type on this device. */
+static cvr_status rotation_tile(cvr_context *ctx, const cvr_volume *volume,
+                                const cvr_render_settings *s, int *k) {
+  *k = cvr_cuda_rotation_depth(&ctx->cuda->props, volume->stored_type, s->rotation_tile[0],
+                               s->rotation_tile[1]);
+  if (*k > 0) return CVR_OK;
+  return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                  "settings: rotation tile %d x %d of %s voxels needs two tiles of shared memory, "
+                  "more than this device's %zu bytes per block",
+                  s->rotation_tile[0], s->rotation_tile[1],
+                  volume->stored_type == CVR_FLOAT32 ? "32-bit" : volume->stored_type >= CVR_INT16 ? "16-bit" : "8-bit",
+                  ctx->cuda->props.sharedMemPerBlockOptin);
+}
+
+/* In-place rotation before the frame when its policy asks for it (Misaki et
+ * al.): the view direction in the stored copy's axes decides. */
+static cvr_status rotate_for_view(cvr_context *ctx, cvr_volume *volume, const cvr_frame *frame,
+                                  const cvr_render_settings *s, cvr_render_stats *stats) {
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_cuda_volume *v = volume->cuda;
+  if (s->rotation_policy == CVR_ROTATION_NEVER) return CVR_OK;
+  const cvr_orientation *o = &v->orientation;
+  cvr_ray_params stored;
+  cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
+  float dir[3];
+  cvr_view_direction_index(&stored, dir);
+  if (!cvr_rotation_needed(dir, s->rotation_policy, s->rotation_hysteresis)) return CVR_OK;
+  int k = 0;
+  cvr_status st = rotation_tile(ctx, volume, s, &k);
+  if (st != CVR_OK) return st;
+  float ms = 0.0f;
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+  CVR_CUDA_TRY(ctx, cvr_cuda_rotate(v, volume->stored_type, 1, s->rotation_tile[0], k, c->stream),
+               "in-place rotation");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
+  CVR_CUDA_TRY(ctx, cudaEventSynchronize(c->kernel_stop), "in-place rotation");
+  CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&ms, c->kernel_start, c->kernel_stop), "event timing");
+  stats->rotations = 1;
+  stats->rotation_ms = ms;
+done:
+  return st;
+}
+
+extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *s, int turns,
+                                       double *ms) {
+  cvr_context *ctx = volume->ctx;
+  cvr_cuda_context *c = ctx->cuda;
+  device_scope scope;
+  cvr_status st = CVR_OK;
+  int k = 0;
+  float elapsed = 0.0f;
+  CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
+  if ((st = cvr_validate_settings(ctx, s)) != CVR_OK) goto done;
+  if ((st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
+  if (!volume->cuda->padded) {
+    st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "rotation: the rotation policy is NEVER");
+    goto done;
+  }
+  if ((st = rotation_tile(ctx, volume, s, &k)) != CVR_OK) goto done;
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+  CVR_CUDA_TRY(ctx, cvr_cuda_rotate(volume->cuda, volume->stored_type, turns, s->rotation_tile[0], k,
+                                    c->stream), "in-place rotation");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
+  CVR_CUDA_TRY(ctx, cudaEventSynchronize(c->kernel_stop), "in-place rotation");
+  CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&elapsed, c->kernel_start, c->kernel_stop), "event");
+  if (ms) *ms = elapsed;
+done:
+  leave_device(&scope);
+  return st;
+}
+
+extern "C" cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out) {
+  cvr_context *ctx = volume->ctx;
+  device_scope scope;
+  cvr_status st = CVR_OK;
+  CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
+  st = cvr_cuda_storage_read(ctx, volume, out);
+done:
+  leave_device(&scope);
+  return st;
+}
+
+extern "C" size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
+  size_t free_bytes = 0, total = 0;
+  device_scope scope;
+  if (enter_device(ctx->cuda->device, &scope) != cudaSuccess)
+    return 0;
+  cudaMemGetInfo(&free_bytes, &total);
+  leave_device(&scope);
+  return free_bytes;
+}
+
 extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                       const cvr_image *image, cvr_render_stats *stats) {
   cvr_cuda_context *c = ctx->cuda;
@@ -312,9 +307,23 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   cvr_status st = CVR_OK;
   cvr_cuda_launch l;
   memset(&l, 0, sizeof l);
+  const cvr_orientation *o = NULL;
+  cvr_ray_params stored;
   device_scope scope;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
-
+  if (!frame->volume->cuda) {
+    st = cvr_fail(ctx, CVR_ERROR_DEVICE,
+                  "volume: its device copy was lost when changing its layout failed; create it again");
+    goto done;
+  }
+  /* the volume's device copy is a cache of its voxels in some layout and
+   * order: rendering may rearrange it, never change what it holds */
+  {
+    cvr_volume *volume = (cvr_volume *)frame->volume;
+    if ((st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
+    if ((st = rotate_for_view(ctx, volume, frame, s, stats)) != CVR_OK) goto done;
+  }
+  
   if (c->table_version != frame->tf->version ||
       c->table_sample_distance != frame->ray.sample_distance) {
     pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
@@ -340,8 +349,11 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     l.opaque_depth = c->opaque_depth;
   }
   l.ray = frame->ray;
-  l.volume = s->interpolation == CVR_INTERPOLATION_NEAREST ? frame->volume->cuda->nearest
-                                                            : frame->volume->cuda->linear;
+  l.volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
+  /* gradients are taken along the stored axes */
+  o = &frame->volume->cuda->orientation;
+  cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
+  l.ray.shading = stored.shading;
   l.table = c->table;
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
@@ -356,7 +368,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     int block[2] = {s->block_width, s->block_height};
     if (s->strategy == CVR_STRATEGY_BLOCK_SHAPE) {
       cvr_block_shape_choice choice;
-      cvr_choose_block_shape_for(&frame->ray, &choice);
+      cvr_choose_block_shape_for(&stored, &choice); /* strides are the stored copy's */
       const int *b = choice.horizontal ? s->horizontal_block : s->vertical_block;
       block[0] = b[0];
       block[1] = b[1];
@@ -367,13 +379,15 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       stats->warp_width = s->warp_width;
     }
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+    const cvr_memory_layout layout = frame->volume->cuda->layout;
+    const cvr_scalar_type stored_type = frame->volume->stored_type;
     if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
-      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, s, c->stream),
+      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, stored_type, s, c->stream),
                    "warp-marching kernel launch");
     else
       CVR_CUDA_TRY(ctx,
-                   cvr_cuda_launch_standard(&l, dim3((unsigned)block[0], (unsigned)block[1]),
-                                            c->stream),
+                   cvr_cuda_launch_standard(&l, layout, stored_type,
+                                            dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
                    "standard kernel launch");
     stats->block_width = block[0];
     stats->block_height = block[1];
@@ -395,6 +409,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   stats->kernel_ms = ms;
   stats->rays = counters[0];
   stats->samples = counters[1];
+  stats->memory_layout = frame->volume->cuda->layout;
+  stats->volume_bytes = frame->volume->cuda->bytes;
+  for (int a = 0; a < 3; ++a) stats->volume_axes[a] = o->sign[a] * (o->axis[a] + 1);
 done:
   leave_device(&scope);
   return st;

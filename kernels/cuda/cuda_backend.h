@@ -26,6 +26,12 @@ cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
 cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                            const cvr_image *image, cvr_render_stats *stats);
 
+/* Behind the test hooks of debug.c. */
+cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
+                                 int turns, double *ms);
+cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out);
+size_t cvr_cuda_debug_free_bytes(cvr_context *ctx);
+
 #ifdef __cplusplus
 }
 #endif

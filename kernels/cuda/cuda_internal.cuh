@@ -22,15 +22,47 @@ struct cvr_cuda_context {
   size_t opaque_depth_bytes;
 };
 
+/* Where stored voxel s of the device copy comes from: s[a] = sign[a] *
+ * i[axis[a]] + offset[a] for volume index i (a signed permutation: the
+ * in-place rotation's quarter turns compose to one). */
+typedef struct cvr_orientation {
+  int axis[3], sign[3], offset[3];
+} cvr_orientation;
+
+/* The device copy of a volume in one memory layout (volume_storage.cu). */
 struct cvr_cuda_volume {
-  cudaArray_t array;
+  cvr_memory_layout layout;
+  int padded;       /* x and `partner` padded to one length, for rotation */
+  int partner;      /* the axis x trades places with when turned: 1 or 2 */
+  int dims[3];      /* stored extent, padding included */
+  cvr_orientation orientation;
+  cudaArray_t array; /* TEXTURE: bound to two textures and a surface */
   cudaTextureObject_t linear, nearest;
+  cudaSurfaceObject_t surface;
+  void *data;                /* ARRAY_ORDER, Z_ORDER */
+  unsigned long long *index; /* their lookup tables Lx, Ly, Lz back to back */
+  size_t bytes;              /* device memory of the voxels */
 };
+
+/* What a kernel needs to read the volume, by value: the sampler of the
+ * layout picks its fields (volume_sampler.cuh). */
+typedef struct cvr_storage_view {
+  cudaTextureObject_t texture; /* linear or nearest filtering, per frame */
+  const void *data;
+  const unsigned long long *index;
+  int dims[3];
+  int nearest;
+  /* texel coordinates of the stored copy from the volume's: T[a] = sign[a] *
+   * t[axis[a]] + offset[a]; identity skips it */
+  int identity;
+  int axis[3];
+  float sign[3], offset[3];
+} cvr_storage_view;
 
 /* Everything a ray-casting kernel reads, passed by value. */
 typedef struct cvr_cuda_launch {
   cvr_ray_params ray;
-  cudaTextureObject_t volume;
+  cvr_storage_view volume;
   const uint4 *table; /* pair i: entries i and i + 1 as eight halves */
   int table_copies;   /* replicas in shared memory (ray_march.cuh), set by the launcher */
   float4 *rgba32f; /* each output may be NULL */
@@ -40,12 +72,32 @@ typedef struct cvr_cuda_launch {
   unsigned long long *counters;
 } cvr_cuda_launch;
 
+/* volume_storage.cu */
+cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
+                                  int padded, cvr_scalar_type type, const void *data);
+void cvr_cuda_storage_free(cvr_context *ctx, cvr_cuda_volume *v);
+/* The volume's voxels in their original order, as stored_type, into host memory. */
+cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, void *out);
+/* Makes the device copy match the settings' layout and padding. */
+cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,
+                                    const cvr_render_settings *s);
+cvr_storage_view cvr_cuda_storage_view(const cvr_volume *volume, int nearest);
+
+/* rotation.cu: quarter turns of the stored voxels in place about the axis
+ * that is neither x nor the partner; tile = t x k (k resolved). */
+cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int turns, int t,
+                            int k, cudaStream_t stream);
+/* k itself if its tiles fit, for k = 0 the largest of 4, 2, 1 that fits; 0 if none. */
+int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k);
+
 /* standard.cu */
-cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
+cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,
+                                     cvr_scalar_type stored_type, dim3 block, cudaStream_t stream);
 int cvr_cuda_standard_max_threads(void); /* the kernel's launch bound */
 
 /* warp_marching.cu */
-cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch,
+cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch, cvr_memory_layout layout,
+                                          cvr_scalar_type stored_type,
                                           const cvr_render_settings *settings, cudaStream_t stream);
 int cvr_cuda_warp_marching_max_threads(void);
 

@@ -1,5 +1,5 @@
 /* Device helpers every CUDA strategy shares: the transfer-function table in
- * shared memory, volume sampling through the texture, one sample's
+ * shared memory, volume sampling through the layout's sampler, one sample's
  * classification and compositing, writing a pixel, and statistics. The
  * arithmetic itself lives in raycast.h, shared with the CPU renderer. */
 #ifndef CVR_RAY_MARCH_CUH
@@ -7,7 +7,7 @@
 
 #include <cuda_fp16.h>
 
-#include "cuda_internal.cuh"
+#include "volume_sampler.cuh"
 
 /* The table goes to shared memory: lookups with data-dependent indices would
  * serialize in constant memory and pollute the texture cache as a texture.
@@ -71,19 +71,29 @@ __device__ __forceinline__ cvr_rgba cvr_classify_packed(const uint4 *table, int 
   return cvr_lerp_rgba(a, b, f);
 }
 
+/* Sets up the ray of pixel (px, py) (raycast.h) and moves it into the stored
+ * copy's coordinates; returns whether it takes any sample. */
+__device__ __forceinline__ bool cvr_setup_ray(const cvr_cuda_launch &l, int px, int py, cvr_ray *ray) {
+  const float depth = l.opaque_depth ? l.opaque_depth[(size_t)py * l.ray.width + px] : 1.0f;
+  if (!cvr_ray_setup(&l.ray, px, py, depth, ray)) return false;
+  cvr_ray_to_storage(l.volume, ray);
+  return true;
+}
+
 /* The volume's value at lattice parameter t. */
-__device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, cudaTextureObject_t volume, float t) {
+template <typename Sampler>
+__device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &volume, float t) {
   float pos[3];
   cvr_ray_position(&ray, t, pos);
-  return tex3D<float>(volume, pos[0], pos[1], pos[2]);
+  return volume(pos[0], pos[1], pos[2]);
 }
 
 /* The classified (and with SHADED, shaded) sample of the value fetched at
  * lattice parameter t: straight colour, opacity corrected for the sample
  * distance. Every CUDA strategy takes its samples through here. */
-template <bool SHADED>
+template <bool SHADED, typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, const cvr_ray &ray,
-                                                     cudaTextureObject_t volume,
+                                                     const Sampler &volume,
                                                      const uint4 *table, int copies, float value,
                                                      float t) {
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
@@ -96,7 +106,7 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
       for (int side = 0; side < 2; ++side) {
         float q[3] = {pos[0], pos[1], pos[2]};
         q[a] += side ? -1.0f : 1.0f;
-        neighbours[2 * a + side] = tex3D<float>(volume, q[0], q[1], q[2]);
+        neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
       }
     cvr_gradient(neighbours, gradient);
     s = cvr_shade(&p.shading, &ray, t, gradient, s);
@@ -106,12 +116,12 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
 
 /* Composites the sample of the value fetched at lattice parameter t; returns
  * whether the ray is finished. */
-template <bool SHADED>
+template <bool SHADED, typename Sampler>
 __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
-                                                    cudaTextureObject_t volume, const uint4 *table,
+                                                    const Sampler &volume, const uint4 *table,
                                                     int copies, float value, float t,
                                                     cvr_rgba &acc, float &t_hit) {
-  const cvr_rgba s = cvr_sample_color<SHADED>(p, ray, volume, table, copies, value, t);
+  const cvr_rgba s = cvr_sample_color<SHADED, Sampler>(p, ray, volume, table, copies, value, t);
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);
@@ -123,9 +133,9 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * past early termination) are clamped reads whose values are dropped: the
  * composited samples are exactly the lattice's. Returns the number of
  * samples composited. */
-template <int FETCH_AHEAD, bool SHADED>
+template <int FETCH_AHEAD, bool SHADED, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
-                                              cudaTextureObject_t volume, const uint4 *table,
+                                              const Sampler &volume, const uint4 *table,
                                               int copies, cvr_rgba &acc, float &t_hit) {
   const float t_first = cvr_ray_t_first(&ray, p.lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
@@ -138,7 +148,7 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) {
       if (done || t > t_last) break;
-      done = cvr_composite_value<SHADED>(p, ray, volume, table, copies, v[j], t, acc, t_hit);
+      done = cvr_composite_value<SHADED, Sampler>(p, ray, volume, table, copies, v[j], t, acc, t_hit);
       t += 1.0f;
     }
   }

@@ -23,7 +23,7 @@
 
 /* SHADED: Phong shading with gradients; a separate instance so that the
  * unshaded kernel carries none of its registers. */
-template <bool SHADED>
+template <bool SHADED, typename Sampler>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
   extern __shared__ uint4 shared_table[];
@@ -38,11 +38,14 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     float t_hit = -1.0f; /* lattice parameter of the first visible sample */
     cvr_ray ray;
     const size_t pixel = (size_t)py * l.ray.width + px;
-    if (cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray)) {
+    if (cvr_setup_ray(l, px, py, &ray)) {
       hit = 1;
+      const Sampler volume(l.volume);
       /* shading needs registers for its gradient: fewer fetches in flight */
-      samples = cvr_march<SHADED ? 2 : CVR_STANDARD_FETCH_AHEAD, SHADED>(
-          l.ray, ray, l.volume, table, l.table_copies, acc, t_hit);
+      constexpr int ahead = Sampler::fetch_ahead < CVR_STANDARD_FETCH_AHEAD ? Sampler::fetch_ahead
+                                                                            : CVR_STANDARD_FETCH_AHEAD;
+      samples = cvr_march<SHADED ? (ahead < 2 ? ahead : 2) : ahead, SHADED>(
+          l.ray, ray, volume, table, l.table_copies, acc, t_hit);
     }
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */
@@ -55,23 +58,39 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
   cvr_count(l.counters, hit, samples);
 }
 
+/* The smallest launch bound over the kernel's instances (the global-memory
+ * samplers use more registers than the texture's). */
 int cvr_cuda_standard_max_threads(void) {
-  cudaFuncAttributes a, b;
-  if (cudaFuncGetAttributes(&a, cvr_standard_kernel<false>) != cudaSuccess ||
-      cudaFuncGetAttributes(&b, cvr_standard_kernel<true>) != cudaSuccess)
-    return 0;
-  return a.maxThreadsPerBlock < b.maxThreadsPerBlock ? a.maxThreadsPerBlock : b.maxThreadsPerBlock;
+  int limit = 1024;
+  for (int i = 0; i < 12; ++i) { /* texture, and the five stored types of global memory; x2 shaded */
+    const cvr_memory_layout layout = i / 2 == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
+    const cvr_scalar_type types[6] = {CVR_UINT8, CVR_INT8, CVR_UINT8, CVR_INT16, CVR_UINT16, CVR_FLOAT32};
+    cudaFuncAttributes a;
+    if (cvr_with_sampler(layout, types[i / 2], [&](auto tag) {
+          typedef typename decltype(tag)::type S;
+          return cudaFuncGetAttributes(&a, i % 2 ? cvr_standard_kernel<true, S> : cvr_standard_kernel<false, S>);
+        }) != cudaSuccess)
+      return 0;
+    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
+  }
+  return limit;
 }
 
-template <bool SHADED>
+template <bool SHADED, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
-  l.table_copies = cvr_table_copies(cvr_standard_kernel<SHADED>, (int)(block.x * block.y), l.ray.tf_size, 0);
+  l.table_copies = cvr_table_copies(cvr_standard_kernel<SHADED, Sampler>, (int)(block.x * block.y),
+                                    l.ray.tf_size, 0);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  cvr_standard_kernel<SHADED><<<grid, block, shared, stream>>>(l);
+  cvr_standard_kernel<SHADED, Sampler><<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
 }
 
-cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, dim3 block, cudaStream_t stream) {
-  return l->ray.shading.enabled ? launch<true>(*l, block, stream) : launch<false>(*l, block, stream);
+cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
+                                     cvr_scalar_type stored_type, dim3 block, cudaStream_t stream) {
+  return cvr_with_sampler(layout, stored_type, [&](auto tag) {
+    typedef typename decltype(tag)::type S;
+    return l->ray.shading.enabled ? launch<true, S>(*l, block, stream)
+                                  : launch<false, S>(*l, block, stream);
+  });
 }

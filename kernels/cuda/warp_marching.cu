@@ -170,7 +170,7 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 
 /* At most 512 threads (16 warps) per block, so that a lane may use 128
  * registers: the shaded kernels spill at 64. */
-template <int VARIANT, bool SHADED>
+template <int VARIANT, bool SHADED, typename Sampler>
 __global__ void __launch_bounds__(512)
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
   extern __shared__ uint4 shared_mem[];
@@ -200,8 +200,8 @@ __global__ void __launch_bounds__(512)
   cvr_ray ray;
   bool hit = false;
   const bool inside = px < l.ray.width && py < l.ray.height;
-  const size_t pixel = inside ? (size_t)py * l.ray.width + px : 0;
-  if (inside) hit = cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray);
+  if (inside) hit = cvr_setup_ray(l, px, py, &ray);
+  const Sampler volume(l.volume);
   const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
   float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
   bool sampling = hit;                     /* group-uniform */
@@ -210,17 +210,17 @@ __global__ void __launch_bounds__(512)
   float transparency = 1.0f;               /* of the kept samples, for termination */
   float t_hit = -1.0f;
   unsigned samples = 0;
-  float v_next = sampling ? cvr_fetch(ray, l.volume, t_base + (float)g) : 0.0f;
+  float v_next = sampling ? cvr_fetch(ray, volume, t_base + (float)g) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
     const float t = t_base + (float)g;
     const bool take = sampling && t <= t_last;
     const float v = v_next;
     /* the next cycle's fetch goes out before this cycle's work */
-    if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, l.volume, t + (float)W);
+    if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, volume, t + (float)W);
     float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
     if (take)
-      p = cvr_premultiply(cvr_sample_color<SHADED>(l.ray, ray, l.volume, table, l.table_copies, v, t));
+      p = cvr_premultiply(cvr_sample_color<SHADED, Sampler>(l.ray, ray, volume, table, l.table_copies, v, t));
     bool kept = true, terminated = false;
     if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
       transparency = shared_exchange
@@ -266,40 +266,46 @@ __global__ void __launch_bounds__(512)
 int cvr_cuda_warp_marching_max_threads(void) {
   int limit = 1024;
   cudaFuncAttributes a;
-#define CVR_WARP_LIMIT(V, S)                                                              \
-  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, S>) != cudaSuccess) return 0; \
+#define CVR_WARP_LIMIT(V, S)                                                                       \
+  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, S, cvr_texture_sampler>) != cudaSuccess) \
+    return 0;                                                                                      \
   if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
   CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, true)
   CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, true)
   CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, true)
   CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, true)
 #undef CVR_WARP_LIMIT
-  return limit;
+  return limit; /* every instance is bounded to 512 threads, whatever its sampler */
 }
 
-template <int VARIANT, bool SHADED>
+template <int VARIANT, bool SHADED, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStream_t stream) {
   const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
   const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
   const size_t exchange = shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0;
-  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, SHADED>, threads,
+  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, SHADED, Sampler>, threads,
                                     l.ray.tf_size, exchange);
   const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
   const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;
   const dim3 grid((l.ray.width + rays_x - 1) / rays_x, (l.ray.height + rays_y - 1) / rays_y);
-  cvr_warp_marching_kernel<VARIANT, SHADED><<<grid, threads, bytes, stream>>>(l, w);
+  cvr_warp_marching_kernel<VARIANT, SHADED, Sampler><<<grid, threads, bytes, stream>>>(l, w);
   return cudaGetLastError();
 }
 
 template <int VARIANT>
-static cudaError_t launch_variant(const cvr_cuda_launch &l, const cvr_warp_layout &w,
+static cudaError_t launch_variant(const cvr_cuda_launch &l, cvr_memory_layout layout,
+                                  cvr_scalar_type stored_type, const cvr_warp_layout &w,
                                   cudaStream_t stream) {
-  return l.ray.shading.enabled ? launch<VARIANT, true>(l, w, stream)
-                               : launch<VARIANT, false>(l, w, stream);
+  return cvr_with_sampler(layout, stored_type, [&](auto tag) {
+    typedef typename decltype(tag)::type S;
+    return l.ray.shading.enabled ? launch<VARIANT, true, S>(l, w, stream)
+                                 : launch<VARIANT, false, S>(l, w, stream);
+  });
 }
 
-cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, const cvr_render_settings *s,
-                                          cudaStream_t stream) {
+cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, cvr_memory_layout layout,
+                                          cvr_scalar_type stored_type,
+                                          const cvr_render_settings *s, cudaStream_t stream) {
   cvr_warp_layout w;
   w.width = s->warp_width;
   w.log2_width = 0;
@@ -311,10 +317,10 @@ cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, const cvr_re
   w.warps_x = s->block_warps[0];
   w.warps_y = s->block_warps[1];
   switch (s->warp_variant) {
-  case CVR_WARP_SB_SHARED: return launch_variant<CVR_WARP_SB_SHARED>(*l, w, stream);
-  case CVR_WARP_DB_SHARED: return launch_variant<CVR_WARP_DB_SHARED>(*l, w, stream);
-  case CVR_WARP_SB_SHUFFLE: return launch_variant<CVR_WARP_SB_SHUFFLE>(*l, w, stream);
-  case CVR_WARP_DB_SHUFFLE: return launch_variant<CVR_WARP_DB_SHUFFLE>(*l, w, stream);
+  case CVR_WARP_SB_SHARED: return launch_variant<CVR_WARP_SB_SHARED>(*l, layout, stored_type, w, stream);
+  case CVR_WARP_DB_SHARED: return launch_variant<CVR_WARP_DB_SHARED>(*l, layout, stored_type, w, stream);
+  case CVR_WARP_SB_SHUFFLE: return launch_variant<CVR_WARP_SB_SHUFFLE>(*l, layout, stored_type, w, stream);
+  case CVR_WARP_DB_SHUFFLE: return launch_variant<CVR_WARP_DB_SHUFFLE>(*l, layout, stored_type, w, stream);
   }
   return cudaErrorInvalidValue;
 }

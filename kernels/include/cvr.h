@@ -101,6 +101,38 @@ typedef enum cvr_warp_variant {
   CVR_WARP_DB_SHUFFLE
 } cvr_warp_variant;
 
+/* Where the CUDA backend keeps the volume (Bethel and Howison section 3.3).
+ * TEXTURE: a 3D CUDA array read through the texture unit, which filters in
+ * hardware. ARRAY_ORDER and Z_ORDER: plain global memory, x fastest or along
+ * a Z-order (Morton) curve, the index of voxel (i, j, k) taken from three
+ * lookup tables, Lx[i] + Ly[j] + Lz[k]; the kernel filters trilinearly
+ * itself, with the texture unit's 8-bit weights, so every layout renders the
+ * same image. Z-order addresses a box of power-of-two sides (an axis's bits
+ * stop where its extent ends, so 512 x 512 x 64 needs no padding, 300^3
+ * takes 512^3). The CPU backend always renders from array order. */
+typedef enum cvr_memory_layout {
+  CVR_LAYOUT_TEXTURE = 0,
+  CVR_LAYOUT_ARRAY_ORDER,
+  CVR_LAYOUT_Z_ORDER
+} cvr_memory_layout;
+
+/* In-place rotation of the volume's voxel order (Misaki, Ino and Hagihara):
+ * memory strides are smallest along the stored x axis, so when the view
+ * looks along it (warps then sample the yz plane, whose strides are large),
+ * the volume is turned by 90 degrees in place about the axis that makes x
+ * run across the screen again, and rendered with the turned transform; the
+ * image does not change. The volume is padded once (edge voxels repeated,
+ * never sampled) so that x and the axis it trades places with have the same
+ * length. NEVER: no padding, no rotation. ON_REGION_CHANGE: turn whenever
+ * the view crosses a region border (45 degrees between x and the other
+ * axes). HYSTERESIS: only rotation_hysteresis degrees past the border, so a
+ * view wobbling on it does not turn the volume every frame. */
+typedef enum cvr_rotation_policy {
+  CVR_ROTATION_NEVER = 0,
+  CVR_ROTATION_ON_REGION_CHANGE,
+  CVR_ROTATION_HYSTERESIS
+} cvr_rotation_policy;
+
 /* How the CPU backend hands image tiles to its threads (Bethel/Howison). */
 typedef enum cvr_cpu_schedule {
   CVR_CPU_SCHEDULE_DYNAMIC = 0, /* threads take the next tile from a shared queue */
@@ -141,6 +173,8 @@ CVR_API const char *cvr_status_string(cvr_status status);
 CVR_API const char *cvr_backend_name(cvr_backend backend);
 CVR_API const char *cvr_strategy_name(cvr_strategy strategy);
 CVR_API const char *cvr_warp_variant_name(cvr_warp_variant variant);
+CVR_API const char *cvr_memory_layout_name(cvr_memory_layout layout);
+CVR_API const char *cvr_rotation_policy_name(cvr_rotation_policy policy);
 CVR_API size_t cvr_scalar_type_size(cvr_scalar_type type);
 
 /* Number of usable CUDA devices (0 without a driver or in a CPU-only build). */
@@ -277,6 +311,18 @@ typedef struct cvr_render_settings {
   int warp_width;
   int warp_rays[2];
   int block_warps[2];
+  /* CUDA: where the volume lives (changing it rebuilds the device copy once,
+   * through host memory, so device memory never holds two copies) */
+  cvr_memory_layout memory_layout;
+  /* CUDA: in-place rotation. rotation_tile = t x k: the rotation kernel
+   * moves t x t x k tiles (t across the rotated plane, 1..32; k along the
+   * rotation axis, >= 1, or 0 = 4, the fastest measured on an H100, or less
+   * where two tiles do not fit the device's shared memory for the volume's
+   * type). Hysteresis in
+   * degrees, [0, 45). Defaults: NEVER, 32 x 0, 5. */
+  cvr_rotation_policy rotation_policy;
+  int rotation_tile[2];
+  double rotation_hysteresis;
   int cpu_tile_width, cpu_tile_height;
   cvr_cpu_schedule cpu_schedule;
   cvr_shading shading;           /* off by default */
@@ -309,6 +355,15 @@ typedef struct cvr_render_stats {
   double total_ms;   /* the whole cvr_render call */
   uint64_t rays;     /* rays that intersected the volume */
   uint64_t samples;  /* volume samples taken */
+  cvr_memory_layout memory_layout; /* the layout rendered from (CPU: ARRAY_ORDER) */
+  /* in-place rotation: quarter turns made before this frame's ray casting,
+   * their kernel time, and the voxel order now: stored axis s holds the
+   * volume's axis volume_axes[s] - 1, reversed where it is negative (+1, +2,
+   * +3 unturned) */
+  int rotations;
+  double rotation_ms;
+  int volume_axes[3];
+  size_t volume_bytes; /* device memory holding the volume (CPU: host) */
 } cvr_render_stats;
 
 /* The block-shape strategy's choice for a view (Sugimoto et al.): the

@@ -12,22 +12,23 @@
 #include "cvr_internal.h"
 #include "raycast.h"
 
-void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out) {
-  /* viewing direction in index space: from the eye to the volume's centre
-   * (perspective), or along the rays (parallel) */
-  float dir[3];
-  float near_w[3], far_w[3];
-  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, -1.0f, near_w);
-  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 1.0f, far_w);
+void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]) {
   if (p->perspective) {
     float eye[3];
     cvr_transform_affine(p->world_to_index, p->eye, eye);
     for (int a = 0; a < 3; ++a) dir[a] = 0.5f * (p->box_min[a] + p->box_max[a]) - eye[a];
   } else {
-    float d[3];
+    float near_w[3], far_w[3], d[3];
+    cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, -1.0f, near_w);
+    cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 1.0f, far_w);
     for (int a = 0; a < 3; ++a) d[a] = far_w[a] - near_w[a];
     cvr_transform_vector(p->world_to_index, d, dir);
   }
+}
+
+void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out) {
+  float dir[3];
+  cvr_view_direction_index(p, dir);
   int normal = 0;
   for (int a = 1; a < 3; ++a)
     if (fabsf(dir[a]) > fabsf(dir[normal])) normal = a;

@@ -28,58 +28,32 @@ typedef struct cpu_volume {
 
 #define CVR_ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* What a texture unit returns for one texel of each stored type. */
-CVR_ALWAYS_INLINE float texel_u8(const void *d, size_t i) {
-  return (float)((const uint8_t *)d)[i] / 255.0f;
-}
-CVR_ALWAYS_INLINE float texel_s8(const void *d, size_t i) {
-  return fmaxf((float)((const int8_t *)d)[i] / 127.0f, -1.0f);
-}
-CVR_ALWAYS_INLINE float texel_u16(const void *d, size_t i) {
-  return (float)((const uint16_t *)d)[i] / 65535.0f;
-}
-CVR_ALWAYS_INLINE float texel_s16(const void *d, size_t i) {
-  return fmaxf((float)((const int16_t *)d)[i] / 32767.0f, -1.0f);
-}
+/* One texel of each stored type, as the texture unit returns it. */
+CVR_ALWAYS_INLINE float texel_u8(const void *d, size_t i) { return cvr_texel_u8(((const uint8_t *)d)[i]); }
+CVR_ALWAYS_INLINE float texel_s8(const void *d, size_t i) { return cvr_texel_s8(((const int8_t *)d)[i]); }
+CVR_ALWAYS_INLINE float texel_u16(const void *d, size_t i) { return cvr_texel_u16(((const uint16_t *)d)[i]); }
+CVR_ALWAYS_INLINE float texel_s16(const void *d, size_t i) { return cvr_texel_s16(((const int16_t *)d)[i]); }
 CVR_ALWAYS_INLINE float texel_f32(const void *d, size_t i) { return ((const float *)d)[i]; }
 
 typedef float (*texel_fn)(const void *, size_t);
 
-static inline int clampi(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
-
-/* Texture-unit filtering at texel coordinate p (index position + 0.5):
- * nearest takes texel floor(p); linear filters between the texels around
- * p - 0.5 with weights quantized to 1/256, as the hardware does. */
+/* Texture-unit filtering at texel coordinate p (index position + 0.5), the
+ * shared filter of raycast.h over array-order data. */
 CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const float p[3]) {
-  if (v->nearest) {
-    size_t idx = 0;
-    const size_t stride[3] = {1, v->stride_y, v->stride_z};
-    for (int a = 0; a < 3; ++a)
-      idx += (size_t)clampi((int)floorf(p[a]), v->dims[a] - 1) * stride[a];
-    return texel(v->data, idx);
-  }
+  if (v->nearest)
+    return texel(v->data, (size_t)cvr_nearest_texel(p[0], v->dims[0]) +
+                              (size_t)cvr_nearest_texel(p[1], v->dims[1]) * v->stride_y +
+                              (size_t)cvr_nearest_texel(p[2], v->dims[2]) * v->stride_z);
   int i0[3], i1[3];
   float w[3];
-  for (int a = 0; a < 3; ++a) {
-    const float xb = p[a] - 0.5f;
-    const float xq = v->weights == CVR_WEIGHTS_8BIT_ROUNDED     ? floorf(xb * 256.0f + 0.5f) / 256.0f
-                     : v->weights == CVR_WEIGHTS_8BIT_TRUNCATED ? floorf(xb * 256.0f) / 256.0f
-                                                                : xb;
-    const float fl = floorf(xq);
-    w[a] = xq - fl;
-    i0[a] = clampi((int)fl, v->dims[a] - 1);
-    i1[a] = clampi((int)fl + 1, v->dims[a] - 1);
-  }
+  for (int a = 0; a < 3; ++a) w[a] = cvr_filter_axis(p[a], v->dims[a], v->weights, &i0[a], &i1[a]);
   const size_t y0 = (size_t)i0[1] * v->stride_y, y1 = (size_t)i1[1] * v->stride_y;
   const size_t z0 = (size_t)i0[2] * v->stride_z, z1 = (size_t)i1[2] * v->stride_z;
-  const float c000 = texel(v->data, i0[0] + y0 + z0), c100 = texel(v->data, i1[0] + y0 + z0);
-  const float c010 = texel(v->data, i0[0] + y1 + z0), c110 = texel(v->data, i1[0] + y1 + z0);
-  const float c001 = texel(v->data, i0[0] + y0 + z1), c101 = texel(v->data, i1[0] + y0 + z1);
-  const float c011 = texel(v->data, i0[0] + y1 + z1), c111 = texel(v->data, i1[0] + y1 + z1);
-  const float c00 = c000 + w[0] * (c100 - c000), c10 = c010 + w[0] * (c110 - c010);
-  const float c01 = c001 + w[0] * (c101 - c001), c11 = c011 + w[0] * (c111 - c011);
-  const float c0 = c00 + w[1] * (c10 - c00), c1 = c01 + w[1] * (c11 - c01);
-  return c0 + w[2] * (c1 - c0);
+  const float c[8] = {texel(v->data, i0[0] + y0 + z0), texel(v->data, i1[0] + y0 + z0),
+                      texel(v->data, i0[0] + y1 + z0), texel(v->data, i1[0] + y1 + z0),
+                      texel(v->data, i0[0] + y0 + z1), texel(v->data, i1[0] + y0 + z1),
+                      texel(v->data, i0[0] + y1 + z1), texel(v->data, i1[0] + y1 + z1)};
+  return cvr_trilinear(c, w);
 }
 
 /* Shades a visible sample with the gradient from its six neighbours. */

@@ -32,3 +32,21 @@ cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame, const cvr_i
   (void)stats;
   return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA render in a build without CUDA");
 }
+
+cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
+                                 int turns, double *ms) {
+  (void)settings;
+  (void)turns;
+  (void)ms;
+  return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA rotation in a build without CUDA");
+}
+
+cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out) {
+  (void)out;
+  return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA read-back in a build without CUDA");
+}
+
+size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
+  (void)ctx;
+  return 0;
+}

@@ -11,16 +11,32 @@ extern "C" {
 
 #define CVR_MESSAGE_SIZE 512
 
+/* The rotation kernel's tile limits (t x t threads' worth of voxels per
+ * plane, k planes); shared memory limits k further per device and type. */
+#define CVR_MAX_ROTATION_TILE 32
+#define CVR_MAX_ROTATION_DEPTH 64
+
 /* Test hooks, never set through the public API. They perturb the CPU
  * renderer so that tests can prove their tolerances would catch such a bug,
- * and choose how it emulates the texture unit's filter weights. */
-enum { CVR_WEIGHTS_8BIT_ROUNDED = 0, CVR_WEIGHTS_EXACT, CVR_WEIGHTS_8BIT_TRUNCATED };
+ * and choose how it emulates the texture unit's filter weights
+ * (CVR_WEIGHTS_* of raycast.h). */
 typedef struct cvr_debug_options {
   float lattice_offset; /* in samples; 0 in normal use */
   int reverse_order;    /* composite the samples back first (a bug) */
   int filter_weights;   /* CVR_WEIGHTS_* */
 } cvr_debug_options;
 CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
+
+/* debug.c, test and benchmark hooks of the device copy. Turns the stored
+ * voxels by `turns` quarter turns now (the settings' layout, padding and
+ * tile apply; the rotation policy must not be NEVER); ms: kernel time. */
+CVR_API cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
+                                    int turns, double *ms);
+/* The voxels in their original order as the volume's stored type (CUDA:
+ * read back from wherever layout and rotation put them). */
+CVR_API cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
+/* Free device memory (cudaMemGetInfo); 0 on the CPU backend. */
+CVR_API size_t cvr_debug_device_free_bytes(cvr_context *ctx);
 
 struct cvr_context {
   cvr_backend backend;
@@ -107,6 +123,18 @@ void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]);
 
 /* block_shape.c */
 void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out);
+/* The viewing direction in index space: eye to the volume's centre
+ * (perspective) or along the rays (parallel). */
+void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
+
+/* rotation_policy.c: whether a view looking along dir (stored index space)
+ * calls for a quarter turn under the policy. */
+CVR_API int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis);
+/* The ray parameters of a copy whose voxel s sits at sign[s] * i[axis[s]] +
+ * offset[s] of the volume's index i: index transform, box and gradient
+ * transform in the copy's axes. */
+void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
+                             const int offset[3], cvr_ray_params *out);
 
 /* time.c */
 double cvr_now_ms(void);

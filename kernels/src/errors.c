@@ -60,3 +60,21 @@ const char *cvr_warp_variant_name(cvr_warp_variant variant) {
   }
   return "unknown";
 }
+
+const char *cvr_memory_layout_name(cvr_memory_layout layout) {
+  switch (layout) {
+  case CVR_LAYOUT_TEXTURE: return "texture";
+  case CVR_LAYOUT_ARRAY_ORDER: return "array order";
+  case CVR_LAYOUT_Z_ORDER: return "Z-order";
+  }
+  return "unknown";
+}
+
+const char *cvr_rotation_policy_name(cvr_rotation_policy policy) {
+  switch (policy) {
+  case CVR_ROTATION_NEVER: return "never";
+  case CVR_ROTATION_ON_REGION_CHANGE: return "on region change";
+  case CVR_ROTATION_HYSTERESIS: return "hysteresis";
+  }
+  return "unknown";
+}

@@ -229,6 +229,51 @@ CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, float t)
   return cvr_minf(cvr_maxf(d, 0.0f), 1.0f);
 }
 
+/* What a texture unit returns for one texel of each stored type, in
+ * cudaReadModeNormalizedFloat (float32 as it is). */
+CVR_HD float cvr_texel_u8(unsigned char v) { return CVR_DIV((float)v, 255.0f); }
+CVR_HD float cvr_texel_s8(signed char v) { return fmaxf(CVR_DIV((float)v, 127.0f), -1.0f); }
+CVR_HD float cvr_texel_u16(unsigned short v) { return CVR_DIV((float)v, 65535.0f); }
+CVR_HD float cvr_texel_s16(short v) { return fmaxf(CVR_DIV((float)v, 32767.0f), -1.0f); }
+CVR_HD float cvr_texel_f32(float v) { return v; }
+
+/* How a linear filter weighs two texels (test hooks choose; normal use is
+ * the texture unit's 8-bit fixed point, rounded). */
+enum { CVR_WEIGHTS_8BIT_ROUNDED = 0, CVR_WEIGHTS_EXACT, CVR_WEIGHTS_8BIT_TRUNCATED };
+
+/* Texture-unit filtering along one axis of n texels at texel coordinate x
+ * (index position + 0.5): the texels around x - 0.5, clamped to the edge,
+ * and the weight of the second. Nearest takes texel floor(x). Every sampler
+ * that is not the texture unit (the CPU renderer, the global-memory layouts)
+ * filters through these, so they all agree with the hardware. */
+CVR_HD float cvr_filter_axis(float x, int n, int weights, int *i0, int *i1) {
+  const float xb = CVR_SUB(x, 0.5f);
+  const float xq = weights == CVR_WEIGHTS_8BIT_ROUNDED
+                       ? CVR_DIV(floorf(CVR_ADD(CVR_MUL(xb, 256.0f), 0.5f)), 256.0f)
+                   : weights == CVR_WEIGHTS_8BIT_TRUNCATED ? CVR_DIV(floorf(CVR_MUL(xb, 256.0f)), 256.0f)
+                                                           : xb;
+  const float fl = floorf(xq);
+  const int i = (int)fl;
+  *i0 = i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
+  *i1 = i + 1 < 0 ? 0 : (i + 1 > n - 1 ? n - 1 : i + 1);
+  return CVR_SUB(xq, fl);
+}
+
+CVR_HD int cvr_nearest_texel(float x, int n) {
+  const int i = (int)floorf(x);
+  return i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
+}
+
+/* Trilinear blend of the eight texels c[x + 2y + 4z] with weights w. */
+CVR_HD float cvr_trilinear(const float c[8], const float w[3]) {
+#define CVR_LERP(a, b, f) CVR_ADD((a), CVR_MUL((f), CVR_SUB((b), (a))))
+  const float c00 = CVR_LERP(c[0], c[1], w[0]), c10 = CVR_LERP(c[2], c[3], w[0]);
+  const float c01 = CVR_LERP(c[4], c[5], w[0]), c11 = CVR_LERP(c[6], c[7], w[0]);
+  const float c0 = CVR_LERP(c00, c10, w[1]), c1 = CVR_LERP(c01, c11, w[1]);
+  return CVR_LERP(c0, c1, w[2]);
+#undef CVR_LERP
+}
+
 /* Where value falls in a table of size entries: entry i, fraction f towards
  * entry i + 1. NaN values map to the first entry (fmaxf/fminf drop NaN). */
 CVR_HD int cvr_table_coordinate(int size, float scale, float bias, float value, float *f) {

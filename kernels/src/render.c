@@ -65,6 +65,11 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   local.backend = ctx->backend;
   /* the CPU backend has one renderer, the reference: strategies are CUDA's */
   local.strategy = ctx->backend == CVR_BACKEND_CUDA ? settings->strategy : CVR_STRATEGY_STANDARD;
+  /* the CPU's volume: array order, never turned (CUDA fills in its own) */
+  local.memory_layout = CVR_LAYOUT_ARRAY_ORDER;
+  for (int a = 0; a < 3; ++a) local.volume_axes[a] = a + 1;
+  local.volume_bytes = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *
+                       cvr_scalar_type_size(volume->stored_type);
   st = ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_render(ctx, &frame, image, &local)
                                         : cvr_cpu_render(ctx, &frame, image, &local);
   local.total_ms = cvr_now_ms() - start;

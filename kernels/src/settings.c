@@ -26,6 +26,11 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->warp_rays[0] = s->warp_rays[1] = 0; /* automatic */
   s->block_warps[0] = 1;
   s->block_warps[1] = 8;
+  s->memory_layout = CVR_LAYOUT_TEXTURE;
+  s->rotation_policy = CVR_ROTATION_NEVER;
+  s->rotation_tile[0] = 32;
+  s->rotation_tile[1] = 0; /* automatic */
+  s->rotation_hysteresis = 5.0;
   s->cpu_tile_width = 32;
   s->cpu_tile_height = 32;
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
@@ -133,6 +138,24 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
                     s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
+  if (s->memory_layout != CVR_LAYOUT_TEXTURE && s->memory_layout != CVR_LAYOUT_ARRAY_ORDER &&
+      s->memory_layout != CVR_LAYOUT_Z_ORDER)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown memory layout %d",
+                    (int)s->memory_layout);
+  if (s->rotation_policy != CVR_ROTATION_NEVER && s->rotation_policy != CVR_ROTATION_ON_REGION_CHANGE &&
+      s->rotation_policy != CVR_ROTATION_HYSTERESIS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown rotation policy %d",
+                    (int)s->rotation_policy);
+  if (s->rotation_tile[0] < 1 || s->rotation_tile[0] > CVR_MAX_ROTATION_TILE ||
+      s->rotation_tile[1] < 0 || s->rotation_tile[1] > CVR_MAX_ROTATION_DEPTH)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: rotation tile %d x %d: t must be 1..%d, k 1..%d (0: automatic)",
+                    s->rotation_tile[0], s->rotation_tile[1], CVR_MAX_ROTATION_TILE,
+                    CVR_MAX_ROTATION_DEPTH);
+  if (!(s->rotation_hysteresis >= 0.0 && s->rotation_hysteresis < 45.0))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: rotation hysteresis %g degrees must be in [0, 45)",
+                    s->rotation_hysteresis);
   if (s->cpu_tile_width < 1 || s->cpu_tile_height < 1 || s->cpu_tile_width > CVR_MAX_CPU_TILE ||
       s->cpu_tile_height > CVR_MAX_CPU_TILE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cvr.h"
+#include "cvr_internal.h" /* cvr_debug_rotate: the rotation kernel alone */
 #include "cvr_commit.h"
 #include "cvr_tools.h"
 
@@ -32,8 +33,18 @@ static void usage(void) {
           "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
           "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
           "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
+          "                          any followed by @texture, @array or @zorder (memory\n"
+          "                          layout), +rot (in-place rotation on region change),\n"
+          "                          +rot:H (with H degrees of hysteresis), +tile:TxK\n"
+          "                          (rotation tile), e.g. shape+rot@zorder\n"
           "  --axes xyz              rotation axes (default xyz)\n"
           "  --step DEG              angle step over 0..180 (default 15)\n"
+          "  --range DEG             angles 0 .. DEG (default 180; 360 stops at 360 - step):\n"
+          "                          views follow each other as frames, so rotations happen\n"
+          "                          where the view changes region\n"
+          "  --shape AxBxC           also a random volume of this non-cubic shape\n"
+          "  --rotation-bandwidth    instead: the in-place rotation kernel per layout and\n"
+          "                          tile depth k (t = 32) against a device-to-device copy\n"
           "  --repeats K             timed repeats per view (default 7)\n"
           "  --warmups K             untimed renders before them (default 2)\n"
           "  --volume FILE --lo A --hi B\n"
@@ -59,28 +70,50 @@ typedef struct bench_config {
   cvr_render_settings settings;
 } bench_config;
 
+/* Layout and rotation modifiers after the strategy: @texture, @array,
+ * @zorder, +rot, +rot:H, +tile:TxK. */
+static int parse_modifiers(const char *m, cvr_render_settings *s) {
+  while (*m) {
+    int n = 0;
+    if (!strncmp(m, "@texture", 8)) s->memory_layout = CVR_LAYOUT_TEXTURE, n = 8;
+    else if (!strncmp(m, "@array", 6)) s->memory_layout = CVR_LAYOUT_ARRAY_ORDER, n = 6;
+    else if (!strncmp(m, "@zorder", 7)) s->memory_layout = CVR_LAYOUT_Z_ORDER, n = 7;
+    else if (sscanf(m, "+tile:%dx%d%n", &s->rotation_tile[0], &s->rotation_tile[1], &n) == 2) {
+    } else if (sscanf(m, "+rot:%lf%n", &s->rotation_hysteresis, &n) == 1)
+      s->rotation_policy = CVR_ROTATION_HYSTERESIS;
+    else if (!strncmp(m, "+rot", 4)) s->rotation_policy = CVR_ROTATION_ON_REGION_CHANGE, n = 4;
+    if (n <= 0) return 0;
+    m += n;
+  }
+  return 1;
+}
+
 static int parse_config(const char *spec, bench_config *c) {
   cvr_render_settings_init(&c->settings);
   cvr_render_settings *s = &c->settings;
-  char variant[16];
+  char variant[16], base[64];
   int n = 0;
   size_t len = strcspn(spec, ",");
   if (len >= sizeof c->label) return 0;
   memcpy(c->label, spec, len);
   c->label[len] = 0;
-  if (sscanf(c->label, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2 && !c->label[n])
+  const size_t base_len = strcspn(c->label, "@+");
+  memcpy(base, c->label, base_len);
+  base[base_len] = 0;
+  if (!parse_modifiers(c->label + base_len, s)) return 0;
+  if (sscanf(base, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2 && !base[n])
     return 1;
-  if (!strcmp(c->label, "shape")) {
+  if (!strcmp(base, "shape")) {
     s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
     return 1;
   }
-  if (sscanf(c->label, "shape:%dx%d:%dx%d%n", &s->horizontal_block[0], &s->horizontal_block[1],
-             &s->vertical_block[0], &s->vertical_block[1], &n) == 4 && !c->label[n]) {
+  if (sscanf(base, "shape:%dx%d:%dx%d%n", &s->horizontal_block[0], &s->horizontal_block[1],
+             &s->vertical_block[0], &s->vertical_block[1], &n) == 4 && !base[n]) {
     s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
     return 1;
   }
-  if (sscanf(c->label, "wm:%15[A-Za-z]:%d:%dx%d:%dx%d%n", variant, &s->warp_width, &s->warp_rays[0],
-             &s->warp_rays[1], &s->block_warps[0], &s->block_warps[1], &n) == 6 && !c->label[n]) {
+  if (sscanf(base, "wm:%15[A-Za-z]:%d:%dx%d:%dx%d%n", variant, &s->warp_width, &s->warp_rays[0],
+             &s->warp_rays[1], &s->block_warps[0], &s->block_warps[1], &n) == 6 && !base[n]) {
     s->strategy = CVR_STRATEGY_WARP_MARCHING;
     for (int v = CVR_WARP_SB_SHARED; v <= CVR_WARP_DB_SHUFFLE; ++v)
       if (!strcmp(variant, cvr_warp_variant_name((cvr_warp_variant)v))) {
@@ -97,17 +130,21 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Renders warmups + repeats frames; the median and fastest kernel times of
- * the timed ones, and the last frame's statistics. Returns 0 on failure. */
+ * the timed ones, the in-place rotation time of all of them (the first frame
+ * at a view is the one that may turn the volume), and the last frame's
+ * statistics. Returns 0 on failure. */
 static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *tf,
                      const cvr_view *view, const cvr_render_settings *s, int warmups, int repeats,
-                     double *median, double *fastest, cvr_render_stats *st) {
+                     double *median, double *fastest, double *rotation_ms, cvr_render_stats *st) {
   const cvr_image none = {NULL, NULL, NULL};
   double ms[64];
+  *rotation_ms = 0.0;
   for (int k = 0; k < warmups + repeats; ++k) {
     if (cvr_render(ctx, vol, tf, view, s, &none, st) != CVR_OK) {
       fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
       return 0;
     }
+    *rotation_ms += st->rotation_ms;
     if (k >= warmups) ms[k - warmups] = st->kernel_ms;
   }
   qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
@@ -144,28 +181,34 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, double lo, doubl
   cvr_transfer_function_create(ctx, &td, &tf);
   cvr_tools_volume_bounds(&data.desc, center, &radius);
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-  for (int ri = 0; ri < n_rays && !rc; ++ri)
-    for (int az = 0; az < 360 && !rc; az += step)
-      for (int b = 0; b < n_configs; ++b) {
+  /* configurations outermost: each changes the volume's layout or padding
+   * at most once, and a rotating one sees the orbit's views in order */
+  for (int b = 0; b < n_configs && !rc; ++b)
+    for (int ri = 0; ri < n_rays && !rc; ++ri)
+      for (int az = 0; az < 360; az += step) {
         cvr_view view;
         cvr_tools_orbit_view(center, radius, az, 20.0, CVR_PROJECTION_PERSPECTIVE, rays[ri], rays[ri],
                              &view);
         cvr_render_settings s = configs[b].settings;
         s.sample_distance = 0.5 * spacing;
-        double median, fastest;
+        double median, fastest, rotation_ms;
         cvr_render_stats st;
-        if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest, &st)) {
+        if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest, &rotation_ms,
+                       &st)) {
           rc = 1;
           break;
         }
         fprintf(out,
                 "{\"bench\":\"orbit\",\"volume\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
                 "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
-                "\"ms\":%.4f,\"ms_min\":%.4f,\"rays\":%llu,\"samples\":%llu,"
+                "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
+                "\"axes\":\"%+d%+d%+d\",\"rays\":%llu,\"samples\":%llu,"
                 "\"gsamples_per_s\":%.2f}\n",
                 name, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
-                median, fastest, (unsigned long long)st.rays, (unsigned long long)st.samples,
+                cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
+                st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
+                (unsigned long long)st.rays, (unsigned long long)st.samples,
                 st.samples / (median * 1e-3) / 1e9);
         fflush(out);
       }
@@ -175,13 +218,65 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, double lo, doubl
   return rc;
 }
 
+#ifdef CVR_BENCH_HAVE_CUDA
+int cvr_bench_copy_bandwidth(size_t bytes, int repeats, double *gbytes_per_s);
+#endif
+
+/* The in-place rotation kernel (one quarter turn, median of repeats) per
+ * layout and tile depth k, as effective bandwidth: every voxel of the
+ * turned square prism is read and written once. Beside it a device-to-device
+ * copy of as many bytes (bandwidthTest's measure: 2 x bytes / time). */
+static int rotation_bandwidth(cvr_context *ctx, FILE *out, cvr_volume *vol, const int *d,
+                              int repeats) {
+  const int partner = abs(d[0] - d[1]) < abs(d[0] - d[2]) ? 1 : 2;
+  const int n = d[0] > d[partner] ? d[0] : d[partner];
+  const double moved = (double)n * n * d[3 - partner]; /* bytes, uint8 */
+  double copy = 0.0;
+#ifdef CVR_BENCH_HAVE_CUDA
+  if (!cvr_bench_copy_bandwidth((size_t)moved, repeats, &copy)) copy = 0.0;
+#endif
+  const cvr_memory_layout layouts[3] = {CVR_LAYOUT_TEXTURE, CVR_LAYOUT_ARRAY_ORDER, CVR_LAYOUT_Z_ORDER};
+  const int depths[6] = {1, 2, 4, 8, 16, 32}, widths[2] = {32, 16};
+  for (int l = 0; l < 3; ++l)
+    for (int w = 0; w < 2; ++w)
+      for (int i = 0; i < 6; ++i) {
+        cvr_render_settings s;
+        cvr_render_settings_init(&s);
+        s.memory_layout = layouts[l];
+        s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
+        s.rotation_tile[0] = widths[w];
+        s.rotation_tile[1] = depths[i];
+        double ms[64];
+        int ok = cvr_debug_rotate(vol, &s, 1, &ms[0]) == CVR_OK; /* layout change and warm-up */
+        for (int k = 0; ok && k < repeats; ++k) ok = cvr_debug_rotate(vol, &s, 1, &ms[k]) == CVR_OK;
+        if (!ok) {
+          fprintf(out, "{\"bench\":\"rotation\",\"layout\":\"%s\",\"t\":%d,\"k\":%d,\"error\":\"%s\"}\n",
+                  cvr_memory_layout_name(layouts[l]), widths[w], depths[i], cvr_last_error(ctx));
+          continue;
+        }
+        qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
+        const double median = ms[repeats / 2];
+        fprintf(out,
+                "{\"bench\":\"rotation\",\"dims\":\"%dx%dx%d\",\"turned\":\"%dx%dx%d\","
+                "\"layout\":\"%s\",\"t\":%d,\"k\":%d,\"ms\":%.4f,\"ms_min\":%.4f,"
+                "\"gbytes_per_s\":%.1f,\"copy_gbytes_per_s\":%.1f,\"of_copy\":%.3f}\n",
+                d[0], d[1], d[2], n, partner == 1 ? n : d[1], partner == 2 ? n : d[2],
+                cvr_memory_layout_name(layouts[l]), widths[w], depths[i], median, ms[0],
+                2.0 * moved / (median * 1e-3) / 1e9, copy,
+                copy > 0.0 ? 2.0 * moved / (median * 1e-3) / 1e9 / copy : 0.0);
+        fflush(out);
+      }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
   static bench_config configs[32];
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
-  int step = 15, repeats = 7, warmups = 2, ceiling = 0;
+  int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
+  int shape[3] = {0, 0, 0};
   const char *volume_path = NULL;
   double lo = 0.0, hi = 0.0;
   cvr_context_options o;
@@ -208,6 +303,10 @@ int main(int argc, char **argv) {
         }
     } else if (!strcmp(a, "--axes") && v) axes = argv[++i];
     else if (!strcmp(a, "--step") && v) step = atoi(argv[++i]);
+    else if (!strcmp(a, "--range") && v) range = atoi(argv[++i]);
+    else if (!strcmp(a, "--shape") && v) {
+      if (sscanf(argv[++i], "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) shape[0] = -1;
+    } else if (!strcmp(a, "--rotation-bandwidth")) bandwidth = 1;
     else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--warmups") && v) warmups = atoi(argv[++i]);
     else if (!strcmp(a, "--volume") && v) volume_path = argv[++i];
@@ -221,8 +320,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 ||
-      (volume_path && !(hi > lo))) {
+  if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 || range < 0 ||
+      range > 360 || shape[0] < 0 || (volume_path && !(hi > lo))) {
     usage();
     return 2;
   }
@@ -281,72 +380,89 @@ int main(int argc, char **argv) {
   cvr_transfer_function *tf = NULL;
   cvr_transfer_function_create(ctx, &td, &tf);
   int rc = 0;
-  for (int si = 0; si < n_sizes && !rc; ++si) {
-    const int n = sizes[si];
-    const size_t count = (size_t)n * n * n;
+  int volumes[9][3], n_volumes = 0;
+  for (int si = 0; si < n_sizes; ++si, ++n_volumes)
+    volumes[n_volumes][0] = volumes[n_volumes][1] = volumes[n_volumes][2] = sizes[si];
+  if (shape[0] > 0) memcpy(volumes[n_volumes++], shape, sizeof shape);
+  for (int vi = 0; vi < n_volumes && !rc; ++vi) {
+    const int *d = volumes[vi], n = d[0] > d[1] ? (d[0] > d[2] ? d[0] : d[2]) : (d[1] > d[2] ? d[1] : d[2]);
+    const size_t count = (size_t)d[0] * d[1] * d[2];
     uint8_t *voxels = malloc(count);
     if (!voxels) {
-      fprintf(stderr, "cvr-bench: no host memory for %d^3\n", n);
+      fprintf(stderr, "cvr-bench: no host memory for %dx%dx%d\n", d[0], d[1], d[2]);
       rc = 1;
       break;
     }
-    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)count;
     for (size_t i = 0; i < count; i += 8) {
       const uint64_t r = cvr_tools_random(&state);
       memcpy(voxels + i, &r, count - i < 8 ? count - i : 8);
     }
-    cvr_volume_desc d;
-    cvr_volume_desc_init(&d);
-    d.data = voxels;
-    d.dims[0] = d.dims[1] = d.dims[2] = n;
+    cvr_volume_desc desc;
+    cvr_volume_desc_init(&desc);
+    desc.data = voxels;
+    memcpy(desc.dims, d, sizeof desc.dims);
     cvr_volume *vol = NULL;
-    if (cvr_volume_create(ctx, &d, &vol) != CVR_OK) {
+    if (cvr_volume_create(ctx, &desc, &vol) != CVR_OK) {
       fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
       free(voxels);
       rc = 1;
       break;
     }
     free(voxels);
-    const double c = 0.5 * (n - 1), center[3] = {c, c, c};
-    for (int ri = 0; ri < n_rays; ++ri) {
-      const int r = rays[ri];
-      cvr_view view;
-      cvr_view_init(&view);
-      double look[16], proj[16];
-      const double eye[3] = {c, c, c + 2.0 * n}, up[3] = {0, 1, 0};
-      cvr_tools_look_at(eye, center, up, look);
-      cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
-      cvr_tools_multiply(proj, look, view.world_to_clip);
-      view.width = view.height = r;
-      view.projection = CVR_PROJECTION_PARALLEL;
-      for (const char *ax = axes; *ax; ++ax) {
-        const int axis = *ax - 'x';
-        if (axis < 0 || axis > 2) continue;
-        for (int angle = 0; angle <= 180; angle += step)
-          for (int b = 0; b < n_configs; ++b) {
+    if (bandwidth) {
+      rc = rotation_bandwidth(ctx, out, vol, d, repeats);
+      cvr_volume_destroy(vol);
+      continue;
+    }
+    /* the volume's centre; the view covers its largest face */
+    const double center[3] = {0.5 * (d[0] - 1), 0.5 * (d[1] - 1), 0.5 * (d[2] - 1)};
+    /* configurations outermost: each changes the volume's layout or padding
+     * at most once, and a rotating one sees the views in order as frames */
+    for (int b = 0; b < n_configs && !rc; ++b)
+      for (int ri = 0; ri < n_rays && !rc; ++ri) {
+        const int r = rays[ri];
+        cvr_view view;
+        cvr_view_init(&view);
+        double look[16], proj[16];
+        const double eye[3] = {center[0], center[1], center[2] + 2.0 * n}, up[3] = {0, 1, 0};
+        cvr_tools_look_at(eye, center, up, look);
+        cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
+        cvr_tools_multiply(proj, look, view.world_to_clip);
+        view.width = view.height = r;
+        view.projection = CVR_PROJECTION_PARALLEL;
+        for (const char *ax = axes; *ax && !rc; ++ax) {
+          const int axis = *ax - 'x';
+          if (axis < 0 || axis > 2) continue;
+          for (int angle = 0; angle <= range && !(range == 360 && angle == 360); angle += step) {
             cvr_tools_rotation_about(axis, angle, center, view.volume_to_world);
             cvr_render_settings s = configs[b].settings;
             s.sample_distance = 0.5;
             s.early_termination = 0;
             s.max_samples_per_ray = 512;
-            double median, fastest;
+            double median, fastest, rotation_ms;
             cvr_render_stats st;
-            if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest, &st)) {
+            if (!time_view(ctx, vol, tf, &view, &s, warmups, repeats, &median, &fastest,
+                           &rotation_ms, &st)) {
               rc = 1;
-              goto done;
+              break;
             }
             fprintf(out,
-                    "{\"bench\":\"wang_micro\",\"N\":%d,\"R\":%d,\"axis\":\"%c\",\"angle\":%d,"
-                    "\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\",\"ms\":%.4f,"
-                    "\"ms_min\":%.4f,\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
-                    n, r, *ax, angle, cvr_strategy_name(st.strategy), configs[b].label,
-                    st.block_width, st.block_height, median, fastest,
-                    (unsigned long long)st.samples, st.samples / (median * 1e-3) / 1e9);
+                    "{\"bench\":\"wang_micro\",\"N\":%d,\"dims\":\"%dx%dx%d\",\"R\":%d,"
+                    "\"axis\":\"%c\",\"angle\":%d,\"strategy\":\"%s\",\"config\":\"%s\","
+                    "\"block\":\"%dx%d\",\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
+                    "\"rotation_ms\":%.4f,\"frame_ms\":%.4f,\"axes\":\"%+d%+d%+d\","
+                    "\"volume_mib\":%.1f,\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                    n, d[0], d[1], d[2], r, *ax, angle, cvr_strategy_name(st.strategy),
+                    configs[b].label, st.block_width, st.block_height,
+                    cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
+                    median + rotation_ms, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
+                    st.volume_bytes / 1048576.0, (unsigned long long)st.samples,
+                    st.samples / (median * 1e-3) / 1e9);
             fflush(out);
           }
+        }
       }
-    }
-  done:
     cvr_volume_destroy(vol);
   }
   cvr_transfer_function_destroy(tf);

@@ -3,13 +3,17 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts]...
 #     (default: tests bench sanitize; strategies runs the micro-benchmark
 #      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
 #      their cache hit rates facing XY and ZY;
 #      variants compares pack-variants.sh builds on the micro-benchmark, with
-#      CVR_VARIANT_ARGS as cvr-bench's arguments)
+#      CVR_VARIANT_ARGS as cvr-bench's arguments; misaki is Misaki et al.'s
+#      experiment, frames about y over 0..359 degrees with and without
+#      in-place rotation; rotation the rotation kernel's bandwidth per tile;
+#      layouts texture, array order and Z-order on the micro-benchmark and
+#      real-data orbits)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -80,7 +84,8 @@ fi
 if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
   for tool in memcheck racecheck initcheck synccheck; do
-    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"; do
+    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick" \
+      "test_storage --quick --no-memory"; do
       log=$out/sanitizer.log
       echo "=== $tool: $t" >>"$log"
       extra=""
@@ -133,6 +138,38 @@ if [[ " $steps " == *" ncu "* ]]; then
     --configs "$configs" --out "$out/ncu-views.jsonl" 2>"$out/ncu.err" | grep -v '^==PROF==' >"$out/ncu.csv"
   note "ncu rc=${PIPESTATUS[0]}"
   python3 "$root/tools/bench/ncu_join.py" "$out/ncu-views.jsonl" "$out/ncu.csv" | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" misaki "* ]]; then
+  # CUDA sample (16x16), block shape (Sugimoto), block shape + in-place
+  # rotation (Misaki), and with 5 degrees of hysteresis; 1024^2 rays
+  mconfigs=std:16x16,shape,shape+rot,shape+rot:5
+  "$pack/bin/cvr-bench" --sizes 512,1024 --shape 1024x768x448 --rays 1024 --axes y --range 360 \
+    ${CVR_MISAKI_ARGS:---step 1 --repeats 3 --warmups 1} --configs "$mconfigs" \
+    --out "$out/misaki.jsonl" 2>"$out/misaki.err"
+  note "misaki bench rc=$?"
+fi
+
+if [[ " $steps " == *" rotation "* ]]; then
+  "$pack/bin/cvr-bench" --rotation-bandwidth --sizes 512,1024,2048 --shape 1024x768x448 --repeats 7 \
+    --out "$out/rotation-bandwidth.jsonl" 2>"$out/rotation.err"
+  note "rotation bandwidth rc=$?"
+fi
+
+if [[ " $steps " == *" layouts "* ]]; then
+  lconfigs=std:16x16,std:16x16@array,std:16x16@zorder,shape,shape@array,shape@zorder
+  lconfigs+=,wm:DBShuffle:8:2x2:1x8,wm:DBShuffle:8:2x2:1x8@array,wm:DBShuffle:8:2x2:1x8@zorder
+  "$pack/bin/cvr-bench" --sizes 512,1024 --rays 512 --step 15 --repeats 3 --warmups 1 \
+    --configs "$lconfigs" --out "$out/layouts-micro.jsonl" 2>"$out/layouts.err"
+  note "layouts micro rc=$?"
+  for spec in scivis/bonsai.nii.gz:30:180 ct/cranium_ct.nii.gz:100:1500; do
+    IFS=: read -r file lo hi <<<"$spec"
+    name=$(basename "$file" .nii.gz)
+    "$pack/bin/cvr-bench" --volume "$pack/data/$file" --lo "$lo" --hi "$hi" --rays 1024 --step 10 \
+      --repeats 3 --warmups 1 --configs "$lconfigs,shape+rot,shape+rot@array" \
+      --out "$out/layouts-orbit-$name.jsonl" 2>>"$out/layouts.err"
+    note "layouts orbit $name rc=$?"
+  done
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

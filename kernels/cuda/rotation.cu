@@ -1,0 +1,123 @@
+/* In-place rotation of the stored voxels by quarter turns (Misaki, Ino and
+ * Hagihara, Algorithm 1, with 3D tiles): the rotated plane is x and the
+ * partner axis, both N long; the third axis is the rotation axis. A thread
+ * block takes one t x t x k tile and the three tiles it visits under the
+ * turn, and moves the four in a cycle through shared memory: it loads the
+ * next tile before writing the current one, rotated, over it, so no voxel is
+ * lost and no device memory beyond the two tile buffers is used. Reads and
+ * writes run along x (coalesced); the turn happens in the shared-memory
+ * indexing, padded by one element so that no bank conflicts arise.
+ *
+ * Beyond the paper: N need not be a multiple of t. The plane is cut into the
+ * four quarters of a pinwheel (Q0 = [0, ceil(N/2)) x [0, floor(N/2)) and its
+ * turns; the centre of an odd N stays), tiles cover Q0 and are clipped to
+ * it, and a voxel is moved only when it belongs to its tile's quarter. The
+ * layout's accessor does the reading and writing, so the same kernel turns
+ * the texture's array (through a surface) and both global-memory layouts. */
+#include "volume_sampler.cuh"
+
+/* The quarter turn in the plane (a, b): (a, b) -> (N - 1 - b, a). Voxel g
+ * belongs to quarter q of the pinwheel when q inverse turns take it into Q0. */
+__device__ __forceinline__ bool in_quarter(int a, int b, int n, int q) {
+  for (int i = 0; i < q; ++i) {
+    const int t = a;
+    a = b;
+    b = n - 1 - t;
+  }
+  return a < (n + 1) / 2 && b < n / 2;
+}
+
+template <typename Access, typename T>
+__global__ void rotate_kernel(Access volume, int n, int partner, int depth, int t, int k) {
+  extern __shared__ __align__(16) unsigned char tile_memory[];
+  const int tile = k * t * (t + 1);
+  T *buffer[2] = {(T *)tile_memory, (T *)tile_memory + tile};
+  const int c0 = blockIdx.z * k;
+  /* tile origins in the plane: this block's tile of Q0, then its turns */
+  int a_origin = blockIdx.x * t, b_origin = blockIdx.y * t;
+  /* a voxel of the plane and the rotation axis in volume coordinates */
+  auto xyz = [&](int a, int b, int c, int &x, int &y, int &z) {
+    x = a;
+    y = partner == 1 ? b : c;
+    z = partner == 1 ? c : b;
+  };
+  auto load = [&](T *buf, int ao, int bo) {
+    for (int c = 0; c < k && c0 + c < depth; ++c)
+      for (int o2 = threadIdx.y; o2 < t; o2 += blockDim.y) {
+        const int a = ao + (int)threadIdx.x, b = bo + o2;
+        if (a < 0 || a >= n || b < 0 || b >= n) continue;
+        int x, y, z;
+        xyz(a, b, c0 + c, x, y, z);
+        buf[(c * t + o2) * (t + 1) + threadIdx.x] = volume.read(x, y, z);
+      }
+  };
+  load(buffer[0], a_origin, b_origin);
+  for (int s = 0; s < 4; ++s) {
+    /* the tile the turn takes this one to: local (o1, o2) goes to (t-1-o2, o1) */
+    const int a_next = n - b_origin - t, b_next = a_origin;
+    if (s < 3) load(buffer[(s + 1) & 1], a_next, b_next);
+    __syncthreads();
+    const T *from = buffer[s & 1];
+    for (int c = 0; c < k && c0 + c < depth; ++c)
+      for (int p2 = threadIdx.y; p2 < t; p2 += blockDim.y) {
+        const int p1 = threadIdx.x, a = a_next + p1, b = b_next + p2;
+        if (a < 0 || a >= n || b < 0 || b >= n || !in_quarter(a, b, n, (s + 1) & 3)) continue;
+        int x, y, z;
+        xyz(a, b, c0 + c, x, y, z);
+        volume.write(from[(c * t + (t - 1 - p1)) * (t + 1) + p2], x, y, z);
+      }
+    __syncthreads();
+    a_origin = a_next;
+    b_origin = b_next;
+  }
+}
+
+static size_t shared_bytes(cvr_scalar_type stored_type, int t, int k) {
+  return 2 * (size_t)k * t * (t + 1) * cvr_scalar_type_size(stored_type);
+}
+
+int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k) {
+  const size_t limit = props->sharedMemPerBlockOptin;
+  if (k > 0) return shared_bytes(stored_type, t, k) <= limit ? k : 0;
+  /* 4 was fastest on an H100 for every layout and size (t = 32; 8 equal for
+   * global memory; tools/bench/results/2026-11-22-h100-rotation) */
+  for (k = 4; k >= 1; k /= 2)
+    if (shared_bytes(stored_type, t, k) <= limit) return k;
+  return 0;
+}
+
+cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int turns, int t,
+                            int k, cudaStream_t stream) {
+  const int n = v->dims[0], partner = v->partner, axis = 3 - partner;
+  const int depth = v->dims[axis];
+  const dim3 block(t, t * t >= 256 ? 256 / t : t);
+  const dim3 grid(((n + 1) / 2 + t - 1) / t, (n / 2 + t - 1) / t, (depth + k - 1) / k);
+  const size_t bytes = shared_bytes(stored_type, t, k);
+  if (grid.y == 0) return cudaSuccess; /* N = 1: nothing moves */
+  for (int i = 0; i < turns; ++i) {
+    const cudaError_t e = cvr_with_stored_type(stored_type, [&](auto tag) {
+      typedef typename decltype(tag)::type T;
+      auto launch = [&](auto access) {
+        const auto kernel = rotate_kernel<decltype(access), T>;
+        cudaError_t r = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)bytes);
+        if (r != cudaSuccess) return r;
+        kernel<<<grid, block, bytes, stream>>>(access, n, partner, depth, t, k);
+        return cudaGetLastError();
+      };
+      if (v->layout == CVR_LAYOUT_TEXTURE) return launch(cvr_surface_access<T>{v->surface});
+      return launch(cvr_global_access<T>{(T *)v->data, v->index, v->dims[0], v->dims[1]});
+    });
+    if (e != cudaSuccess) return e;
+    /* stored (a, b) = (N - 1 - b', a') of the voxel before the turn */
+    cvr_orientation *o = &v->orientation;
+    const cvr_orientation before = *o;
+    o->axis[0] = before.axis[partner];
+    o->sign[0] = -before.sign[partner];
+    o->offset[0] = n - 1 - before.offset[partner];
+    o->axis[partner] = before.axis[0];
+    o->sign[partner] = before.sign[0];
+    o->offset[partner] = before.offset[0];
+  }
+  return cudaSuccess;
+}

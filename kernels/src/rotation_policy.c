@@ -1,0 +1,39 @@
+/* When to turn the volume (Misaki et al., generalized to any view): memory
+ * strides are smallest along the stored x axis, so a view is unfavourable
+ * when it looks mostly along stored x (warps then sample the yz plane). The
+ * border between the regions is where |d_x| equals the largest other
+ * component: 45 degrees. The volume is turned once the view is `hysteresis`
+ * degrees past that border; turning makes stored x the old partner axis, so
+ * the view is then as far inside the favourable region, and it takes the
+ * same margin back across the border to turn again. */
+#include <math.h>
+#include <string.h>
+
+#include "cvr_internal.h"
+
+int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis) {
+  if (policy == CVR_ROTATION_NEVER) return 0;
+  const double margin = policy == CVR_ROTATION_HYSTERESIS ? hysteresis : 0.0;
+  const double x = fabs(dir[0]);
+  const double others = fmax(fabs(dir[1]), fabs(dir[2]));
+  if (!(x > 0.0)) return 0;
+  const double angle = atan2(x, others) * (180.0 / 3.14159265358979323846);
+  return angle > 45.0 + margin;
+}
+
+void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
+                             const int offset[3], cvr_ray_params *out) {
+  const cvr_ray_params p = *in; /* out may be in */
+  *out = p;
+  for (int s = 0; s < 3; ++s) {
+    const int a = axis[s];
+    const float g = (float)sign[s];
+    for (int c = 0; c < 4; ++c) out->world_to_index[4 * s + c] = g * p.world_to_index[4 * a + c];
+    out->world_to_index[4 * s + 3] += (float)offset[s];
+    out->box_min[s] = sign[s] > 0 ? p.box_min[a] + offset[s] : offset[s] - p.box_max[a];
+    out->box_max[s] = sign[s] > 0 ? p.box_max[a] + offset[s] : offset[s] - p.box_min[a];
+    /* gradients are taken along stored axes: d/ds = sign * d/di[axis] */
+    for (int r = 0; r < 3; ++r)
+      out->shading.gradient_to_world[3 * r + s] = g * p.shading.gradient_to_world[3 * r + a];
+  }
+}

@@ -452,6 +452,9 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
   settings.warp_width = this->WarpWidth;
+  settings.slab_block[0] = this->SlabBlock[0];
+  settings.slab_block[1] = this->SlabBlock[1];
+  settings.slab_depth = this->SlabDepth;
   settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
   settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
   settings.rotation_hysteresis = this->RotationHysteresis;
@@ -531,6 +534,11 @@ void vtkCudaVolumeMapper::RenderImages(
     std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
       cvr_warp_variant_name(settings.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
       in.Stats.warp_width);
+    in.Configuration += configuration;
+  }
+  if (in.Stats.strategy == CVR_STRATEGY_SLAB)
+  {
+    std::snprintf(configuration, sizeof configuration, ", slab depth %d", in.Stats.slab_depth);
     in.Configuration += configuration;
   }
   if (in.Stats.backend == CVR_BACKEND_CUDA && in.Stats.memory_layout != CVR_LAYOUT_TEXTURE)
@@ -651,6 +659,8 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "RotationTile: " << this->RotationTile[0] << " x " << this->RotationTile[1] << "\n";
   os << indent << "WarpRays: " << this->WarpRays[0] << " x " << this->WarpRays[1] << "\n";
   os << indent << "BlockWarps: " << this->BlockWarps[0] << " x " << this->BlockWarps[1] << "\n";
+  os << indent << "SlabBlock: " << this->SlabBlock[0] << " x " << this->SlabBlock[1] << "\n";
+  os << indent << "SlabDepth: " << this->SlabDepth << "\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
   os << indent << "CpuThreads: " << this->CpuThreads << "\n";

@@ -52,7 +52,8 @@ public:
   {
     STRATEGY_STANDARD = 0,
     STRATEGY_BLOCK_SHAPE = 1,
-    STRATEGY_WARP_MARCHING = 2
+    STRATEGY_WARP_MARCHING = 2,
+    STRATEGY_SLAB = 3
   };
   enum WarpVariantType
   {
@@ -109,6 +110,13 @@ public:
    *    (at most 16; default 1 x 8). WarpVariant: single or double buffer,
    *    through shared memory or shuffles (default WARP_DB_SHUFFLE). Width 32
    *    (the default) is 1D warp marching; 8 is the paper's 3D shape 2 x 2 x 8.
+   *  - STRATEGY_SLAB (Mensmann et al.): SlabBlock[0] x SlabBlock[1] rays per
+   *    thread block (each side >= 3, at most 1024; the outer ring are border
+   *    rays, so a block renders a (w - 2) x (h - 2) tile; default 32 x 8)
+   *    step through slabs of SlabDepth samples (4, 8, 16 or 32; default 8)
+   *    cached in shared memory; shading takes its gradients from the cache
+   *    (the neighbouring rays) instead of six more volume fetches, so shaded
+   *    images differ slightly from the other strategies'.
    */
   vtkSetMacro(Strategy, int);
   vtkGetMacro(Strategy, int);
@@ -126,6 +134,10 @@ public:
   vtkGetVector2Macro(WarpRays, int);
   vtkSetVector2Macro(BlockWarps, int);
   vtkGetVector2Macro(BlockWarps, int);
+  vtkSetVector2Macro(SlabBlock, int);
+  vtkGetVector2Macro(SlabBlock, int);
+  vtkSetMacro(SlabDepth, int);
+  vtkGetMacro(SlabDepth, int);
   ///@}
 
   ///@{
@@ -276,6 +288,8 @@ protected:
   int WarpWidth = 32;
   int WarpRays[2] = { 0, 0 };
   int BlockWarps[2] = { 1, 8 };
+  int SlabBlock[2] = { 32, 8 };
+  int SlabDepth = 8;
   int MemoryLayout = LAYOUT_TEXTURE;
   int RotationPolicy = ROTATION_NEVER;
   double RotationHysteresis = 5.0;

@@ -119,6 +119,14 @@ void vtkCudaVolumeRepresentation::SetBlockWarps(int x, int y)
 {
   this->CudaMapper->SetBlockWarps(x, y);
 }
+void vtkCudaVolumeRepresentation::SetSlabBlock(int x, int y)
+{
+  this->CudaMapper->SetSlabBlock(x, y);
+}
+void vtkCudaVolumeRepresentation::SetSlabDepth(int v)
+{
+  this->CudaMapper->SetSlabDepth(v);
+}
 void vtkCudaVolumeRepresentation::SetMemoryLayout(int v)
 {
   this->CudaMapper->SetMemoryLayout(v);

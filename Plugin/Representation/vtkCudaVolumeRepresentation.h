@@ -43,6 +43,8 @@ public:
   void SetWarpWidth(int lanes);
   void SetWarpRays(int x, int y);
   void SetBlockWarps(int x, int y);
+  void SetSlabBlock(int x, int y);
+  void SetSlabDepth(int samples);
   void SetMemoryLayout(int layout);
   void SetRotationPolicy(int policy);
   void SetRotationHysteresis(double degrees);

@@ -328,6 +328,18 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "hysteresis");
   }
+  /* slab-based ray casting (Strategies III) */
+  const int bad_slabs[][3] = {{2, 8, 8}, {8, 2, 8}, {64, 32, 8}, {-3, 8, 8}, {32, 8, 0},
+                              {32, 8, 5}, {32, 8, 64}};
+  for (int i = 0; i < 7; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_SLAB;
+    sb.slab_block[0] = bad_slabs[i][0];
+    sb.slab_block[1] = bad_slabs[i][1];
+    sb.slab_depth = bad_slabs[i][2];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "slab");
+  }
   const int bad_tiles[][2] = {{0, 8}, {8, 0}, {5000, 8}};
   for (int i = 0; i < 3; ++i) {
     sb = s;

@@ -72,6 +72,8 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     { "rotation, array order", vtkCudaVolumeMapper::STRATEGY_STANDARD, 0, 32, 1, 1, 1, 8,
       "array order, rotation hysteresis", vtkCudaVolumeMapper::LAYOUT_ARRAY_ORDER,
       vtkCudaVolumeMapper::ROTATION_HYSTERESIS },
+    // unshaded, the slab strategy takes the same samples: the same image
+    { "slab", vtkCudaVolumeMapper::STRATEGY_SLAB, 0, 32, 1, 1, 1, 8, "slab 16x16, slab depth 16" },
   };
   bool ok = true;
   for (const Config& c : configs)
@@ -83,6 +85,8 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     scene.Mapper->SetBlockWarps(c.WarpsX, c.WarpsY);
     scene.Mapper->SetMemoryLayout(c.Layout);
     scene.Mapper->SetRotationPolicy(c.Rotation);
+    scene.Mapper->SetSlabBlock(16, 16);
+    scene.Mapper->SetSlabDepth(16);
     scene.Window->Render();
     const cvrTest::ImageDifference d =
       cvrTest::Compare(cvrTest::Grab(scene.Window), reference, 1);

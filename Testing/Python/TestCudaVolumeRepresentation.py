@@ -39,6 +39,16 @@ rep.CudaWarpVariant = "SBShuffle"
 rep.CudaWarpWidth = "8"
 rep.CudaWarpRays = [2, 2]
 rep.CudaBlockWarps = [2, 4]
+rep.CudaStrategy = "Slab"
+rep.CudaSlabBlock = [16, 12]
+rep.CudaSlabDepth = "16"
+Render(view)
+rep.UpdatePropertyInformation()
+stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+print("slab frame:", stats)
+ok &= check(("cuda slab 16x12, slab depth 16" in stats) or ("cpu standard" in stats),
+            "the statistics do not show the slab configuration: %s" % stats)
+rep.CudaStrategy = "Warp Marching"
 rep.CudaMemoryLayout = "Z-Order"
 rep.CudaRotationPolicy = "With Hysteresis"
 rep.CudaRotationHysteresis = 7.5

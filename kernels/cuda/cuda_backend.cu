@@ -178,6 +178,19 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
     st = check_block(ctx, "warp-marching block", 32 * s->block_warps[0] * s->block_warps[1], 1,
                      cvr_cuda_warp_marching_max_threads());
     break;
+  case CVR_STRATEGY_SLAB: {
+    st = check_block(ctx, "slab block", s->slab_block[0], s->slab_block[1],
+                     cvr_cuda_slab_max_threads());
+    const size_t need = cvr_cuda_slab_shared_bytes(s->slab_block[0] * s->slab_block[1], s->slab_depth);
+    if (st == CVR_OK && need > ctx->cuda->props.sharedMemPerBlockOptin)
+      st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: a slab block of %d x %d rays and slabs of %d samples needs %zu "
+                    "bytes of shared memory with the transfer function; this device has %zu per "
+                    "block (fewer rays or a smaller slab depth)",
+                    s->slab_block[0], s->slab_block[1], s->slab_depth, need,
+                    ctx->cuda->props.sharedMemPerBlockOptin);
+    break;
+  }
   }
   return st;
 }
@@ -377,6 +390,10 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       block[1] = 1;
       cvr_warp_rays_layout(s, stats->warp_rays);
       stats->warp_width = s->warp_width;
+    } else if (s->strategy == CVR_STRATEGY_SLAB) {
+      block[0] = s->slab_block[0];
+      block[1] = s->slab_block[1];
+      stats->slab_depth = s->slab_depth;
     }
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     const cvr_memory_layout layout = frame->volume->cuda->layout;
@@ -384,6 +401,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
       CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, stored_type, s, c->stream),
                    "warp-marching kernel launch");
+    else if (s->strategy == CVR_STRATEGY_SLAB)
+      CVR_CUDA_TRY(ctx, cvr_cuda_launch_slab(&l, layout, stored_type, s, ctx->debug.slab_one_sided,
+                                             c->stream), "slab kernel launch");
     else
       CVR_CUDA_TRY(ctx,
                    cvr_cuda_launch_standard(&l, layout, stored_type,

@@ -101,4 +101,13 @@ cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch, cvr_mem
                                           const cvr_render_settings *settings, cudaStream_t stream);
 int cvr_cuda_warp_marching_max_threads(void);
 
+/* slab.cu; one_sided: the test hook that ignores the border rays */
+cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *launch, cvr_memory_layout layout,
+                                 cvr_scalar_type stored_type, const cvr_render_settings *settings,
+                                 int one_sided, cudaStream_t stream);
+int cvr_cuda_slab_max_threads(void);
+/* Shared memory of a block of `rays` rays and slabs of `depth` samples with
+ * the largest transfer function, once. */
+size_t cvr_cuda_slab_shared_bytes(int rays, int depth);
+
 #endif

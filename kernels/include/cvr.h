@@ -85,8 +85,12 @@ typedef enum cvr_strategy {
   CVR_STRATEGY_BLOCK_SHAPE,  /* Sugimoto et al.: the standard kernel, with the thread
                                 block shape chosen per view so that warps run along
                                 the volume axis of smallest memory stride on screen */
-  CVR_STRATEGY_WARP_MARCHING /* Wang et al.: warp_width lanes march one ray together
-                                (1D with 32 lanes, 3D with several rays per warp) */
+  CVR_STRATEGY_WARP_MARCHING, /* Wang et al.: warp_width lanes march one ray together
+                                 (1D with 32 lanes, 3D with several rays per warp) */
+  CVR_STRATEGY_SLAB /* Mensmann et al.: a block of rays steps through slabs of
+                       slab_depth samples cached in shared memory; shading takes
+                       its gradients from the cache (the neighbouring rays and
+                       samples) instead of six more volume fetches */
 } cvr_strategy;
 
 /* How the lanes of a warp-marching group combine their samples (Wang et al.
@@ -311,6 +315,17 @@ typedef struct cvr_render_settings {
   int warp_width;
   int warp_rays[2];
   int block_warps[2];
+  /* SLAB: a thread block of slab_block[0] x slab_block[1] rays, the outer ring
+   * of them border rays that only fill the cache, so a block renders a tile
+   * of (slab_block[0] - 2) x (slab_block[1] - 2) pixels (each side 3..1024,
+   * at most 1024 rays); slabs of slab_depth samples per ray (4, 8, 16 or 32:
+   * each is a compiled kernel whose slab fetches are all in flight). The
+   * cache holds (slab_depth + 2) float samples per ray and must fit the
+   * device's shared memory beside the transfer function: cvr_render says so
+   * when it does not. Defaults: 32 x 8, 8 (the fastest measured on an H100,
+   * tools/bench/results/2026-11-22-h100-slab). */
+  int slab_block[2];
+  int slab_depth;
   /* CUDA: where the volume lives (changing it rebuilds the device copy once,
    * through host memory, so device memory never holds two copies) */
   cvr_memory_layout memory_layout;
@@ -351,6 +366,7 @@ typedef struct cvr_render_stats {
   int block_width, block_height;  /* thread block launched, in threads (CUDA: for
                                      warp marching, 32 x warps), or tile (CPU) */
   int warp_rays[2], warp_width;   /* warp marching: the warp's shape as launched */
+  int slab_depth;                 /* slab: samples per slab (the block holds border rays) */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
   double total_ms;   /* the whole cvr_render call */
   uint64_t rays;     /* rays that intersected the volume */

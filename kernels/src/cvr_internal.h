@@ -24,6 +24,9 @@ typedef struct cvr_debug_options {
   float lattice_offset; /* in samples; 0 in normal use */
   int reverse_order;    /* composite the samples back first (a bug) */
   int filter_weights;   /* CVR_WEIGHTS_* */
+  int normals_as_color; /* every backend: shaded colour = (N + 1) / 2 (gradient tests) */
+  int slab_one_sided;   /* slab strategy: ignore the border rays, one-sided
+                           differences at tile edges (the grid-pattern bug) */
 } cvr_debug_options;
 CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
 

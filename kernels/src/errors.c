@@ -47,6 +47,7 @@ const char *cvr_strategy_name(cvr_strategy strategy) {
   case CVR_STRATEGY_STANDARD: return "standard";
   case CVR_STRATEGY_BLOCK_SHAPE: return "block-shape";
   case CVR_STRATEGY_WARP_MARCHING: return "warp-marching";
+  case CVR_STRATEGY_SLAB: return "slab";
   }
   return "unknown";
 }

@@ -56,6 +56,7 @@ typedef struct cvr_light_params {
 
 typedef struct cvr_shading_params {
   int enabled, two_sided, light_count;
+  int normals_as_color; /* test hook: colour = (N + 1) / 2, to compare gradients */
   float ambient, diffuse, specular, power;
   float gradient_to_world[9]; /* index-space gradient -> world (world_to_index^T) */
   cvr_light_params lights[CVR_MAX_LIGHTS];
@@ -129,15 +130,18 @@ CVR_HD void cvr_transform_vector(const float *m, const float v[3], float out[3])
   }
 }
 
-/* Sets up the ray through the centre of pixel (px, py) and returns whether it
- * takes any sample. The lattice is global to the ray: sample k lies at world
- * distance (k + lattice_offset) * sample_distance from the eye (perspective)
- * or from the near plane (parallel), whatever part of the volume the ray
- * crosses, so every strategy samples the same points. opaque_depth is the
- * window depth of opaque geometry at the pixel (1: none); the ray takes no
- * sample beyond it. */
-CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_depth,
-                         cvr_ray *ray) {
+/* The line of the ray through the centre of pixel (px, py): its world and
+ * index-space origin and step, and the part of it between the near and far
+ * planes (or the opaque geometry) as lattice parameters [*t0, *t1]. The
+ * lattice is global to the ray: sample k lies at world distance
+ * (k + lattice_offset) * sample_distance from the eye (perspective) or from
+ * the near plane (parallel), whatever part of the volume the ray crosses, so
+ * every strategy samples the same points. opaque_depth is the window depth of
+ * opaque geometry at the pixel (1: none). Pixels outside the viewport have
+ * lines too (the slab strategy's border rays). Returns 0 for a degenerate
+ * projection. */
+CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_depth, cvr_ray *ray,
+                        float *t0, float *t1) {
   const float x = CVR_SUB(CVR_DIV((float)(2 * px + 1), (float)p->width), 1.0f);
   const float y = CVR_SUB(CVR_DIV((float)(2 * py + 1), (float)p->height), 1.0f);
   float near_w[3], far_w[3], dir[3], start[3];
@@ -177,10 +181,16 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_d
   }
   cvr_transform_affine(p->world_to_index, start, ray->origin);
   cvr_transform_vector(p->world_to_index, wstep, ray->step);
+  *t0 = t_near;
+  *t1 = t_far;
+  return 1;
+}
 
-  /* slab test against [box_min, box_max], in units of samples */
-  float t0 = t_near, t1 = t_far;
-  for (int a = 0; a < 3; ++a) {
+/* The samples of a line (cvr_ray_line, origin still in index space) inside
+ * the volume's box within [t0, t1]: sets k_first and k_last (capped at
+ * max_samples) and returns whether there is any. */
+CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1) {
+  for (int a = 0; a < 3; ++a) { /* slab test, in units of samples */
     const float o = ray->origin[a], s = ray->step[a], lo = p->box_min[a], hi = p->box_max[a];
     if (s == 0.0f) {
       if (o < lo || o > hi) return 0;
@@ -197,9 +207,24 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_d
   if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
   ray->k_first = (int)first;
   ray->k_last = (int)last;
-  for (int a = 0; a < 3; ++a) ray->origin[a] = CVR_ADD(ray->origin[a], 0.5f);
   if (p->max_samples > 0 && ray->k_last - ray->k_first >= p->max_samples)
     ray->k_last = ray->k_first + p->max_samples - 1;
+  return 1;
+}
+
+/* Index positions to texel coordinates (the texture addresses texel centres). */
+CVR_HD void cvr_ray_to_texel(cvr_ray *ray) {
+  for (int a = 0; a < 3; ++a) ray->origin[a] = CVR_ADD(ray->origin[a], 0.5f);
+}
+
+/* Sets up the ray through the centre of pixel (px, py) and returns whether it
+ * takes any sample (no sample lies beyond opaque_depth). */
+CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_depth,
+                         cvr_ray *ray) {
+  float t0, t1;
+  if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1) || !cvr_ray_clip(p, ray, t0, t1))
+    return 0;
+  cvr_ray_to_texel(ray);
   return 1;
 }
 
@@ -322,6 +347,64 @@ CVR_HD void cvr_gradient(const float neighbours[6], float gradient[3]) {
 
 CVR_HD float cvr_dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+CVR_HD void cvr_cross3(const float *a, const float *b, float *out) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Gradients of the slab strategy (Mensmann et al. section 5.2), taken in eye
+ * space from the slab cache: central differences D = (f(+) - f(-)) / 2 with
+ * the neighbouring rays across (u) and up (v) at the same lattice index, and
+ * with the ray's own previous and next samples (t). Each difference measures
+ * the gradient g along the half distance between its two samples: a_u.g,
+ * a_v.g and step.g. For parallel projection a_u is half the difference of
+ * the neighbours' origins (their steps are equal); for perspective the rays
+ * share the eye as origin and a_u = t (step_right - step_left) / 2 grows
+ * with the lattice parameter t. So a_u = c A_u with c = 1 or t, and the
+ * index-space gradient solves  [A_u; A_v; step] g = (D_u / c, D_v / c, D_t).
+ * The basis holds the inverse's columns; 0 when the rays are degenerate. */
+typedef struct cvr_eye_basis {
+  float column[3][3];
+} cvr_eye_basis;
+
+CVR_HD int cvr_eye_basis_invert(const float a_u[3], const float a_v[3], const float step[3],
+                                cvr_eye_basis *out) {
+  cvr_cross3(a_v, step, out->column[0]);
+  cvr_cross3(step, a_u, out->column[1]);
+  cvr_cross3(a_u, a_v, out->column[2]);
+  const float det = cvr_dot3(a_u, out->column[0]);
+  const int ok = det != 0.0f && det == det;
+  for (int c = 0; c < 3; ++c)
+    for (int a = 0; a < 3; ++a) out->column[c][a] = ok ? out->column[c][a] / det : 0.0f;
+  return ok;
+}
+
+/* The basis of a ray from its neighbours' lines (cvr_ray_line; left, right,
+ * below, above), whose origin and step are in the same coordinates as ray's. */
+CVR_HD int cvr_eye_basis_for(int perspective, const cvr_ray *ray, const cvr_ray *left,
+                             const cvr_ray *right, const cvr_ray *below, const cvr_ray *above,
+                             cvr_eye_basis *out) {
+  float a_u[3], a_v[3];
+  for (int a = 0; a < 3; ++a) {
+    a_u[a] = perspective ? 0.5f * (right->step[a] - left->step[a])
+                         : 0.5f * (right->origin[a] - left->origin[a]);
+    a_v[a] = perspective ? 0.5f * (above->step[a] - below->step[a])
+                         : 0.5f * (above->origin[a] - below->origin[a]);
+  }
+  return cvr_eye_basis_invert(a_u, a_v, ray->step, out);
+}
+
+/* The index-space gradient from the three central differences at lattice
+ * parameter t (perspective: the lateral ones scale with 1 / t). */
+CVR_HD void cvr_eye_gradient(const cvr_eye_basis *b, int perspective, float t, float d_u,
+                             float d_v, float d_t, float gradient[3]) {
+  const float c = perspective ? 1.0f / t : 1.0f;
+  const float r[3] = {d_u * c, d_v * c, d_t};
+  for (int a = 0; a < 3; ++a)
+    gradient[a] = b->column[0][a] * r[0] + b->column[1][a] * r[1] + b->column[2][a] * r[2];
+}
+
 /* Phong-shades a classified sample (cvr.h, cvr_shading): the colour becomes
  * the lit colour, the opacity stays. gradient is in index space; t places the
  * sample on the ray (for positional lights). */
@@ -380,6 +463,13 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
     }
   }
   cvr_rgba out;
+  if (sh->normals_as_color) {
+    out.r = 0.5f * (n[0] + 1.0f);
+    out.g = 0.5f * (n[1] + 1.0f);
+    out.b = 0.5f * (n[2] + 1.0f);
+    out.a = s.a;
+    return out;
+  }
   out.r = sh->ambient * ambient[0] * s.r + sh->diffuse * diffuse[0] * s.r + sh->specular * specular[0];
   out.g = sh->ambient * ambient[1] * s.g + sh->diffuse * diffuse[1] * s.g + sh->specular * specular[1];
   out.b = sh->ambient * ambient[2] * s.b + sh->diffuse * diffuse[2] * s.b + sh->specular * specular[2];

@@ -54,6 +54,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.ray.termination_opacity = (float)settings->termination_opacity;
   frame.ray.lattice_offset = ctx->debug.lattice_offset;
   cvr_build_shading_params(&settings->shading, frame.ray.world_to_index, &frame.ray.shading);
+  frame.ray.shading.normals_as_color = ctx->debug.normals_as_color;
   frame.volume = volume;
   frame.tf = tf;
   frame.sample_table = table;

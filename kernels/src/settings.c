@@ -26,6 +26,9 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->warp_rays[0] = s->warp_rays[1] = 0; /* automatic */
   s->block_warps[0] = 1;
   s->block_warps[1] = 8;
+  s->slab_block[0] = 32;
+  s->slab_block[1] = 8;
+  s->slab_depth = 8;
   s->memory_layout = CVR_LAYOUT_TEXTURE;
   s->rotation_policy = CVR_ROTATION_NEVER;
   s->rotation_tile[0] = 32;
@@ -107,7 +110,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown interpolation %d",
                     (int)s->interpolation);
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
-      s->strategy != CVR_STRATEGY_WARP_MARCHING)
+      s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown strategy %d",
                     (int)s->strategy);
   const struct { const char *what; const int *b; } blocks[3] = {
@@ -138,6 +141,15 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
                     s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
+  if (s->slab_block[0] < 3 || s->slab_block[1] < 3 ||
+      (long)s->slab_block[0] * s->slab_block[1] > CVR_MAX_BLOCK_THREADS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: slab block %d x %d must have each side >= 3 (a pixel between two "
+                    "border rays) and at most %d rays", s->slab_block[0], s->slab_block[1],
+                    CVR_MAX_BLOCK_THREADS);
+  if (s->slab_depth != 4 && s->slab_depth != 8 && s->slab_depth != 16 && s->slab_depth != 32)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: slab depth %d must be 4, 8, 16 or 32 samples", s->slab_depth);
   if (s->memory_layout != CVR_LAYOUT_TEXTURE && s->memory_layout != CVR_LAYOUT_ARRAY_ORDER &&
       s->memory_layout != CVR_LAYOUT_Z_ORDER)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown memory layout %d",

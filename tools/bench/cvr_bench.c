@@ -33,8 +33,11 @@ static void usage(void) {
           "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
           "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
           "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
+          "                          slab:WxH:D (slab-based: W x H rays with the border\n"
+          "                          ones, slabs of D samples), e.g. slab:32x8:8\n"
           "                          any followed by @texture, @array or @zorder (memory\n"
-          "                          layout), +rot (in-place rotation on region change),\n"
+          "                          layout), +shade (Phong shading, a headlight),\n"
+          "                          +rot (in-place rotation on region change),\n"
           "                          +rot:H (with H degrees of hysteresis), +tile:TxK\n"
           "                          (rotation tile), e.g. shape+rot@zorder\n"
           "  --axes xyz              rotation axes (default xyz)\n"
@@ -53,6 +56,8 @@ static void usage(void) {
           "                          volume, early termination on, opacity ramp from A to\n"
           "                          B, sample distance half the smallest spacing, images\n"
           "                          of the --rays sizes\n"
+          "  --resample AxBxC        with --volume: resample it trilinearly to A x B x C\n"
+          "                          first (a derived volume, labelled as such)\n"
           "  --backend cuda|cpu      (default cuda)\n"
           "  --ceiling               also measure the texture-filtering ceiling\n"
           "  --out FILE              JSON lines (default stdout)\n");
@@ -82,6 +87,7 @@ static int parse_modifiers(const char *m, cvr_render_settings *s) {
     } else if (sscanf(m, "+rot:%lf%n", &s->rotation_hysteresis, &n) == 1)
       s->rotation_policy = CVR_ROTATION_HYSTERESIS;
     else if (!strncmp(m, "+rot", 4)) s->rotation_policy = CVR_ROTATION_ON_REGION_CHANGE, n = 4;
+    else if (!strncmp(m, "+shade", 6)) s->shading.enabled = 1, n = 6;
     if (n <= 0) return 0;
     m += n;
   }
@@ -103,6 +109,11 @@ static int parse_config(const char *spec, bench_config *c) {
   if (!parse_modifiers(c->label + base_len, s)) return 0;
   if (sscanf(base, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2 && !base[n])
     return 1;
+  if (sscanf(base, "slab:%dx%d:%d%n", &s->slab_block[0], &s->slab_block[1], &s->slab_depth, &n) == 3 &&
+      !base[n]) {
+    s->strategy = CVR_STRATEGY_SLAB;
+    return 1;
+  }
   if (!strcmp(base, "shape")) {
     s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
     return 1;
@@ -154,14 +165,27 @@ static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *t
 }
 
 /* The orbit on real data: every configuration at every azimuth. */
-static int orbit(cvr_context *ctx, FILE *out, const char *path, double lo, double hi,
-                 const int *rays, int n_rays, int step, int warmups, int repeats,
+static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resample, double lo,
+                 double hi, const int *rays, int n_rays, int step, int warmups, int repeats,
                  const bench_config *configs, int n_configs) {
   cvr_tools_volume data;
-  char err[512];
+  char err[512], derived[64] = "";
   if (!cvr_tools_load_nifti(path, &data, err, sizeof err)) {
     fprintf(stderr, "cvr-bench: %s\n", err);
     return 1;
+  }
+  if (resample[0] > 0) {
+    cvr_tools_volume r;
+    if (!cvr_tools_resample(&data, resample, &r)) {
+      fprintf(stderr, "cvr-bench: no host memory to resample to %dx%dx%d\n", resample[0],
+              resample[1], resample[2]);
+      cvr_tools_volume_free(&data);
+      return 1;
+    }
+    snprintf(derived, sizeof derived, "%dx%dx%d", data.desc.dims[0], data.desc.dims[1],
+             data.desc.dims[2]);
+    cvr_tools_volume_free(&data);
+    data = r;
   }
   cvr_volume *vol = NULL;
   cvr_transfer_function *tf = NULL;
@@ -199,16 +223,16 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, double lo, doubl
           break;
         }
         fprintf(out,
-                "{\"bench\":\"orbit\",\"volume\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
+                "{\"bench\":\"orbit\",\"volume\":\"%s\",\"resampled_from\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
                 "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
-                "\"axes\":\"%+d%+d%+d\",\"rays\":%llu,\"samples\":%llu,"
-                "\"gsamples_per_s\":%.2f}\n",
-                name, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
+                "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"rays\":%llu,"
+                "\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
-                st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
-                (unsigned long long)st.rays, (unsigned long long)st.samples,
+                st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], s.shading.enabled,
+                st.slab_depth, (unsigned long long)st.rays, (unsigned long long)st.samples,
                 st.samples / (median * 1e-3) / 1e9);
         fflush(out);
       }
@@ -272,11 +296,11 @@ static int rotation_bandwidth(cvr_context *ctx, FILE *out, cvr_volume *vol, cons
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
-  static bench_config configs[32];
+  static bench_config configs[64];
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
   int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
-  int shape[3] = {0, 0, 0};
+  int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0};
   const char *volume_path = NULL;
   double lo = 0.0, hi = 0.0;
   cvr_context_options o;
@@ -295,7 +319,7 @@ int main(int argc, char **argv) {
         ++s;
       }
     } else if (!strcmp(a, "--configs") && v) {
-      for (const char *c = argv[++i]; c && *c && n_configs < 32; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+      for (const char *c = argv[++i]; c && *c && n_configs < 64; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
         if (!parse_config(c, &configs[n_configs++])) {
           fprintf(stderr, "cvr-bench: bad configuration in %s\n", c);
           usage();
@@ -310,6 +334,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--warmups") && v) warmups = atoi(argv[++i]);
     else if (!strcmp(a, "--volume") && v) volume_path = argv[++i];
+    else if (!strcmp(a, "--resample") && v) {
+      if (sscanf(argv[++i], "%dx%dx%d", &resample[0], &resample[1], &resample[2]) != 3 ||
+          resample[0] < 2 || resample[1] < 2 || resample[2] < 2)
+        resample[0] = -1;
+    }
     else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
@@ -321,7 +350,7 @@ int main(int argc, char **argv) {
     }
   }
   if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 || range < 0 ||
-      range > 360 || shape[0] < 0 || (volume_path && !(hi > lo))) {
+      range > 360 || shape[0] < 0 || resample[0] < 0 || (volume_path && !(hi > lo))) {
     usage();
     return 2;
   }
@@ -368,7 +397,7 @@ int main(int argc, char **argv) {
 #endif
 
   if (volume_path) {
-    const int rc = orbit(ctx, out, volume_path, lo, hi, rays, n_rays, step, warmups, repeats,
+    const int rc = orbit(ctx, out, volume_path, resample, lo, hi, rays, n_rays, step, warmups, repeats,
                          configs, n_configs);
     cvr_context_destroy(ctx);
     if (out != stdout) fclose(out);

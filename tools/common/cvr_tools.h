@@ -23,6 +23,10 @@ typedef struct cvr_tools_volume {
 int cvr_tools_load_nifti(const char *path, cvr_tools_volume *out, char *err, size_t err_size);
 void cvr_tools_volume_free(cvr_tools_volume *v);
 
+/* Trilinear resampling to dims over the same physical extent (spacing
+ * follows); out owns its data. Returns 0 when out of memory. */
+int cvr_tools_resample(const cvr_tools_volume *in, const int dims[3], cvr_tools_volume *out);
+
 /* Writes a bottom-up premultiplied RGBA8 image as PNG, composited over an
  * opaque background (r, g, b in [0,1]). Returns 0 on failure. */
 int cvr_tools_write_png(const char *path, const uint8_t *rgba, int width, int height,

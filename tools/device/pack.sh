@@ -38,7 +38,8 @@ for t in json.load(sys.stdin)["tests"]:
     print(t["name"], os.path.basename(cmd[0]), *cmd[1:], sep="\t")
 ' >"$pack/tests.tsv"
 
-for f in scivis/bonsai.nii.gz ct/cranium_ct.nii.gz mri/avm_mra_337x319x154.nii.gz; do
+for f in scivis/bonsai.nii.gz scivis/heptane.nii.gz scivis/engine.nii.gz ct/cranium_ct.nii.gz \
+  mri/avm_mra_337x319x154.nii.gz; do
   mkdir -p "$pack/data/$(dirname "$f")"
   cp "$data/$f" "$pack/data/$f"
 done

@@ -3,7 +3,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab]...
 #     (default: tests bench sanitize; strategies runs the micro-benchmark
 #      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
@@ -13,7 +13,9 @@
 #      experiment, frames about y over 0..359 degrees with and without
 #      in-place rotation; rotation the rotation kernel's bandwidth per tile;
 #      layouts texture, array order and Z-order on the micro-benchmark and
-#      real-data orbits)
+#      real-data orbits; slab Mensmann et al.'s Table 3 experiment, basic
+#      against slab-based ray casting with and without shading, and the
+#      gradient pictures of test_slab)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -85,7 +87,7 @@ if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
   for tool in memcheck racecheck initcheck synccheck; do
     for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick" \
-      "test_storage --quick --no-memory"; do
+      "test_storage --quick --no-memory" "test_slab --quick"; do
       log=$out/sanitizer.log
       echo "=== $tool: $t" >>"$log"
       extra=""
@@ -170,6 +172,34 @@ if [[ " $steps " == *" layouts "* ]]; then
       --out "$out/layouts-orbit-$name.jsonl" 2>>"$out/layouts.err"
     note "layouts orbit $name rc=$?"
   done
+fi
+
+if [[ " $steps " == *" slab "* ]]; then
+  # Table 3 of Mensmann et al. on Hopper: the basic kernel (block sizes) and
+  # the slab kernel (block sizes x slab depths), unshaded and shaded, 360
+  # degree perspective orbits, viewports 512, 768 and 1024; the 8-bit engine
+  # (the paper's own) and the 16-bit cranium CT, as it is and resampled to
+  # vmhead's 512 x 512 x 294
+  sconfigs=""
+  for shade in "" +shade; do
+    for b in 8x8 16x8 16x16 32x4 32x8; do sconfigs+=,std:$b$shade; done
+    for b in 8x8 16x8 16x16 32x8 16x32 32x16; do
+      for d in 4 8 16 32; do sconfigs+=,slab:$b:$d$shade; done
+    done
+  done
+  sconfigs=${sconfigs#,}
+  for spec in scivis/engine.nii.gz:50:120: ct/cranium_ct.nii.gz:100:1500: ct/cranium_ct.nii.gz:100:1500:512x512x294; do
+    IFS=: read -r file lo hi resample <<<"$spec"
+    name=$(basename "$file" .nii.gz)${resample:+-$resample}
+    "$pack/bin/cvr-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} --lo "$lo" --hi "$hi" \
+      --rays 512,768,1024 ${CVR_SLAB_ARGS:---step 30 --repeats 3 --warmups 1} --configs "$sconfigs" \
+      --out "$out/slab-$name.jsonl" 2>>"$out/slab.err"
+    note "slab table 3 $name rc=$?"
+  done
+  python3 "$root/tools/bench/table3.py" "$out"/slab-*.jsonl | tee "$out/table3.md" | tee -a "$summary"
+  mkdir -p "$out/slab-images"
+  (cd "$pack/bin" && ./test_slab --images "$out/slab-images") >"$out/slab-images.log" 2>&1
+  note "slab images rc=$? ($(tail -n 1 "$out/slab-images.log"))"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Mensmann et al.'s Table 3 from cvr-bench orbit results (tools/device/run.sh
+slab): per volume, viewport and technique (RC: unshaded, PH: Phong shading),
+the basic kernel at its best block size against the slab kernel at its best
+block size and slab depth, as frames per second averaged over the orbit
+(the paper's measure), and the slab kernel's speedup.
+
+usage: table3.py slab-*.jsonl
+"""
+import collections
+import json
+import sys
+
+
+def main(paths):
+    # (volume, R, shaded, kind) -> config -> frame times over the orbit
+    runs = collections.defaultdict(lambda: collections.defaultdict(list))
+    meta = None
+    for path in paths:
+        for line in open(path):
+            r = json.loads(line)
+            if "meta" in r:
+                meta = meta or r["meta"]
+                continue
+            if r.get("bench") != "orbit":
+                continue
+            volume = r["volume"].replace(".nii.gz", "")
+            if r.get("resampled_from"):
+                volume += f" resampled to {r['dims']}"
+            else:
+                volume += f" {r['dims']}"
+            kind = "slab" if r["strategy"] == "slab" else "basic"
+            runs[(volume, r["R"], r["shaded"], kind)][r["config"]].append(r["ms"])
+    if meta:
+        print(f"device: {meta['device']}, commit {meta['commit']}, {meta['date']}\n")
+    print("| volume | technique | viewport | basic fps | slab fps | speedup | basic bs_opt | slab bs_opt, sd_opt |")
+    print("| --- | --- | --- | ---: | ---: | ---: | --- | --- |")
+    keys = sorted({(v, R, s) for (v, R, s, _) in runs}, key=lambda k: (k[0], k[2], k[1]))
+    for volume, R, shaded in keys:
+        best = {}
+        for kind in ("basic", "slab"):
+            configs = runs.get((volume, R, shaded, kind), {})
+            if not configs:
+                continue
+            # frames per second over the orbit: frames / total time
+            fps = {c: 1000.0 * len(ms) / sum(ms) for c, ms in configs.items()}
+            c = max(fps, key=fps.get)
+            best[kind] = (fps[c], c)
+        if len(best) < 2:
+            continue
+        (bf, bc), (sf, sc) = best["basic"], best["slab"]
+        bs = bc.split(":")[1].split("+")[0]
+        _, sbs, sd = sc.split("+")[0].split(":")
+        print(f"| {volume} | {'PH' if shaded else 'RC'} | {R}² | {bf:.1f} | {sf:.1f} | "
+              f"{100.0 * (sf / bf - 1.0):+.1f}% | {bs} | {sbs}, {sd} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -112,7 +112,7 @@ public:
    *    (the default) is 1D warp marching; 8 is the paper's 3D shape 2 x 2 x 8.
    *  - STRATEGY_SLAB (Mensmann et al.): SlabBlock[0] x SlabBlock[1] rays per
    *    thread block (each side >= 3, at most 1024; the outer ring are border
-   *    rays, so a block renders a (w - 2) x (h - 2) tile; default 32 x 8)
+   *    rays, so a block renders a (w - 2) x (h - 2) tile; default 16 x 8)
    *    step through slabs of SlabDepth samples (4, 8, 16 or 32; default 8)
    *    cached in shared memory; shading takes its gradients from the cache
    *    (the neighbouring rays) instead of six more volume fetches, so shaded
@@ -288,7 +288,7 @@ protected:
   int WarpWidth = 32;
   int WarpRays[2] = { 0, 0 };
   int BlockWarps[2] = { 1, 8 };
-  int SlabBlock[2] = { 32, 8 };
+  int SlabBlock[2] = { 16, 8 };
   int SlabDepth = 8;
   int MemoryLayout = LAYOUT_TEXTURE;
   int RotationPolicy = ROTATION_NEVER;

@@ -322,8 +322,8 @@ typedef struct cvr_render_settings {
    * each is a compiled kernel whose slab fetches are all in flight). The
    * cache holds (slab_depth + 2) float samples per ray and must fit the
    * device's shared memory beside the transfer function: cvr_render says so
-   * when it does not. Defaults: 32 x 8, 8 (the fastest measured on an H100,
-   * tools/bench/results/2026-11-22-h100-slab). */
+   * when it does not. Defaults: 16 x 8, 8 (the fastest shaded on an H100
+   * in most cases, tools/bench/results/2026-11-22-h100-slab). */
   int slab_block[2];
   int slab_depth;
   /* CUDA: where the volume lives (changing it rebuilds the device copy once,

@@ -26,7 +26,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->warp_rays[0] = s->warp_rays[1] = 0; /* automatic */
   s->block_warps[0] = 1;
   s->block_warps[1] = 8;
-  s->slab_block[0] = 32;
+  s->slab_block[0] = 16;
   s->slab_block[1] = 8;
   s->slab_depth = 8;
   s->memory_layout = CVR_LAYOUT_TEXTURE;

@@ -15,7 +15,8 @@
 #      layouts texture, array order and Z-order on the micro-benchmark and
 #      real-data orbits; slab Mensmann et al.'s Table 3 experiment, basic
 #      against slab-based ray casting with and without shading, and the
-#      gradient pictures of test_slab)
+#      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
+#      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -187,8 +188,9 @@ if [[ " $steps " == *" slab "* ]]; then
       for d in 4 8 16 32; do sconfigs+=,slab:$b:$d$shade; done
     done
   done
-  sconfigs=${sconfigs#,}
-  for spec in scivis/engine.nii.gz:50:120: ct/cranium_ct.nii.gz:100:1500: ct/cranium_ct.nii.gz:100:1500:512x512x294; do
+  sconfigs=${CVR_SLAB_CONFIGS:-${sconfigs#,}}
+  # CVR_SLAB_SPECS: FILE:LO:HI:[RESAMPLE] ... instead of the three volumes
+  for spec in ${CVR_SLAB_SPECS:-scivis/engine.nii.gz:50:120: ct/cranium_ct.nii.gz:100:1500: ct/cranium_ct.nii.gz:100:1500:512x512x294}; do
     IFS=: read -r file lo hi resample <<<"$spec"
     name=$(basename "$file" .nii.gz)${resample:+-$resample}
     "$pack/bin/cvr-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} --lo "$lo" --hi "$hi" \
@@ -197,9 +199,11 @@ if [[ " $steps " == *" slab "* ]]; then
     note "slab table 3 $name rc=$?"
   done
   python3 "$root/tools/bench/table3.py" "$out"/slab-*.jsonl | tee "$out/table3.md" | tee -a "$summary"
+  [[ -n ${CVR_SLAB_NO_IMAGES:-} ]] || {
   mkdir -p "$out/slab-images"
   (cd "$pack/bin" && ./test_slab --images "$out/slab-images") >"$out/slab-images.log" 2>&1
   note "slab images rc=$? ($(tail -n 1 "$out/slab-images.log"))"
+  }
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -181,15 +181,13 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
   case CVR_STRATEGY_SLAB: {
     st = check_block(ctx, "slab block", s->slab_block[0], s->slab_block[1],
                      cvr_cuda_slab_max_threads());
-    const size_t need = cvr_cuda_slab_shared_bytes(s->slab_block[0], s->slab_block[1],
-                                                   s->slab_depth, s->shading.enabled);
+    const size_t need = cvr_cuda_slab_shared_bytes(s->slab_block[0] * s->slab_block[1], s->slab_depth);
     if (st == CVR_OK && need > ctx->cuda->props.sharedMemPerBlockOptin)
       st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: a slab block of %d x %d rays and slabs of %d samples%s needs %zu "
+                    "settings: a slab block of %d x %d rays and slabs of %d samples needs %zu "
                     "bytes of shared memory with the transfer function; this device has %zu per "
                     "block (fewer rays or a smaller slab depth)",
-                    s->slab_block[0], s->slab_block[1], s->slab_depth,
-                    s->shading.enabled ? ", shaded," : "", need,
+                    s->slab_block[0], s->slab_block[1], s->slab_depth, need,
                     ctx->cuda->props.sharedMemPerBlockOptin);
     break;
   }

@@ -99,6 +99,13 @@ public:
   cvr_render_stats Stats = {};
   std::string Configuration;
   vtkCudaVolumeCompositor Compositor;
+
+  // STRATEGY_AUTO
+  std::string CacheDirectory; // as applied to the context
+  bool CacheDirectoryDefault = true;
+  bool TuneNowRequested = false, ResetRequested = false;
+  std::string AutoConfiguration, TuningWarning;
+  int AutoTuning = 0;
 };
 
 vtkCudaVolumeMapper::vtkCudaVolumeMapper()
@@ -111,6 +118,43 @@ vtkCudaVolumeMapper::~vtkCudaVolumeMapper()
   // handles go before the context that owns them
   this->Internals->TransferFunction.reset();
   this->Internals->Blocks.clear();
+  this->SetTuningCacheDirectory(nullptr);
+}
+
+void vtkCudaVolumeMapper::TuneNow()
+{
+  this->Internals->TuneNowRequested = true;
+  this->Modified();
+}
+
+void vtkCudaVolumeMapper::ResetTuning()
+{
+  vtkInternals& in = *this->Internals;
+  if (in.Context && cvr_tuning_reset(in.Context.get()) != CVR_OK)
+  {
+    vtkErrorMacro("cannot reset the tuning: " << cvr_last_error(in.Context.get()));
+  }
+  in.ResetRequested = !in.Context; // a context made later starts from the files: delete them then
+  in.AutoConfiguration.clear();
+  this->Modified();
+}
+
+const char* vtkCudaVolumeMapper::GetAutoConfiguration()
+{
+  return this->Internals->AutoConfiguration.c_str();
+}
+
+int vtkCudaVolumeMapper::GetAutoTuning()
+{
+  return this->Internals->AutoTuning;
+}
+
+// cvr_tune_now's progress, as the mapper's ProgressEvent; AbortExecute stops it.
+static int TuningProgress(double fraction, void* user)
+{
+  auto* self = static_cast<vtkCudaVolumeMapper*>(user);
+  self->UpdateProgress(fraction);
+  return self->GetAbortExecute() ? 1 : 0;
 }
 
 static cvr_backend ToBackend(int backend)
@@ -174,6 +218,8 @@ bool vtkCudaVolumeMapper::UpdateContext()
     return false;
   }
   in.Context.reset(ctx);
+  in.CacheDirectoryDefault = true;
+  in.CacheDirectory.clear();
   if (this->Backend == BACKEND_AUTO && cvr_context_backend(ctx) == CVR_BACKEND_CPU &&
     !in.FallbackReported)
   {
@@ -388,6 +434,84 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   return true;
 }
 
+bool vtkCudaVolumeMapper::PrepareTuning(const cvr_view& view, const cvr_render_settings& settings,
+  const cvr_image& image)
+{
+  vtkInternals& in = *this->Internals;
+  cvr_context* ctx = in.Context.get();
+  const bool useDefault = this->TuningCacheDirectory == nullptr;
+  const std::string dir = useDefault ? std::string() : this->TuningCacheDirectory;
+  if (useDefault != in.CacheDirectoryDefault || dir != in.CacheDirectory)
+  {
+    if (cvr_tuning_set_cache_dir(ctx, useDefault ? nullptr : dir.c_str()) != CVR_OK)
+    {
+      vtkErrorMacro("tuning cache directory: " << cvr_last_error(ctx));
+      return false;
+    }
+    in.CacheDirectoryDefault = useDefault;
+    in.CacheDirectory = dir;
+  }
+  if (in.ResetRequested)
+  {
+    cvr_tuning_reset(ctx);
+    in.ResetRequested = false;
+  }
+  if (in.TuneNowRequested && settings.strategy == CVR_STRATEGY_AUTO && !in.Blocks.empty())
+  {
+    in.TuneNowRequested = false;
+    cvr_tuning_info info;
+    this->InvokeEvent(vtkCommand::StartEvent);
+    this->UpdateProgress(0.0);
+    const cvr_status st = cvr_tune_now(ctx, in.Blocks[0].Volume.get(), in.TransferFunction.get(),
+      &view, &settings, &image, TuningProgress, this, &info);
+    this->SetAbortExecute(0);
+    this->UpdateProgress(1.0);
+    this->InvokeEvent(vtkCommand::EndEvent);
+    if (st != CVR_OK)
+    {
+      vtkErrorMacro("tune now failed: " << cvr_last_error(ctx));
+      return false;
+    }
+  }
+  return true;
+}
+
+void vtkCudaVolumeMapper::DescribeTuning(const cvr_view& view, const cvr_render_settings& settings)
+{
+  vtkInternals& in = *this->Internals;
+  in.AutoConfiguration.clear();
+  in.AutoTuning = 0;
+  if (settings.strategy != CVR_STRATEGY_AUTO || in.Blocks.empty())
+  {
+    return;
+  }
+  cvr_tuning_info info;
+  if (cvr_tuning_info_for(in.Context.get(), in.Blocks[0].Volume.get(), &view, &settings, &info) !=
+    CVR_OK)
+  {
+    vtkErrorMacro("auto-tuning: " << cvr_last_error(in.Context.get()));
+    return;
+  }
+  char line[400];
+  if (info.tuning)
+  {
+    std::snprintf(line, sizeof line, "%s (tuning: %d of %d candidates measured; %s)",
+      info.configuration, info.measured, info.candidates, info.view_class_name);
+  }
+  else
+  {
+    std::snprintf(line, sizeof line, "%s (tuned; %s)", info.configuration, info.view_class_name);
+  }
+  in.AutoConfiguration = line;
+  in.AutoTuning = info.tuning;
+  in.Configuration += info.tuning ? ", auto (tuning)" : ", auto";
+  if (info.warning[0] && in.TuningWarning != info.warning)
+  {
+    in.TuningWarning = info.warning;
+    vtkWarningMacro(<< info.warning);
+  }
+}
+
 void vtkCudaVolumeMapper::RenderImages(
   vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
 {
@@ -462,6 +586,8 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.rotation_tile[1] = this->RotationTile[1];
   settings.cpu_tile_width = this->CpuTileSize[0];
   settings.cpu_tile_height = this->CpuTileSize[1];
+  settings.tuning_repeats = this->TuningRepeats;
+  settings.tuning_prune = this->TuningPrune;
   settings.cpu_schedule =
     this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
   int droppedLights = 0;
@@ -491,6 +617,10 @@ void vtkCudaVolumeMapper::RenderImages(
     ? cvr_image{ toImage ? in.Color8.data() : nullptr, in.Color.data(),
         toImage ? in.Depth.data() : nullptr }
     : cvr_image{ nullptr, in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr };
+  if (!this->PrepareTuning(view, settings, out))
+  {
+    return;
+  }
   bool first = true;
   for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
   {
@@ -556,6 +686,7 @@ void vtkCudaVolumeMapper::RenderImages(
   {
     in.Configuration += ", " + std::to_string(images.size()) + " blocks";
   }
+  this->DescribeTuning(view, settings);
   if (!toImage)
   {
     in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
@@ -646,6 +777,11 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Backend: " << this->Backend << " (" << this->GetBackendDescription() << ")\n";
   os << indent << "DeviceIndex: " << this->DeviceIndex << "\n";
   os << indent << "Strategy: " << this->Strategy << "\n";
+  os << indent << "TuningRepeats: " << this->TuningRepeats << "\n";
+  os << indent << "TuningPrune: " << this->TuningPrune << "\n";
+  os << indent << "TuningCacheDirectory: "
+     << (this->TuningCacheDirectory ? this->TuningCacheDirectory : "(default)") << "\n";
+  os << indent << "AutoConfiguration: " << this->GetAutoConfiguration() << "\n";
   os << indent << "BlockSize: " << this->BlockSize[0] << " x " << this->BlockSize[1] << "\n";
   os << indent << "HorizontalBlockSize: " << this->HorizontalBlockSize[0] << " x "
      << this->HorizontalBlockSize[1] << "\n";

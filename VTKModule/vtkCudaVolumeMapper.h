@@ -35,6 +35,11 @@
 #include <memory> // For std::unique_ptr
 #include <vector> // For the image blocks
 
+// the C library's frame description (cvr.h), used by private helpers
+struct cvr_view;
+struct cvr_render_settings;
+struct cvr_image;
+
 class VTKCUDAVOLUMERENDERING_EXPORT vtkCudaVolumeMapper : public vtkGPUVolumeRayCastMapper
 {
 public:
@@ -53,7 +58,8 @@ public:
     STRATEGY_STANDARD = 0,
     STRATEGY_BLOCK_SHAPE = 1,
     STRATEGY_WARP_MARCHING = 2,
-    STRATEGY_SLAB = 3
+    STRATEGY_SLAB = 3,
+    STRATEGY_AUTO = 4
   };
   enum WarpVariantType
   {
@@ -117,6 +123,11 @@ public:
    *    cached in shared memory; shading takes its gradients from the cache
    *    (the neighbouring rays) instead of six more volume fetches, so shaded
    *    images differ slightly from the other strategies'.
+   *  - STRATEGY_AUTO (the default): the auto-tuner picks the fastest
+   *    configuration (strategy, its parameters, memory layout; on the CPU
+   *    tile size and schedule) for each class of view direction by measuring
+   *    one candidate per frame, and keeps what it learns in a cache file (see
+   *    TuneNow, ResetTuning, TuningCacheDirectory, GetAutoConfiguration).
    */
   vtkSetMacro(Strategy, int);
   vtkGetMacro(Strategy, int);
@@ -200,6 +211,14 @@ public:
    * 32x32"). The description names the device, or why there is none.
    */
   double GetLastRenderTimeMs();
+  /**
+   * STRATEGY_AUTO: what it renders the last frame's view class with, whether
+   * it is still measuring candidates there, and the class, e.g. "standard
+   * 32x8, texture (tuned; along z, stride axis across, square)"; empty for
+   * other strategies.
+   */
+  const char* GetAutoConfiguration();
+  int GetAutoTuning();
   vtkTypeUInt64 GetLastRayCount();
   vtkTypeUInt64 GetLastSampleCount();
   const char* GetLastConfiguration();
@@ -215,6 +234,31 @@ public:
   vtkTypeUInt64 GetVolumeUploadCount();
   vtkTypeUInt64 GetTransferFunctionUploadCount();
   ///@}
+
+  ///@{
+  /**
+   * STRATEGY_AUTO's knobs: measurements per candidate (1..16, default 2) and
+   * the factor past which a candidate slower than the best is dropped after
+   * one measurement (> 1, default 1.5). The cache directory of its tables
+   * (nullptr: $CVR_TUNING_CACHE_DIR, else $XDG_CACHE_HOME/cvr, else
+   * ~/.cache/cvr; "": keep them in memory only).
+   */
+  vtkSetMacro(TuningRepeats, int);
+  vtkGetMacro(TuningRepeats, int);
+  vtkSetMacro(TuningPrune, double);
+  vtkGetMacro(TuningPrune, double);
+  vtkSetStringMacro(TuningCacheDirectory);
+  vtkGetStringMacro(TuningCacheDirectory);
+  ///@}
+
+  /**
+   * A full sweep at the next render's view: every candidate of its class and
+   * then the memory layouts, reported through ProgressEvent (UpdateProgress),
+   * for benchmarks; an AbortExecute set during it stops the sweep.
+   */
+  void TuneNow();
+  /// Forgets what STRATEGY_AUTO learnt, cache files included.
+  void ResetTuning();
 
   /**
    * Makes vtkGPUVolumeRayCastMapper::New() return a vtkCudaVolumeMapper
@@ -280,7 +324,10 @@ protected:
 
   int Backend = BACKEND_AUTO;
   int DeviceIndex = 0;
-  int Strategy = STRATEGY_STANDARD;
+  int Strategy = STRATEGY_AUTO;
+  int TuningRepeats = 2;
+  double TuningPrune = 1.5;
+  char* TuningCacheDirectory = nullptr;
   int BlockSize[2] = { 16, 16 };
   int HorizontalBlockSize[2] = { 32, 4 };
   int VerticalBlockSize[2] = { 1, 128 };
@@ -310,6 +357,11 @@ private:
   bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
+  // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
+  // the frame; after it, what Auto used
+  bool PrepareTuning(const cvr_view& view, const cvr_render_settings& settings,
+    const cvr_image& image);
+  void DescribeTuning(const cvr_view& view, const cvr_render_settings& settings);
 
   class vtkInternals;
   std::unique_ptr<vtkInternals> Internals;

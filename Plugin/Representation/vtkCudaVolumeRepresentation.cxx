@@ -1,5 +1,7 @@
 #include "vtkCudaVolumeRepresentation.h"
 
+#include "vtkCommand.h"
+
 #include "vtkCellData.h"
 #include "vtkCudaVolumeMapper.h"
 #include "vtkImageData.h"
@@ -71,6 +73,9 @@ void NonGhostExtent(vtkImageData* image, int extent[6])
 vtkCudaVolumeRepresentation::vtkCudaVolumeRepresentation()
 {
   this->CudaMapper = vtkCudaVolumeMapper::New();
+  // a tuning sweep's progress, as this algorithm's (ParaView's progress bar)
+  this->CudaMapper->AddObserver(vtkCommand::ProgressEvent, this,
+    &vtkCudaVolumeRepresentation::ForwardProgress);
   this->VolumeMapper = this->CudaMapper; // the smart pointer holds a reference too
 }
 
@@ -219,6 +224,44 @@ int vtkCudaVolumeRepresentation::RequestData(
   this->Cache = cache;
   // the superclass's own step is replaced, its base's is kept
   return this->vtkPVDataRepresentation::RequestData(request, inputVector, outputVector);
+}
+
+void vtkCudaVolumeRepresentation::SetTuningRepeats(int v)
+{
+  this->CudaMapper->SetTuningRepeats(v);
+}
+void vtkCudaVolumeRepresentation::SetTuningPrune(double v)
+{
+  this->CudaMapper->SetTuningPrune(v);
+}
+void vtkCudaVolumeRepresentation::SetTuningCacheDirectory(const char* v)
+{
+  // a string property cannot be null: empty means the default here (the
+  // library's "keep in memory" is for programs, not for the GUI)
+  this->CudaMapper->SetTuningCacheDirectory(v && v[0] ? v : nullptr);
+}
+void vtkCudaVolumeRepresentation::ForwardProgress(vtkObject*, unsigned long, void* data)
+{
+  this->UpdateProgress(*static_cast<double*>(data));
+}
+
+void vtkCudaVolumeRepresentation::TuneNow()
+{
+  this->CudaMapper->TuneNow();
+  this->MarkModified();
+}
+void vtkCudaVolumeRepresentation::ResetTuning()
+{
+  this->CudaMapper->ResetTuning();
+  this->MarkModified();
+}
+const char* vtkCudaVolumeRepresentation::GetAutoConfiguration()
+{
+  return this->CudaMapper->GetAutoConfiguration();
+}
+int vtkCudaVolumeRepresentation::GetAutoTuning()
+{
+  return this->CudaMapper->GetAutoTuning();
 }
 
 const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()

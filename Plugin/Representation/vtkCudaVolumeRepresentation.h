@@ -56,6 +56,13 @@ public:
   void SetCpuSchedule(int schedule);
   void SetSampleDistance(double distance);
   void SetAutoAdjustSampleDistances(int on);
+  void SetTuningRepeats(int repeats);
+  void SetTuningPrune(double factor);
+  void SetTuningCacheDirectory(const char* directory); ///< "" in the GUI: the default
+  void TuneNow();
+  void ResetTuning();
+  const char* GetAutoConfiguration();
+  int GetAutoTuning();
   ///@}
 
   /// One line on the last frame: backend, strategy and launch shape, time,
@@ -80,6 +87,8 @@ protected:
 private:
   vtkCudaVolumeRepresentation(const vtkCudaVolumeRepresentation&) = delete;
   void operator=(const vtkCudaVolumeRepresentation&) = delete;
+
+  void ForwardProgress(vtkObject* caller, unsigned long event, void* data);
 
   vtkCudaVolumeMapper* CudaMapper;
   std::string Statistics;

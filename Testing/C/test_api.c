@@ -340,6 +340,23 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "slab");
   }
+  /* auto-tuning (AUTO): the knobs are checked before anything is tuned */
+  const int bad_repeats[] = {0, -2, 17};
+  for (int i = 0; i < 3; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_AUTO;
+    sb.tuning_repeats = bad_repeats[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "tuning repeats");
+  }
+  const double bad_prune[] = {1.0, 0.5, NAN, INFINITY};
+  for (int i = 0; i < 4; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_AUTO;
+    sb.tuning_prune = bad_prune[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "prune");
+  }
   const int bad_tiles[][2] = {{0, 8}, {8, 0}, {5000, 8}};
   for (int i = 0; i < 3; ++i) {
     sb = s;

@@ -79,6 +79,45 @@ print("slab frame:", stats)
 ok &= check(("cuda slab 16x12, slab depth 16" in stats) or ("cpu standard" in stats),
             "the statistics do not show the slab configuration: %s" % stats)
 
+# Auto (the default strategy): it says what it uses and whether it is still
+# tuning; Tune Now sweeps with progress and converges the view's class; the
+# table goes to the cache directory, and Reset Tuning deletes it
+default = rep.GetProperty("CudaStrategy").SMProperty.GetDefaultValue(0)
+ok &= check(default == 4, "the default strategy is %d, not Auto (4)" % default)
+cache = os.path.join(args.output, "tuning-cache-%d" % os.getpid())
+rep.CudaStrategy = "Auto"
+rep.CudaTuningRepeats = 1
+rep.CudaTuningPrune = 2.0
+rep.CudaTuningCacheDirectory = cache
+Render(view)
+rep.UpdatePropertyInformation()
+auto = rep.GetPropertyValue("CudaAutoConfiguration")
+print("auto, first frame:", auto, "| tuning:", rep.GetPropertyValue("CudaAutoTuning"))
+ok &= check("tuning:" in auto and rep.GetPropertyValue("CudaAutoTuning") == 1,
+            "Auto does not say it is tuning: %s" % auto)
+cuda_rep = rep.GetClientSideObject().GetActiveRepresentation()  # the CUDA Volume one
+progress = []
+cuda_rep.AddObserver("ProgressEvent", lambda obj, event: progress.append(obj.GetProgress()))
+rep.SMProxy.InvokeCommand("CudaTuneNow")
+Render(view)
+rep.UpdatePropertyInformation()
+auto = rep.GetPropertyValue("CudaAutoConfiguration")
+print("auto, after Tune Now:", auto, "| progress:", ["%.2f" % f for f in progress])
+ok &= check("(tuned;" in auto and rep.GetPropertyValue("CudaAutoTuning") == 0,
+            "Tune Now did not converge the view's class: %s" % auto)
+# (the pipeline's own updates report 0 and 1 around it)
+sweep = [f for f in progress if 0.0 < f < 1.0]
+ok &= check(len(sweep) >= 3 and sweep == sorted(sweep) and progress[-1] == 1.0,
+            "Tune Now's progress: %s" % progress)
+files = os.listdir(cache) if os.path.isdir(cache) else []
+ok &= check(len(files) == 1 and files[0].startswith("cvr-tuning-"), "cache directory: %s" % files)
+rep.SMProxy.InvokeCommand("CudaResetTuning")
+Render(view)
+rep.UpdatePropertyInformation()
+auto = rep.GetPropertyValue("CudaAutoConfiguration")
+ok &= check("tuning:" in auto and not os.listdir(cache), "after Reset Tuning: %s, %s"
+            % (auto, os.listdir(cache)))
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -58,6 +58,15 @@ extern "C" int cvr_cuda_count_devices(void) {
   return n;
 }
 
+extern "C" int cvr_cuda_driver_version(void) {
+  int v = 0;
+  if (cudaDriverGetVersion(&v) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return v;
+}
+
 extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);

@@ -10,6 +10,8 @@ extern "C" {
 #endif
 
 int cvr_cuda_count_devices(void);
+/* The driver's CUDA version (cudaDriverGetVersion), 0 without one. */
+int cvr_cuda_driver_version(void);
 /* Opens device_index for ctx: sets ctx->cuda and ctx->description. */
 cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index);
 void cvr_cuda_context_destroy(cvr_context *ctx);

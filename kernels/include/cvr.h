@@ -87,10 +87,16 @@ typedef enum cvr_strategy {
                                 the volume axis of smallest memory stride on screen */
   CVR_STRATEGY_WARP_MARCHING, /* Wang et al.: warp_width lanes march one ray together
                                  (1D with 32 lanes, 3D with several rays per warp) */
-  CVR_STRATEGY_SLAB /* Mensmann et al.: a block of rays steps through slabs of
-                       slab_depth samples cached in shared memory; shading takes
-                       its gradients from the cache (the neighbouring rays and
-                       samples) instead of six more volume fetches */
+  CVR_STRATEGY_SLAB, /* Mensmann et al.: a block of rays steps through slabs of
+                        slab_depth samples cached in shared memory; shading takes
+                        its gradients from the cache (the neighbouring rays and
+                        samples) instead of six more volume fetches */
+  CVR_STRATEGY_AUTO /* the auto-tuner (Bethel and Howison): per class of view
+                       direction, the fastest configuration measured so far
+                       (strategy and its parameters, memory layout; on the CPU
+                       tile size and schedule), measuring at most one candidate
+                       per frame until the class has converged; see "auto-tuning"
+                       below. The VTK mapper and ParaView default to it. */
 } cvr_strategy;
 
 /* How the lanes of a warp-marching group combine their samples (Wang et al.
@@ -341,6 +347,11 @@ typedef struct cvr_render_settings {
   int cpu_tile_width, cpu_tile_height;
   cvr_cpu_schedule cpu_schedule;
   cvr_shading shading;           /* off by default */
+  /* AUTO: each candidate is measured tuning_repeats times (1..16, default 2)
+   * before its class converges; one measured more than tuning_prune times
+   * (> 1, default 1.5) the cost of the best so far is dropped at once. */
+  int tuning_repeats;
+  double tuning_prune;
 } cvr_render_settings;
 
 /* Defaults: sample distance 1, ERT on at 254/255 (so it changes no pixel by
@@ -380,6 +391,10 @@ typedef struct cvr_render_stats {
   double rotation_ms;
   int volume_axes[3];
   size_t volume_bytes; /* device memory holding the volume (CPU: host) */
+  /* AUTO: the view's class (see cvr_tuning_info) and whether this frame
+   * measured a candidate; strategy and the block fields above say what ran */
+  int view_class;
+  int tuning;
 } cvr_render_stats;
 
 /* The block-shape strategy's choice for a view (Sugimoto et al.): the
@@ -402,6 +417,64 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
                               const cvr_view *view,
                               const cvr_render_settings *settings,
                               const cvr_image *image, cvr_render_stats *stats);
+
+/* ---- auto-tuning ---------------------------------------------------------- */
+
+/* Strategy AUTO learns per table: the backend and device (GPU model and
+ * driver, or CPU threads), the volume's size and type class, the image size
+ * class (each side rounded to a power of two), projection and shading. A
+ * table holds CVR_TUNING_CLASSES view classes: the volume axis the view
+ * looks along most (the plane most parallel to the screen), whether that
+ * plane's axis of smaller memory stride runs across the screen (Sugimoto et
+ * al.), and whether the view is oblique (more than 25 degrees off the axis).
+ * Each class has its own candidates, pruned by what the papers predict (block
+ * shapes along the stride axis, warp marching, slabs only when shaded).
+ * Tables are kept in the context across frames and, once a class converges,
+ * in a small file per table in the cache directory; files that are corrupt,
+ * stale or from another version are ignored with a warning. The memory
+ * layout is a table's, not a class's (changing it rebuilds the device copy):
+ * only cvr_tune_now measures layouts. */
+#define CVR_TUNING_CLASSES 12
+
+typedef struct cvr_tuning_info {
+  int view_class;                  /* 0 .. CVR_TUNING_CLASSES - 1 */
+  char view_class_name[64];        /* e.g. "along z, stride axis across, oblique" */
+  int tuning;                      /* 1 while this class has candidates to measure */
+  int candidates, measured, dropped; /* of this class: measured at least once, dropped */
+  char configuration[160];         /* what AUTO renders this class with, in words */
+  cvr_render_settings settings;    /* ... and as settings (strategy never AUTO) */
+  char warning[512];               /* the last cache-file problem, or "" */
+} cvr_tuning_info;
+
+/* What AUTO uses for this view now, and whether it is still tuning. */
+CVR_API cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume,
+                                       const cvr_view *view, const cvr_render_settings *settings,
+                                       cvr_tuning_info *out);
+
+/* Called during cvr_tune_now with the fraction done; a nonzero return stops
+ * the sweep (what was measured is kept). */
+typedef int (*cvr_progress_callback)(double fraction, void *user);
+
+/* A full sweep now, at this view: every candidate of the view's class
+ * (repeats + 1 frames each, the first a warm-up), then the memory layouts
+ * for the winner; the class converges, the table is saved. image receives
+ * the last frame (it may be all NULL). For benchmarks and the ParaView
+ * "tune now" button. */
+CVR_API cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
+                                const cvr_transfer_function *tf, const cvr_view *view,
+                                const cvr_render_settings *settings, const cvr_image *image,
+                                cvr_progress_callback progress, void *user,
+                                cvr_tuning_info *out);
+
+/* Forgets every table of ctx and deletes the cache files in its directory. */
+CVR_API cvr_status cvr_tuning_reset(cvr_context *ctx);
+
+/* Where tables are kept: NULL restores the default ($CVR_TUNING_CACHE_DIR,
+ * else $XDG_CACHE_HOME/cvr, else $HOME/.cache/cvr); "" keeps them in memory
+ * only. Created when first written. */
+CVR_API cvr_status cvr_tuning_set_cache_dir(cvr_context *ctx, const char *dir);
+/* The directory in use ("" for none). */
+CVR_API const char *cvr_tuning_cache_dir(const cvr_context *ctx);
 
 #ifdef __cplusplus
 }

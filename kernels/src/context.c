@@ -38,6 +38,10 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
 
   cvr_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return cvr_fail(NULL, CVR_ERROR_OUT_OF_MEMORY, "cvr_context_create: out of host memory");
+  if (cvr_tuner_create(ctx) != CVR_OK) {
+    free(ctx);
+    return cvr_fail(NULL, CVR_ERROR_OUT_OF_MEMORY, "cvr_context_create: out of host memory");
+  }
   ctx->device_index = options->device_index;
   ctx->cpu_threads = options->cpu_threads ? options->cpu_threads : cvr_cpu_default_threads();
 
@@ -54,6 +58,7 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
       ctx->last_error[0] = '\0';
     } else {
       cvr_fail(NULL, st, "%s", ctx->last_error);
+      cvr_tuner_destroy(ctx);
       free(ctx);
       return st;
     }
@@ -65,6 +70,7 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
 void cvr_context_destroy(cvr_context *ctx) {
   if (!ctx) return;
   if (ctx->backend == CVR_BACKEND_CUDA) cvr_cuda_context_destroy(ctx);
+  cvr_tuner_destroy(ctx);
   free(ctx);
 }
 

@@ -3,6 +3,8 @@
 
 int cvr_cuda_count_devices(void) { return 0; }
 
+int cvr_cuda_driver_version(void) { return 0; }
+
 cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index) {
   (void)device_index;
   return cvr_fail(ctx, CVR_ERROR_NO_DEVICE,

@@ -13,6 +13,7 @@ extern "C" {
 
 /* The rotation kernel's tile limits (t x t threads' worth of voxels per
  * plane, k planes); shared memory limits k further per device and type. */
+#define CVR_TUNING_MAX_REPEATS 16 /* measurements per candidate (settings) */
 #define CVR_MAX_ROTATION_TILE 32
 #define CVR_MAX_ROTATION_DEPTH 64
 
@@ -49,6 +50,7 @@ struct cvr_context {
   char last_error[CVR_MESSAGE_SIZE];
   struct cvr_cuda_context *cuda; /* NULL unless backend == CUDA */
   struct cvr_debug_options debug;
+  struct cvr_tuner *tuner;       /* strategy AUTO's tables (auto.c) */
 };
 
 struct cvr_volume {
@@ -115,6 +117,14 @@ double cvr_stored_type_normalization(cvr_scalar_type stored_type);
 /* settings.c */
 cvr_status cvr_validate_settings(cvr_context *ctx,
                                  const cvr_render_settings *settings);
+
+/* auto.c: strategy AUTO (render.c hands it frames whose inputs it checked) */
+cvr_status cvr_tuner_create(cvr_context *ctx);
+void cvr_tuner_destroy(cvr_context *ctx);
+cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
+                           const cvr_transfer_function *tf, const cvr_view *view,
+                           const cvr_render_settings *settings, const cvr_image *image,
+                           cvr_render_stats *stats);
 
 /* cpu_renderer.c */
 cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame,

@@ -48,6 +48,7 @@ const char *cvr_strategy_name(cvr_strategy strategy) {
   case CVR_STRATEGY_BLOCK_SHAPE: return "block-shape";
   case CVR_STRATEGY_WARP_MARCHING: return "warp-marching";
   case CVR_STRATEGY_SLAB: return "slab";
+  case CVR_STRATEGY_AUTO: return "auto";
   }
   return "unknown";
 }

@@ -35,6 +35,8 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   if (st != CVR_OK) return st;
   if (ctx->backend == CVR_BACKEND_CUDA && (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
     return st;
+  if (settings->strategy == CVR_STRATEGY_AUTO) /* picks the settings, comes back here */
+    return cvr_auto_render(ctx, volume, tf, view, settings, image, stats);
   const double diagonal = world_diagonal(volume, view->volume_to_world);
   if (diagonal / settings->sample_distance > CVR_MAX_SAMPLES_ACROSS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -64,6 +66,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
   local.backend = ctx->backend;
+  local.view_class = -1; /* AUTO's */
   /* the CPU backend has one renderer, the reference: strategies are CUDA's */
   local.strategy = ctx->backend == CVR_BACKEND_CUDA ? settings->strategy : CVR_STRATEGY_STANDARD;
   /* the CPU's volume: array order, never turned (CUDA fills in its own) */

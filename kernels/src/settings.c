@@ -37,6 +37,8 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->cpu_tile_width = 32;
   s->cpu_tile_height = 32;
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
+  s->tuning_repeats = 2;
+  s->tuning_prune = 1.5;
   memset(&s->shading, 0, sizeof s->shading);
   s->shading.ambient = 0.1;
   s->shading.diffuse = 0.7;
@@ -110,7 +112,8 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown interpolation %d",
                     (int)s->interpolation);
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
-      s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB)
+      s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&
+      s->strategy != CVR_STRATEGY_AUTO)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown strategy %d",
                     (int)s->strategy);
   const struct { const char *what; const int *b; } blocks[3] = {
@@ -176,5 +179,13 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->cpu_schedule != CVR_CPU_SCHEDULE_DYNAMIC && s->cpu_schedule != CVR_CPU_SCHEDULE_STATIC)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown CPU schedule %d",
                     (int)s->cpu_schedule);
+  if (s->tuning_repeats < 1 || s->tuning_repeats > CVR_TUNING_MAX_REPEATS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: tuning repeats %d must be 1..%d measurements per candidate",
+                    s->tuning_repeats, CVR_TUNING_MAX_REPEATS);
+  if (!(s->tuning_prune > 1.0) || !isfinite(s->tuning_prune))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: tuning prune factor %g must be finite and above 1 (a candidate "
+                    "that many times slower than the best is dropped)", s->tuning_prune);
   return validate_shading(ctx, &s->shading);
 }

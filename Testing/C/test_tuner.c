@@ -1,0 +1,383 @@
+/* Strategy AUTO.
+ *  1. The search converges to the measured best on a synthetic cost model
+ *     (deterministic: fixed costs per class and candidate, 3% noise from a
+ *     fixed generator), in a bounded number of frames, and prunes clear
+ *     losers after one measurement; failures drop the candidate.
+ *  2. Cache files round-trip exactly; corrupt, truncated, foreign, stale and
+ *     other-version files are ignored with a warning (never trusted).
+ *  3. Through cvr_render (backend given as argv[1]): AUTO tunes one candidate
+ *     per frame, every frame's image matches the standard strategy's (CPU:
+ *     bit for bit; CUDA: the CPU reference within test_common.h's tolerance,
+ *     on real data over 8 views x 2 projections), the class converges, the
+ *     table is saved, a new context starts converged from the file, reset
+ *     forgets it, and cvr_tune_now sweeps with progress and can be stopped. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_common.h"
+#include "tuner.h"
+
+static uint32_t rng = 12345u;
+static double noise(void) { /* 1 +- 3%, deterministic */
+  rng = rng * 1664525u + 1013904223u;
+  return 0.97 + 0.06 * (double)(rng >> 8) / (double)(1u << 24);
+}
+
+/* cost of candidate i in class k: a fixed permutation per class, best 10%
+ * apart at least, one candidate 3x worse (pruned after one measurement) */
+static double true_cost(int k, int i, int count) {
+  const int rank = (i * 3 + k) % count; /* 3 is prime to every count used (7, 8, 10) */
+  return rank == count - 1 ? 30.0 : 1.0 + 0.1 * rank;
+}
+
+static void check_search(cvr_backend backend, int shaded) {
+  cvr_tuning_class classes[CVR_TUNING_CLASSES];
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&classes[k], backend, k, shaded);
+  const int repeats = 2;
+  const double prune = 1.5;
+  int frames = 0, trials[CVR_TUNING_CLASSES] = {0};
+  for (; frames < 2000; ++frames) { /* an orbit through the classes, a few frames each */
+    const int k = (frames / 3) % CVR_TUNING_CLASSES;
+    cvr_tuning_class *c = &classes[k];
+    const int i = cvr_tuning_next(c, repeats);
+    if (i < 0) continue;
+    ++trials[k];
+    cvr_tuning_record(c, i, true_cost(k, i, c->count) * noise(), prune);
+  }
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
+    const cvr_tuning_class *c = &classes[k];
+    int best = 0, worst = 0;
+    for (int i = 1; i < c->count; ++i) {
+      if (true_cost(k, i, c->count) < true_cost(k, best, c->count)) best = i;
+      if (true_cost(k, i, c->count) > true_cost(k, worst, c->count)) worst = i;
+    }
+    CHECK(cvr_tuning_next(c, repeats) < 0, "%s class %d did not converge",
+          cvr_backend_name(backend), k);
+    CHECK(c->best == best, "%s class %d: best %s, the cost model's is %s",
+          cvr_backend_name(backend), k, c->names[c->best], c->names[best]);
+    CHECK(c->measured[worst] == 1 && c->dropped[worst],
+          "class %d: the 30x candidate was measured %d times", k, c->measured[worst]);
+    CHECK(trials[k] <= c->count * repeats, "class %d: %d trials for %d candidates", k, trials[k],
+          c->count);
+    CHECK(c->count >= 5, "class %d: only %d candidates", k, c->count);
+  }
+  /* a failing candidate is dropped, the rest still converge */
+  cvr_tuning_class c;
+  cvr_tuning_class_init(&c, backend, 0, shaded);
+  cvr_tuning_record(&c, 0, 0.0, prune);
+  CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
+  printf("search %s%s: %d classes converged to the model's best\n", cvr_backend_name(backend),
+         shaded ? " shaded" : "", CVR_TUNING_CLASSES);
+}
+
+static void make_table(cvr_tuning_table *t, const char *key) {
+  memset(t, 0, sizeof *t);
+  snprintf(t->key, sizeof t->key, "%s", key);
+  t->layout = CVR_LAYOUT_TEXTURE;
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1);
+}
+
+static long file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static void write_bytes(const char *path, const char *bytes, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+  }
+}
+
+static void check_cache(const char *dir) {
+  cvr_tuning_table a, b;
+  char warning[512] = "", path[1100];
+  make_table(&a, "test | 64x64x64 8-bit | image 256x256");
+  a.layout = CVR_LAYOUT_Z_ORDER;
+  a.layout_tuned = 1;
+  for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
+    for (int i = 0; i < a.classes[k].count; ++i)
+      cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
+  CHECK(cvr_tuning_save(&a, dir, warning, sizeof warning), "save: %s", warning);
+  make_table(&b, a.key);
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && !warning[0], "load: %s", warning);
+  CHECK(b.layout == a.layout && b.layout_tuned == 1, "layout %d after the round trip", (int)b.layout);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int i = 0; i < a.classes[k].count; ++i)
+      CHECK(b.classes[k].measured[i] == a.classes[k].measured[i] &&
+                b.classes[k].cost_sum[i] == a.classes[k].cost_sum[i] &&
+                b.classes[k].dropped[i] == a.classes[k].dropped[i] &&
+                b.classes[k].best == a.classes[k].best,
+            "class %d candidate %d differs after the round trip", k, i);
+
+  /* damaged files: each ignored with its reason, the table left as it was */
+  cvr_tuning_file_name(dir, a.key, path, sizeof path);
+  static char good[65536];
+  FILE *f = fopen(path, "rb");
+  const size_t n = f ? fread(good, 1, sizeof good, f) : 0;
+  if (f) fclose(f);
+  CHECK(n > 100 && (long)n == file_size(path), "the saved file: %zu bytes", n);
+  struct {
+    const char *what, *expect;
+    long at;      /* byte to change (-1: none) */
+    size_t keep;  /* bytes kept */
+  } damage[] = {{"flipped digit", "checksum mismatch", (long)n / 2, n},
+                {"truncated", "no checksum", -1, n / 2},
+                {"empty", "no checksum", -1, 0}};
+  for (size_t d = 0; d < sizeof damage / sizeof damage[0]; ++d) {
+    static char bad[65536];
+    memcpy(bad, good, n);
+    if (damage[d].at >= 0) bad[damage[d].at] ^= 0x01;
+    write_bytes(path, bad, damage[d].keep);
+    make_table(&b, a.key);
+    warning[0] = '\0';
+    CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, damage[d].expect),
+          "%s file: %s", damage[d].what, warning);
+    CHECK(b.classes[0].measured[0] == 0 && b.layout == CVR_LAYOUT_TEXTURE, "%s file was trusted",
+          damage[d].what);
+    printf("%-14s -> %s\n", damage[d].what, warning);
+  }
+  /* a large file of noise */
+  static char junk[70000];
+  for (size_t i = 0; i < sizeof junk; ++i) junk[i] = (char)(' ' + (i * 7919) % 90);
+  write_bytes(path, junk, sizeof junk);
+  make_table(&b, a.key);
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "larger"),
+        "noise: %s", warning);
+  /* another key's file under this key's name (a hash collision or a copy) */
+  cvr_tuning_table other;
+  make_table(&other, "another key");
+  CHECK(cvr_tuning_save(&other, dir, warning, sizeof warning), "save: %s", warning);
+  char other_path[1100];
+  cvr_tuning_file_name(dir, other.key, other_path, sizeof other_path);
+  CHECK(rename(other_path, path) == 0, "rename");
+  make_table(&b, a.key);
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "another key"),
+        "foreign: %s", warning);
+  /* a table of another version: one class measured other candidates */
+  cvr_tuning_table older = a;
+  snprintf(older.classes[3].names[1], CVR_TUNING_NAME_SIZE, "standard 24x24");
+  CHECK(cvr_tuning_save(&older, dir, warning, sizeof warning), "save: %s", warning);
+  make_table(&b, a.key);
+  warning[0] = '\0';
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && strstr(warning, "another version"),
+        "other version: %s", warning);
+  CHECK(b.classes[3].measured[0] == 0 && b.classes[0].measured[0] == a.classes[0].measured[0],
+        "the other version's class was taken, or the others were not");
+  printf("other version  -> %s\n", warning);
+}
+
+static int count_files(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d)) != NULL;) n += !strncmp(e->d_name, "cvr-tuning-", 11);
+  if (d) closedir(d);
+  return n;
+}
+
+/* The slab's shaded images differ from the reference's by its gradients
+ * (test_slab states and checks the bound). */
+#define SLAB_SHADED_MEAN_LEVELS 2.0
+
+/* 3: through cvr_render. */
+static int frames_to_converge(cvr_context *ctx, const cvr_volume *v, const cvr_transfer_function *tf,
+                              const cvr_view *view, const cvr_render_settings *s,
+                              const uint8_t *expect, const float *expect_depth, long pixels,
+                              int exact, const char *what) {
+  static uint8_t img[512 * 512 * 4];
+  static float depth[512 * 512];
+  const cvr_image image = {img, NULL, depth};
+  for (int f = 0; f < 200; ++f) {
+    cvr_render_stats st;
+    if (cvr_render(ctx, v, tf, view, s, &image, &st) != CVR_OK) {
+      CHECK(0, "%s: AUTO frame %d: %s", what, f, cvr_last_error(ctx));
+      return -1;
+    }
+    CHECK(st.strategy != CVR_STRATEGY_AUTO && st.view_class >= 0, "%s: stats say %s, class %d",
+          what, cvr_strategy_name(st.strategy), st.view_class);
+    if (exact) {
+      CHECK(!memcmp(img, expect, (size_t)pixels * 4), "%s: frame %d differs", what, f);
+    } else if (st.strategy == CVR_STRATEGY_SLAB && s->shading.enabled) {
+      const cvr_test_diff d = cvr_test_compare(expect, img, expect_depth, depth, pixels);
+      CHECK(d.color.mean_diff <= SLAB_SHADED_MEAN_LEVELS, "%s: frame %d (slab): mean %.3f levels",
+            what, f, d.color.mean_diff);
+    } else {
+      const cvr_test_diff d = cvr_test_compare(expect, img, expect_depth, depth, pixels);
+      CHECK(cvr_test_within_tolerance(&d), "%s: frame %d (%s %dx%d): max %d levels, mean %.4f",
+            what, f, cvr_strategy_name(st.strategy), st.block_width, st.block_height,
+            d.color.max_diff, d.color.mean_diff);
+    }
+    if (!st.tuning) return f;
+  }
+  CHECK(0, "%s: AUTO still tuning after 200 frames", what);
+  return -1;
+}
+
+static int stop_at_half(double fraction, void *user) {
+  int *calls = user;
+  ++*calls;
+  return fraction >= 0.5;
+}
+
+static void check_render(cvr_backend backend, const char *dir) {
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = backend;
+  cvr_context *ctx = NULL, *cpu = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) {
+    CHECK(0, "context: %s", cvr_last_error(NULL));
+    return;
+  }
+  o.backend = CVR_BACKEND_CPU;
+  cvr_context_create(&o, &cpu);
+  CHECK(cvr_tuning_set_cache_dir(ctx, dir) == CVR_OK && !strcmp(cvr_tuning_cache_dir(ctx), dir),
+        "cache dir: %s", cvr_tuning_cache_dir(ctx));
+  cvr_tuning_reset(ctx);
+  const int exact = backend == CVR_BACKEND_CPU;
+  const int datasets = exact ? 1 : 2;
+  for (int ds = 0; ds < datasets; ++ds) {
+    cvr_test_scene sc, ref;
+    if (!cvr_test_scene_open(ctx, &cvr_test_datasets[ds], &sc)) continue;
+    cvr_test_scene_open(cpu, &cvr_test_datasets[ds], &ref);
+    const int size = exact ? 96 : 256;
+    const long pixels = (long)size * size;
+    static uint8_t expect[512 * 512 * 4];
+    static float expect_depth[512 * 512];
+    const cvr_image image = {expect, NULL, expect_depth};
+    int tuned_frames = 0;
+    for (int vi = 0; vi < (exact ? 2 : 8); ++vi)
+      for (int p = 0; p < 2; ++p) {
+        cvr_view view;
+        cvr_test_scene_view(&sc, vi, p ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size,
+                            size, &view);
+        cvr_render_settings s;
+        cvr_render_settings_init(&s);
+        s.sample_distance = sc.sample_distance;
+        s.shading.enabled = vi % 2; /* slab candidates too */
+        CHECK(cvr_render(cpu, ref.volume, ref.tf, &view, &s, &image, NULL) == CVR_OK, "reference: %s",
+              cvr_last_error(cpu));
+        s.strategy = CVR_STRATEGY_AUTO;
+        char what[200];
+        snprintf(what, sizeof what, "%s %s view %d %s%s", cvr_backend_name(backend),
+                 cvr_test_datasets[ds].file, vi, p ? "persp" : "par", s.shading.enabled ? " shaded" : "");
+        const int f = frames_to_converge(ctx, sc.volume, sc.tf, &view, &s, expect, expect_depth,
+                                         pixels, exact, what);
+        cvr_tuning_info info;
+        CHECK(cvr_tuning_info_for(ctx, sc.volume, &view, &s, &info) == CVR_OK && !info.tuning &&
+                  info.measured > 0 && info.settings.strategy != CVR_STRATEGY_AUTO,
+              "%s: info %s tuning %d", what, cvr_last_error(ctx), info.tuning);
+        printf("%s: converged after %d frames (%d of %d candidates measured, %d dropped): %s [%s]\n",
+               what, f + 1, info.measured, info.candidates, info.dropped, info.configuration,
+               info.view_class_name);
+        tuned_frames += f;
+      }
+    CHECK(tuned_frames > 0, "nothing was tuned");
+    /* a new context starts from the file: converged at its first frame */
+    cvr_view view;
+    cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &view);
+    cvr_render_settings s;
+    cvr_render_settings_init(&s);
+    s.sample_distance = sc.sample_distance;
+    s.strategy = CVR_STRATEGY_AUTO;
+    cvr_tuning_info before, after;
+    cvr_tuning_info_for(ctx, sc.volume, &view, &s, &before);
+    o.backend = backend;
+    cvr_context *again = NULL;
+    cvr_context_create(&o, &again);
+    cvr_tuning_set_cache_dir(again, dir);
+    cvr_test_scene sc2;
+    cvr_test_scene_open(again, &cvr_test_datasets[ds], &sc2);
+    cvr_tuning_info_for(again, sc2.volume, &view, &s, &after);
+    CHECK(!after.tuning && !strcmp(before.configuration, after.configuration) && !after.warning[0],
+          "a new context: tuning %d, %s vs %s (%s)", after.tuning, after.configuration,
+          before.configuration, after.warning);
+    /* tune now: every candidate, with progress; stopped half way it keeps what it has */
+    int calls = 0;
+    cvr_render_settings_init(&s);
+    s.sample_distance = sc.sample_distance;
+    s.strategy = CVR_STRATEGY_AUTO;
+    s.tuning_repeats = 1;
+    static uint8_t img[512 * 512 * 4];
+    const cvr_image out = {img, NULL, NULL};
+    CHECK(cvr_tune_now(again, sc2.volume, sc2.tf, &view, &s, &out, stop_at_half, &calls, &after) ==
+              CVR_OK && calls >= 2 && calls < after.candidates + 3,
+          "tune now, stopped: %d calls: %s", calls, cvr_last_error(again));
+    calls = 0;
+    CHECK(cvr_tune_now(again, sc2.volume, sc2.tf, &view, &s, &out, NULL, NULL, &after) == CVR_OK &&
+              !after.tuning && after.measured + after.dropped >= after.candidates,
+          "tune now: %s, measured %d of %d", cvr_last_error(again), after.measured, after.candidates);
+    printf("tune now: %s\n", after.configuration);
+    /* reset forgets: tuning again, no file left */
+    CHECK(cvr_tuning_reset(again) == CVR_OK, "reset: %s", cvr_last_error(again));
+    cvr_tuning_info_for(again, sc2.volume, &view, &s, &after);
+    CHECK(after.tuning && after.measured == 0, "after reset: tuning %d, measured %d", after.tuning,
+          after.measured);
+    CHECK(count_files(dir) == 0, "reset left %d files in %s", count_files(dir), dir);
+    cvr_test_scene_close(&sc2);
+    cvr_context_destroy(again);
+    cvr_test_scene_close(&sc);
+    cvr_test_scene_close(&ref);
+  }
+  /* bad tuning values and arguments */
+  cvr_render_settings s;
+  cvr_render_settings_init(&s);
+  s.strategy = CVR_STRATEGY_AUTO;
+  s.tuning_repeats = 0;
+  cvr_tuning_info info;
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  static uint8_t voxels[8 * 8 * 8];
+  d.type = CVR_UINT8;
+  d.data = voxels;
+  d.dims[0] = d.dims[1] = d.dims[2] = 8;
+  cvr_volume *v = NULL;
+  cvr_volume_create(ctx, &d, &v);
+  cvr_view view;
+  cvr_view_init(&view);
+  view.width = view.height = 8;
+  CHECK(cvr_tuning_info_for(ctx, v, &view, &s, &info) == CVR_ERROR_INVALID_ARGUMENT &&
+            strstr(cvr_last_error(ctx), "tuning repeats"),
+        "repeats 0: %s", cvr_last_error(ctx));
+  s.tuning_repeats = 2;
+  s.tuning_prune = 1.0;
+  CHECK(cvr_tuning_info_for(ctx, v, &view, &s, &info) == CVR_ERROR_INVALID_ARGUMENT &&
+            strstr(cvr_last_error(ctx), "prune"),
+        "prune 1: %s", cvr_last_error(ctx));
+  s.tuning_prune = 1.5;
+  CHECK(cvr_tune_now(ctx, v, NULL, &view, &s, NULL, NULL, NULL, &info) == CVR_ERROR_INVALID_ARGUMENT,
+        "tune now without a transfer function");
+  char longdir[2000];
+  memset(longdir, 'a', sizeof longdir - 1);
+  longdir[sizeof longdir - 1] = '\0';
+  CHECK(cvr_tuning_set_cache_dir(ctx, longdir) == CVR_ERROR_INVALID_ARGUMENT, "a long cache dir");
+  CHECK(cvr_tuning_set_cache_dir(ctx, "") == CVR_OK && !strcmp(cvr_tuning_cache_dir(ctx), ""),
+        "no cache dir");
+  cvr_volume_destroy(v);
+  cvr_context_destroy(cpu);
+  cvr_context_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+  cvr_backend backend;
+  cvr_context *probe = cvr_test_context(argc, argv, &backend); /* skips without a GPU */
+  cvr_context_destroy(probe);
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/cvr-test-tuner-%ld/nested", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+           (long)getpid());
+  if (backend == CVR_BACKEND_CPU) {
+    check_search(CVR_BACKEND_CUDA, 0);
+    check_search(CVR_BACKEND_CUDA, 1);
+    check_search(CVR_BACKEND_CPU, 0);
+    check_cache(dir);
+  }
+  check_render(backend, dir);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "rm -rf '%.*s'", (int)(strlen(dir) - 7), dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  return cvr_test_finish("test_tuner");
+}

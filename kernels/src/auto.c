@@ -1,0 +1,347 @@
+/* Strategy AUTO: what the tuner's model (tuner.c) learns, wired into
+ * rendering. A frame of a class that has not converged renders with the next
+ * candidate to measure (every strategy renders the same image, so the user
+ * sees no difference but its speed), and its kernel time per sample is
+ * recorded; a converged class renders with its best. Tables live in the
+ * context and, once a class converges, in the cache directory. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+#include "tuner.h"
+
+#define MAX_TABLES 8
+#define MAX_WARM 64
+
+typedef struct cvr_tuner {
+  cvr_tuning_table tables[MAX_TABLES];
+  int table_count;
+  unsigned long long clock;
+  char dir[1024];
+  char warning[512]; /* the last cache-file problem */
+  /* candidates whose kernels have run in this context: the first launch of
+   * a kernel loads it (CUDA's lazy loading), which would count against it */
+  char warm[MAX_WARM][CVR_TUNING_NAME_SIZE + 8];
+  int warm_count;
+} cvr_tuner;
+
+static const char *default_dir(char *out, size_t size) {
+  const char *env = getenv("CVR_TUNING_CACHE_DIR");
+  const char *xdg = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  if (env) snprintf(out, size, "%s", env);
+  else if (xdg && xdg[0]) snprintf(out, size, "%s/cvr", xdg);
+  else if (home && home[0]) snprintf(out, size, "%s/.cache/cvr", home);
+  else out[0] = '\0';
+  return out;
+}
+
+cvr_status cvr_tuner_create(cvr_context *ctx) {
+  ctx->tuner = calloc(1, sizeof *ctx->tuner);
+  if (!ctx->tuner) return CVR_ERROR_OUT_OF_MEMORY;
+  default_dir(ctx->tuner->dir, sizeof ctx->tuner->dir);
+  return CVR_OK;
+}
+
+void cvr_tuner_destroy(cvr_context *ctx) {
+  free(ctx->tuner);
+  ctx->tuner = NULL;
+}
+
+/* n rounded to the nearer power of two (in ratio) */
+static int power_of_two_class(int n) {
+  int p = 1;
+  while (p <= n / 2) p *= 2; /* p <= n < 2p */
+  return (double)n * n > 2.0 * p * p ? 2 * p : p;
+}
+
+/* Everything a table's measurements depend on, beside the view class. */
+static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                      const cvr_render_settings *s, char *out, size_t size) {
+  char device[160];
+  snprintf(device, sizeof device, "%.150s", ctx->description);
+  char *paren = strchr(device, '(');
+  if (paren && ctx->backend == CVR_BACKEND_CUDA) *paren = '\0'; /* the model, not the ordinal */
+  const size_t bytes = cvr_scalar_type_size(volume->stored_type);
+  snprintf(out, size, "%s| driver %d | %dx%dx%d %s | image %dx%d | %s | %s",
+           device, ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_driver_version() : 0,
+           volume->dims[0], volume->dims[1], volume->dims[2],
+           volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),
+           power_of_two_class(view->width), power_of_two_class(view->height),
+           view->projection == CVR_PROJECTION_PERSPECTIVE ? "perspective" : "parallel",
+           s->shading.enabled ? "shaded" : "unshaded");
+}
+
+static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
+                                   const cvr_view *view, const cvr_render_settings *s) {
+  cvr_tuner *tu = ctx->tuner;
+  char key[256];
+  table_key(ctx, volume, view, s, key, sizeof key);
+  cvr_tuning_table *t = NULL;
+  for (int i = 0; i < tu->table_count && !t; ++i)
+    if (!strcmp(tu->tables[i].key, key)) t = &tu->tables[i];
+  if (!t) {
+    if (tu->table_count < MAX_TABLES) {
+      t = &tu->tables[tu->table_count++];
+    } else { /* the least recently used goes (its converged classes are on disk) */
+      t = &tu->tables[0];
+      for (int i = 1; i < MAX_TABLES; ++i)
+        if (tu->tables[i].last_used < t->last_used) t = &tu->tables[i];
+    }
+    memset(t, 0, sizeof *t);
+    snprintf(t->key, sizeof t->key, "%s", key);
+    t->layout = CVR_LAYOUT_TEXTURE;
+    for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled);
+    cvr_tuning_load(t, tu->dir, tu->warning, sizeof tu->warning);
+  }
+  t->last_used = ++tu->clock;
+  return t;
+}
+
+static void save(cvr_context *ctx, const cvr_tuning_table *t) {
+  cvr_tuner *tu = ctx->tuner;
+  cvr_tuning_save(t, tu->dir, tu->warning, sizeof tu->warning);
+}
+
+/* The caller's settings with candidate i of class c and the table's layout. */
+static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_table *t,
+                                    const cvr_tuning_class *c, int i,
+                                    const cvr_render_settings *s) {
+  cvr_render_settings out = *s;
+  cvr_candidate_apply(&c->candidates[i], &out);
+  if (ctx->backend == CVR_BACKEND_CUDA) out.memory_layout = t->layout;
+  return out;
+}
+
+/* Whether the device can run candidate i; one it cannot is dropped. */
+static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
+  char saved[CVR_MESSAGE_SIZE];
+  memcpy(saved, ctx->last_error, sizeof saved);
+  const int ok = cvr_validate_settings(ctx, s) == CVR_OK &&
+                 (ctx->backend != CVR_BACKEND_CUDA || cvr_cuda_validate_settings(ctx, s) == CVR_OK);
+  memcpy(ctx->last_error, saved, sizeof saved);
+  return ok;
+}
+
+static int is_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
+  char name[CVR_TUNING_NAME_SIZE + 8];
+  snprintf(name, sizeof name, "%d|%s", (int)t->layout, c->names[i]);
+  for (int k = 0; k < tu->warm_count; ++k)
+    if (!strcmp(tu->warm[k], name)) return 1;
+  if (tu->warm_count < MAX_WARM) snprintf(tu->warm[tu->warm_count++], sizeof tu->warm[0], "%s", name);
+  return 0;
+}
+
+static double cost_of(const cvr_render_stats *st) {
+  return st->samples ? st->kernel_ms * 1e6 / (double)st->samples : 0.0;
+}
+
+static int view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                         const cvr_render_settings *s, int *out) {
+  cvr_ray_params p;
+  const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
+  if (st == CVR_OK) *out = cvr_tuning_view_class(&p);
+  return st;
+}
+
+cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
+                           const cvr_transfer_function *tf, const cvr_view *view,
+                           const cvr_render_settings *s, const cvr_image *image,
+                           cvr_render_stats *stats) {
+  int k = 0;
+  cvr_status st = view_class_of(ctx, volume, view, s, &k);
+  if (st != CVR_OK) return st;
+  cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  cvr_tuning_class *c = &t->classes[k];
+  int i = cvr_tuning_next(c, s->tuning_repeats);
+  cvr_render_settings run;
+  for (; i >= 0; i = cvr_tuning_next(c, s->tuning_repeats)) { /* one the device can run */
+    run = concrete(ctx, t, c, i, s);
+    if (runnable(ctx, &run)) break;
+    cvr_tuning_record(c, i, 0.0, s->tuning_prune);
+  }
+  if (i < 0) run = concrete(ctx, t, c, c->best, s);
+  cvr_render_stats local;
+  if (i >= 0 && !is_warm(ctx->tuner, t, c, i) &&
+      (st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK)
+    return st;
+  if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
+  if (i >= 0 && local.samples > 0) {
+    cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);
+    if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+  }
+  local.view_class = k;
+  local.tuning = i >= 0;
+  if (stats) *stats = local;
+  return CVR_OK;
+}
+
+static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cvr_tuning_class *c,
+                     char *out, size_t size) {
+  if (ctx->backend == CVR_BACKEND_CUDA)
+    snprintf(out, size, "%s, %s", c->names[c->best], cvr_memory_layout_name(t->layout));
+  else
+    snprintf(out, size, "%s", c->names[c->best]);
+}
+
+static void fill_info(cvr_context *ctx, const cvr_tuning_table *t, int k,
+                      const cvr_render_settings *s, cvr_tuning_info *out) {
+  const cvr_tuning_class *c = &t->classes[k];
+  memset(out, 0, sizeof *out);
+  out->view_class = k;
+  cvr_tuning_view_class_name(k, out->view_class_name, sizeof out->view_class_name);
+  out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0;
+  out->candidates = c->count;
+  for (int i = 0; i < c->count; ++i) {
+    out->measured += c->measured[i] > 0;
+    out->dropped += c->dropped[i];
+  }
+  describe(ctx, t, c, out->configuration, sizeof out->configuration);
+  out->settings = concrete(ctx, t, c, c->best, s);
+  snprintf(out->warning, sizeof out->warning, "%s", ctx->tuner->warning);
+}
+
+static cvr_status check_args(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                             const cvr_render_settings *s, const void *out, const char *what) {
+  if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "%s: ctx is NULL", what);
+  if (!volume || !view || !s || !out)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "%s: NULL argument", what);
+  if (volume->ctx != ctx)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "%s: the volume belongs to another context",
+                    what);
+  const cvr_status st = cvr_validate_settings(ctx, s);
+  if (st != CVR_OK) return st;
+  return CVR_OK;
+}
+
+cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                               const cvr_render_settings *s, cvr_tuning_info *out) {
+  cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
+  int k = 0;
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k);
+  if (st != CVR_OK) return st;
+  fill_info(ctx, table_for(ctx, volume, view, s), k, s, out);
+  return CVR_OK;
+}
+
+/* repeats + 1 frames of one configuration at this view, the first a
+ * warm-up; the mean cost of the others (0 when it could not run). */
+static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
+                          const cvr_transfer_function *tf, const cvr_view *view,
+                          const cvr_render_settings *run, int repeats, const cvr_image *image,
+                          double *cost) {
+  *cost = 0.0;
+  if (!runnable(ctx, run)) return CVR_OK;
+  double sum = 0.0;
+  for (int r = 0; r <= repeats; ++r) {
+    cvr_render_stats st;
+    const cvr_status e = cvr_render(ctx, volume, tf, view, run, image, &st);
+    if (e != CVR_OK) return e;
+    if (r) sum += cost_of(&st);
+  }
+  *cost = sum / repeats;
+  return CVR_OK;
+}
+
+cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
+                        const cvr_transfer_function *tf, const cvr_view *view,
+                        const cvr_render_settings *s, const cvr_image *image,
+                        cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
+  cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tune_now");
+  int k = 0;
+  if (st == CVR_OK && !tf) st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL tf");
+  if (st == CVR_OK && !image)
+    st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k);
+  if (st != CVR_OK) return st;
+  cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  cvr_tuning_class *c = &t->classes[k];
+  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled); /* measured afresh, here */
+  const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
+  const int steps = c->count + layouts;
+  int step = 0, stopped = 0;
+  for (int i = 0; i < c->count && !stopped; ++i, ++step) {
+    const cvr_render_settings run = concrete(ctx, t, c, i, s);
+    double cost = 0.0;
+    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost)) != CVR_OK)
+      return st;
+    /* every candidate gets its full repeats here: no pruning */
+    c->measured[i] = cost > 0.0 ? s->tuning_repeats : 0;
+    c->cost_sum[i] = cost * c->measured[i];
+    c->dropped[i] = cost <= 0.0;
+    stopped = progress && progress((double)(step + 1) / steps, user);
+  }
+  cvr_tuning_update_best(c);
+  /* the memory layouts, for the winner (a table's choice: it stays) */
+  if (layouts && !stopped) {
+    double best_cost = INFINITY;
+    cvr_memory_layout best_layout = t->layout;
+    const cvr_memory_layout order[3] = {t->layout, (t->layout + 1) % 3, (t->layout + 2) % 3};
+    for (int l = 0; l < 3 && !stopped; ++l, ++step) {
+      cvr_render_settings run = concrete(ctx, t, c, c->best, s);
+      run.memory_layout = order[l];
+      double cost = 0.0;
+      st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost);
+      if (st == CVR_ERROR_OUT_OF_MEMORY) { /* that layout does not fit: skip it */
+        cost = 0.0;
+        st = CVR_OK;
+      }
+      if (st != CVR_OK) return st;
+      if (cost > 0.0 && cost < best_cost) {
+        best_cost = cost;
+        best_layout = order[l];
+      }
+      stopped = progress && progress((double)(step + 1) / steps, user);
+    }
+    if (!stopped) {
+      t->layout = best_layout;
+      t->layout_tuned = 1;
+      /* leave the volume in the chosen layout, and the image rendered with it */
+      const cvr_render_settings run = concrete(ctx, t, c, c->best, s);
+      if ((st = cvr_render(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
+    }
+  }
+  save(ctx, t);
+  fill_info(ctx, t, k, s, out);
+  return CVR_OK;
+}
+
+cvr_status cvr_tuning_reset(cvr_context *ctx) {
+  if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_tuning_reset: ctx is NULL");
+  cvr_tuner *tu = ctx->tuner;
+  tu->table_count = 0;
+  tu->warning[0] = '\0';
+  if (!tu->dir[0]) return CVR_OK;
+  DIR *d = opendir(tu->dir);
+  if (!d) return CVR_OK; /* nothing written yet */
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    if (!strncmp(e->d_name, "cvr-tuning-", 11)) {
+      char path[1400];
+      snprintf(path, sizeof path, "%s/%s", tu->dir, e->d_name);
+      remove(path);
+    }
+  closedir(d);
+  return CVR_OK;
+}
+
+cvr_status cvr_tuning_set_cache_dir(cvr_context *ctx, const char *dir) {
+  if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_tuning_set_cache_dir: ctx is NULL");
+  cvr_tuner *tu = ctx->tuner;
+  if (dir && strlen(dir) >= sizeof tu->dir - 64)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_tuning_set_cache_dir: a path of %zu characters is too long (at most %zu)",
+                    strlen(dir), sizeof tu->dir - 64);
+  if (dir) snprintf(tu->dir, sizeof tu->dir, "%s", dir);
+  else default_dir(tu->dir, sizeof tu->dir);
+  tu->table_count = 0; /* what was learnt is reloaded from the new place */
+  return CVR_OK;
+}
+
+const char *cvr_tuning_cache_dir(const cvr_context *ctx) {
+  return ctx ? ctx->tuner->dir : "";
+}

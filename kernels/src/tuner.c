@@ -1,0 +1,179 @@
+/* The auto-tuner's search (Bethel and Howison: measure the configurations,
+ * keep the fastest), per view class, pruned by what the papers predict:
+ *  - the view class is Sugimoto's: the volume plane most parallel to the
+ *    screen and whether its axis of smaller stride runs across the screen,
+ *    plus whether the view is oblique to that plane (rays then cross more
+ *    slices per pixel row, and the best block shape moves);
+ *  - block shapes are those whose warps run along the stride axis on screen
+ *    (wide blocks when it runs across, tall ones when it runs up), beside the
+ *    square 16 x 16 and the block-shape strategy's own pair;
+ *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best) and
+ *    1D, which win where rays are long and the strides large;
+ *  - the slab (Mensmann) only with shading, its only purpose, at the block
+ *    and depth that were fastest on the H100;
+ *  - on the CPU, tile shapes along the stride axis, dynamic and static.
+ * The first candidate is the papers' prediction, used until a measurement
+ * says otherwise; a candidate measured prune times slower than the best so
+ * far is not measured again. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tuner.h"
+
+#define OBLIQUE_COS 0.9063 /* cos 25 degrees */
+
+int cvr_tuning_view_class(const cvr_ray_params *p) {
+  cvr_block_shape_choice choice;
+  cvr_choose_block_shape_for(p, &choice);
+  float d[3];
+  cvr_view_direction_index(p, d);
+  const double len = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
+  const int oblique = len > 0.0 && fabs(d[choice.plane_normal_axis]) / len < OBLIQUE_COS;
+  return choice.plane_normal_axis * 4 + choice.horizontal * 2 + oblique;
+}
+
+void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
+  if (view_class < 0 || view_class >= CVR_TUNING_CLASSES) {
+    snprintf(out, size, "none");
+    return;
+  }
+  snprintf(out, size, "along %c, stride axis %s, %s", "xyz"[view_class / 4],
+           (view_class & 2) ? "across" : "up", (view_class & 1) ? "oblique" : "square");
+}
+
+static cvr_candidate standard(int w, int h) {
+  cvr_candidate c = {CVR_STRATEGY_STANDARD, {w, h}, 0, 0, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC};
+  return c;
+}
+
+static cvr_candidate strategy(cvr_strategy s, int b0, int b1, int width, int depth) {
+  cvr_candidate c = {s, {b0, b1}, width, depth, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC};
+  return c;
+}
+
+static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
+  cvr_candidate c = {CVR_STRATEGY_STANDARD, {0, 0}, 0, 0, {w, h}, schedule};
+  return c;
+}
+
+void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded) {
+  memset(c, 0, sizeof *c);
+  const int across = (view_class & 2) != 0;
+  cvr_candidate *k = c->candidates;
+  int n = 0;
+  if (backend == CVR_BACKEND_CPU) {
+    k[n++] = cpu_tile(32, 32, CVR_CPU_SCHEDULE_DYNAMIC);
+    k[n++] = across ? cpu_tile(128, 8, CVR_CPU_SCHEDULE_DYNAMIC) : cpu_tile(8, 128, CVR_CPU_SCHEDULE_DYNAMIC);
+    k[n++] = cpu_tile(16, 16, CVR_CPU_SCHEDULE_DYNAMIC);
+    k[n++] = cpu_tile(64, 64, CVR_CPU_SCHEDULE_DYNAMIC);
+    k[n++] = across ? cpu_tile(64, 16, CVR_CPU_SCHEDULE_DYNAMIC) : cpu_tile(16, 64, CVR_CPU_SCHEDULE_DYNAMIC);
+    k[n++] = cpu_tile(32, 32, CVR_CPU_SCHEDULE_STATIC);
+    k[n++] = cpu_tile(8, 8, CVR_CPU_SCHEDULE_STATIC);
+  } else {
+    k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
+    k[n++] = standard(16, 16);
+    if (across) {
+      k[n++] = standard(32, 8);
+      k[n++] = standard(16, 8);
+      k[n++] = standard(64, 4);
+    } else {
+      k[n++] = standard(8, 16);
+      k[n++] = standard(2, 128);
+      k[n++] = standard(4, 64);
+    }
+    k[n++] = standard(8, 8);
+    k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
+    k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
+    if (shaded) {
+      k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
+      k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
+    }
+  }
+  c->count = n;
+  for (int i = 0; i < n; ++i) cvr_candidate_name(&k[i], c->names[i], CVR_TUNING_NAME_SIZE);
+}
+
+void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
+  s->strategy = c->strategy;
+  switch (c->strategy) {
+  case CVR_STRATEGY_STANDARD:
+    if (c->block[0] > 0) {
+      s->block_width = c->block[0];
+      s->block_height = c->block[1];
+    }
+    break;
+  case CVR_STRATEGY_WARP_MARCHING:
+    s->block_warps[0] = c->block[0];
+    s->block_warps[1] = c->block[1];
+    s->warp_width = c->warp_width;
+    s->warp_rays[0] = s->warp_rays[1] = 0;
+    s->warp_variant = CVR_WARP_DB_SHUFFLE;
+    break;
+  case CVR_STRATEGY_SLAB:
+    s->slab_block[0] = c->block[0];
+    s->slab_block[1] = c->block[1];
+    s->slab_depth = c->slab_depth;
+    break;
+  default: /* block shape: the settings' pair (the paper's by default) */
+    break;
+  }
+  if (c->cpu_tile[0] > 0) {
+    s->cpu_tile_width = c->cpu_tile[0];
+    s->cpu_tile_height = c->cpu_tile[1];
+    s->cpu_schedule = c->cpu_schedule;
+  }
+}
+
+void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
+  if (c->cpu_tile[0] > 0)
+    snprintf(out, size, "cpu tiles %dx%d %s", c->cpu_tile[0], c->cpu_tile[1],
+             c->cpu_schedule == CVR_CPU_SCHEDULE_STATIC ? "static" : "dynamic");
+  else if (c->strategy == CVR_STRATEGY_STANDARD)
+    snprintf(out, size, "standard %dx%d", c->block[0], c->block[1]);
+  else if (c->strategy == CVR_STRATEGY_WARP_MARCHING)
+    snprintf(out, size, "warp marching %s, %d lanes/ray", c->warp_width == 32 ? "1D" : "3D",
+             c->warp_width);
+  else if (c->strategy == CVR_STRATEGY_SLAB)
+    snprintf(out, size, "slab %dx%d depth %d", c->block[0], c->block[1], c->slab_depth);
+  else
+    snprintf(out, size, "%s", cvr_strategy_name(c->strategy));
+}
+
+int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
+  for (int i = 0; i < c->count; ++i) /* everything once, in order */
+    if (!c->dropped[i] && c->measured[i] == 0) return i;
+  for (int i = 0; i < c->count; ++i)
+    if (!c->dropped[i] && c->measured[i] < repeats) return i;
+  return -1;
+}
+
+double cvr_tuning_mean(const cvr_tuning_class *c, int i) {
+  return c->measured[i] > 0 ? c->cost_sum[i] / c->measured[i] : INFINITY;
+}
+
+void cvr_tuning_update_best(cvr_tuning_class *c) {
+  int best = -1;
+  for (int j = 0; j < c->count; ++j)
+    if (!c->dropped[j] && c->measured[j] > 0 &&
+        (best < 0 || cvr_tuning_mean(c, j) < cvr_tuning_mean(c, best)))
+      best = j;
+  if (best < 0) /* nothing measured yet: the prediction, or the first still standing */
+    for (best = 0; best < c->count - 1 && c->dropped[best]; ++best) {}
+  c->best = best;
+}
+
+void cvr_tuning_record(cvr_tuning_class *c, int i, double cost, double prune) {
+  if (i < 0 || i >= c->count) return;
+  if (!(cost > 0.0) || !isfinite(cost)) {
+    c->dropped[i] = 1;
+  } else {
+    c->measured[i] += 1;
+    c->cost_sum[i] += cost;
+  }
+  cvr_tuning_update_best(c);
+  const double limit = prune * cvr_tuning_mean(c, c->best);
+  for (int j = 0; j < c->count; ++j)
+    if (j != c->best && !c->dropped[j] && c->measured[j] > 0 && cvr_tuning_mean(c, j) > limit)
+      c->dropped[j] = 1;
+}

@@ -1,0 +1,76 @@
+/* The auto-tuner's model, free of rendering so that tests can drive it with
+ * a synthetic cost: candidate configurations per view class, the measured
+ * search over them, and the tables that remember the result.
+ *
+ * Costs are nanoseconds per volume sample (frame time / samples taken):
+ * frames of one class see different views, and the sample count carries most
+ * of the difference between them. */
+#ifndef CVR_TUNER_H
+#define CVR_TUNER_H
+
+#include "cvr_internal.h"
+
+#define CVR_TUNING_MAX_CANDIDATES 16
+#define CVR_TUNING_NAME_SIZE 48
+
+/* The tuned fields of the settings; the rest stay the caller's. */
+typedef struct cvr_candidate {
+  cvr_strategy strategy;
+  int block[2];   /* standard: block; warp marching: block_warps; slab: slab_block */
+  int warp_width; /* warp marching */
+  int slab_depth; /* slab */
+  int cpu_tile[2];
+  cvr_cpu_schedule cpu_schedule;
+} cvr_candidate;
+
+typedef struct cvr_tuning_class {
+  int count;
+  cvr_candidate candidates[CVR_TUNING_MAX_CANDIDATES];
+  char names[CVR_TUNING_MAX_CANDIDATES][CVR_TUNING_NAME_SIZE];
+  int measured[CVR_TUNING_MAX_CANDIDATES];
+  double cost_sum[CVR_TUNING_MAX_CANDIDATES];
+  unsigned char dropped[CVR_TUNING_MAX_CANDIDATES];
+  int best; /* lowest mean cost among the measured and not dropped; 0 before */
+} cvr_tuning_class;
+
+typedef struct cvr_tuning_table {
+  char key[256];
+  cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
+  int layout_tuned;
+  cvr_tuning_class classes[CVR_TUNING_CLASSES];
+  unsigned long long last_used;
+} cvr_tuning_table;
+
+/* The view class of ray parameters (in the volume's own index space). */
+CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
+CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
+
+/* Fills a class with the candidates of a backend for that class, in the
+ * order they are measured (the papers' prediction first, so it is the
+ * configuration used until something measures faster). */
+CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
+                                   int shaded);
+
+CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
+CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
+
+/* The candidate to measure in this frame, or -1 when the class has converged. */
+CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
+/* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
+ * it), updates best and drops what the prune factor rules out. */
+CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
+/* best from the measurements as they are (after a load). */
+CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
+CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
+
+/* Cache files (tuning_cache.c). The table's file name under dir. */
+CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);
+/* Writes the table (atomically: a temporary file renamed over the old). */
+CVR_API int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning,
+                            size_t size);
+/* Loads what the file holds into t (whose key and classes' candidates are
+ * set): 1 when something was taken. A corrupt, stale or foreign file is
+ * ignored (0) with a warning; a missing file is not a problem (0, ""). */
+CVR_API int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size);
+
+#endif

@@ -1,0 +1,189 @@
+/* The auto-tuner's tables on disk: one small text file per table, named by
+ * a hash of its key, ending in a checksum of everything before it. A file
+ * is taken only whole: right version, right key, checksum intact, values in
+ * range; a class whose candidates are not the ones this build measures
+ * (another version of the library) is left out. Anything else is ignored
+ * with a warning, never trusted. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tuner.h"
+
+#define MAGIC "cvr-tuning 1"
+#define MAX_FILE_BYTES 65536
+#define MAX_MEASUREMENTS 1000
+
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= (unsigned char)s[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size) {
+  snprintf(out, size, "%s/cvr-tuning-%016llx.txt", dir,
+           (unsigned long long)fnv1a(key, strlen(key)));
+}
+
+/* Appends to a bounded buffer; 0 once it is full. */
+static int add(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = vsnprintf(buf + *len, size - *len, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= size - *len) return 0;
+  *len += (size_t)n;
+  return 1;
+}
+
+static int make_directories(const char *dir) {
+  char path[1024];
+  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) return 0;
+  for (char *p = path + 1;; ++p)
+    if (*p == '/' || *p == '\0') {
+      const char c = *p;
+      *p = '\0';
+      if (mkdir(path, 0755) != 0 && errno != EEXIST) return 0;
+      if (!c) return 1;
+      *p = c;
+    }
+}
+
+int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, size_t size) {
+  if (!dir || !dir[0]) return 1;
+  static char buf[MAX_FILE_BYTES]; /* callers hold the context: one save at a time per context */
+  size_t len = 0;
+  int ok = add(buf, sizeof buf, &len, "%s\nkey %s\nlayout %d %d\n", MAGIC, t->key, (int)t->layout,
+               t->layout_tuned);
+  for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
+    const cvr_tuning_class *c = &t->classes[k];
+    ok = add(buf, sizeof buf, &len, "class %d %d\n", k, c->count);
+    for (int i = 0; i < c->count && ok; ++i)
+      ok = add(buf, sizeof buf, &len, "%d %.17g %d %s\n", c->measured[i], c->cost_sum[i],
+               (int)c->dropped[i], c->names[i]);
+  }
+  if (ok) ok = add(buf, sizeof buf, &len, "checksum %016llx\n", (unsigned long long)fnv1a(buf, len));
+  if (!ok) {
+    snprintf(warning, size, "tuning cache: the table for %s does not fit a file", t->key);
+    return 0;
+  }
+  char path[1100], tmp[1200];
+  cvr_tuning_file_name(dir, t->key, path, sizeof path);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *f = make_directories(dir) ? fopen(tmp, "wb") : NULL;
+  int written = f && fwrite(buf, 1, len, f) == len;
+  if (f && fclose(f) != 0) written = 0;
+  if (!written || rename(tmp, path) != 0) {
+    snprintf(warning, size, "tuning cache: cannot write %s (%s)", path, strerror(errno));
+    remove(tmp);
+    return 0;
+  }
+  return 1;
+}
+
+/* The next line of text (without its newline), or NULL at the end. */
+static char *next_line(char **cursor) {
+  char *s = *cursor;
+  if (!s || !*s) return NULL;
+  char *e = strchr(s, '\n');
+  if (e) {
+    *e = '\0';
+    *cursor = e + 1;
+  } else {
+    *cursor = s + strlen(s);
+  }
+  return s;
+}
+
+int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size) {
+  if (!dir || !dir[0]) return 0;
+  char path[1100];
+  cvr_tuning_file_name(dir, t->key, path, sizeof path);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0; /* nothing learnt yet */
+  static char buf[MAX_FILE_BYTES + 1];
+  const size_t len = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+  fclose(f);
+#define IGNORE(...)                                                                               \
+  do {                                                                                            \
+    char why[256];                                                                                \
+    snprintf(why, sizeof why, __VA_ARGS__);                                                       \
+    snprintf(warning, size, "tuning cache: ignored %s: %s", path, why);                          \
+    return 0;                                                                                     \
+  } while (0)
+  if (len > MAX_FILE_BYTES) IGNORE("larger than %d bytes", MAX_FILE_BYTES);
+  buf[len] = '\0';
+  if (strlen(buf) != len) IGNORE("not text");
+  /* the checksum line ends the file and covers everything before it */
+  char *sum = len >= 2 ? buf + len - 2 : buf;
+  while (sum > buf && sum[-1] != '\n') --sum;
+  unsigned long long stored = 0;
+  if (len < 2 || buf[len - 1] != '\n' || sscanf(sum, "checksum %16llx", &stored) != 1)
+    IGNORE("no checksum (truncated?)");
+  if (stored != (unsigned long long)fnv1a(buf, (size_t)(sum - buf))) IGNORE("checksum mismatch");
+  *sum = '\0';
+
+  cvr_tuning_table in = *t;
+  char *cursor = buf, *line = next_line(&cursor);
+  if (!line || strcmp(line, MAGIC) != 0) IGNORE("not a version 1 tuning table");
+  line = next_line(&cursor);
+  if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
+    IGNORE("written for another key (stale)");
+  int layout = -1, layout_tuned = -1;
+  line = next_line(&cursor);
+  if (!line || sscanf(line, "layout %d %d", &layout, &layout_tuned) != 2 || layout < 0 ||
+      layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1))
+    IGNORE("bad layout line");
+  in.layout = (cvr_memory_layout)layout;
+  in.layout_tuned = layout_tuned;
+  int skipped = 0;
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
+    int index = -1, count = -1;
+    line = next_line(&cursor);
+    if (!line || sscanf(line, "class %d %d", &index, &count) != 2 || index != k || count < 0 ||
+        count > CVR_TUNING_MAX_CANDIDATES)
+      IGNORE("bad class line %d", k);
+    cvr_tuning_class c = t->classes[k]; /* this build's candidates, nothing measured */
+    int same = count == c.count;
+    for (int i = 0; i < count; ++i) {
+      int measured = -1, dropped = -1, name_at = 0;
+      double cost = -1.0;
+      line = next_line(&cursor);
+      if (!line || sscanf(line, "%d %lf %d %n", &measured, &cost, &dropped, &name_at) != 3 ||
+          measured < 0 || measured > MAX_MEASUREMENTS || !isfinite(cost) || cost < 0.0 ||
+          (measured == 0 && cost != 0.0) || (dropped != 0 && dropped != 1))
+        IGNORE("bad measurement in class %d", k);
+      if (same && i < c.count && strcmp(line + name_at, c.names[i]) == 0) {
+        c.measured[i] = measured;
+        c.cost_sum[i] = cost;
+        c.dropped[i] = (unsigned char)dropped;
+      } else {
+        same = 0;
+      }
+    }
+    if (same) {
+      cvr_tuning_update_best(&c);
+      in.classes[k] = c;
+    } else {
+      ++skipped;
+    }
+  }
+  if (next_line(&cursor)) IGNORE("unexpected text after the classes");
+#undef IGNORE
+  *t = in;
+  if (skipped)
+    snprintf(warning, size,
+             "tuning cache: %s: %d view class(es) measured other candidates (another version), "
+             "tuned again", path, skipped);
+  return 1;
+}

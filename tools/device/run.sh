@@ -3,7 +3,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto]...
 #     (default: tests bench sanitize; strategies runs the micro-benchmark
 #      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
@@ -16,7 +16,8 @@
 #      real-data orbits; slab Mensmann et al.'s Table 3 experiment, basic
 #      against slab-based ray casting with and without shading, and the
 #      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
-#      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out)
+#      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
+#      auto the auto-tuner against the per-view oracle, cvr-auto-bench)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -204,6 +205,22 @@ if [[ " $steps " == *" slab "* ]]; then
   (cd "$pack/bin" && ./test_slab --images "$out/slab-images") >"$out/slab-images.log" 2>&1
   note "slab images rc=$? ($(tail -n 1 "$out/slab-images.log"))"
   }
+fi
+
+if [[ " $steps " == *" auto "* ]]; then
+  # AUTO against the per-view oracle and the standard strategy over 360-frame
+  # orbits: the 1024^3 micro-benchmark and real data (CVR_AUTO_SPECS:
+  # FILE:LO:HI:[RESAMPLE]:[shade] ... instead)
+  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 --out "$out/auto-micro-1024.jsonl" \
+    2>>"$out/auto.err"
+  note "auto micro 1024 rc=$? $(tail -n 1 "$out/auto-micro-1024.jsonl")"
+  for spec in ${CVR_AUTO_SPECS:-ct/cranium_ct.nii.gz:100:1500:: ct/cranium_ct.nii.gz:100:1500::shade scivis/bonsai.nii.gz:30:180:: ct/cranium_ct.nii.gz:100:1500:512x512x294:}; do
+    IFS=: read -r file lo hi resample shade <<<"$spec"
+    name=$(basename "$file" .nii.gz)${resample:+-$resample}${shade:+-shaded}
+    "$pack/bin/cvr-auto-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} \
+      --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade} --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
+    note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
+  done
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

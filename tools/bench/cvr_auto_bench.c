@@ -1,0 +1,332 @@
+/* Strategy AUTO against the per-view oracle and the standard strategy, over
+ * a 360-frame orbit (one frame per degree, as an interactive rotation):
+ *  - cold: AUTO from an empty table, one frame per view, wall time per frame
+ *    (what the user waits for, tuning and kernel loading included);
+ *  - warm: the same orbit again, converged;
+ *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
+ *    16 x 16 and every candidate AUTO knows (of every view class: the
+ *    oracle searches the whole space, AUTO only its class's pruned share),
+ *    each warmed up once and timed --repeats times (median kernel time).
+ * Tuning's cost is cold minus warm, as a share of warm. Volumes: the
+ * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
+ * 512 samples per ray, no early termination) or a real NIfTI volume
+ * (--volume FILE --lo A --hi B [--resample AxBxC]: perspective orbit, early
+ * termination, opacity ramp). JSON lines, then a summary line. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cvr_commit.h"
+#include "cvr_tools.h"
+#include "tuner.h"
+
+#define FRAMES 360
+#define MAX_CONFIGS 48
+
+typedef struct scene {
+  cvr_volume *volume;
+  cvr_transfer_function *tf;
+  double center[3], radius;
+  int micro, n, rays;
+  cvr_render_settings base;
+  char name[128];
+} scene;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static void view_at(const scene *sc, int azimuth, cvr_view *view) {
+  if (!sc->micro) {
+    cvr_tools_orbit_view(sc->center, sc->radius, azimuth, 20.0, CVR_PROJECTION_PERSPECTIVE,
+                         sc->rays, sc->rays, view);
+    return;
+  }
+  cvr_view_init(view);
+  double look[16], proj[16];
+  const double eye[3] = {sc->center[0], sc->center[1], sc->center[2] + 2.0 * sc->n};
+  const double up[3] = {0, 1, 0};
+  cvr_tools_look_at(eye, sc->center, up, look);
+  cvr_tools_ortho(0.5 * sc->n, 0.5 * sc->n, 0.1, 4.0 * sc->n, proj);
+  cvr_tools_multiply(proj, look, view->world_to_clip);
+  view->width = view->height = sc->rays;
+  view->projection = CVR_PROJECTION_PARALLEL;
+  cvr_tools_rotation_about(1, azimuth, sc->center, view->volume_to_world);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* median kernel time of `repeats` frames after one warm-up; 0 on failure */
+static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
+                    const cvr_render_settings *s, int repeats, cvr_render_stats *st) {
+  const cvr_image none = {NULL, NULL, NULL};
+  double ms[32];
+  for (int k = 0; k <= repeats; ++k) {
+    if (cvr_render(ctx, sc->volume, sc->tf, view, s, &none, st) != CVR_OK) return 0.0;
+    if (k) ms[k - 1] = st->kernel_ms;
+  }
+  qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
+  return ms[repeats / 2];
+}
+
+/* one orbit pass of AUTO, a frame per degree; wall and kernel totals */
+static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *out,
+                     double *wall_total, double *kernel_total, int *tuning_frames) {
+  const cvr_image none = {NULL, NULL, NULL};
+  cvr_render_settings s = sc->base;
+  s.strategy = CVR_STRATEGY_AUTO;
+  *wall_total = *kernel_total = 0.0;
+  *tuning_frames = 0;
+  for (int az = 0; az < FRAMES; ++az) {
+    cvr_view view;
+    view_at(sc, az, &view);
+    cvr_render_stats st;
+    const double t0 = now_ms();
+    if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) {
+      fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
+      return 0;
+    }
+    const double wall = now_ms() - t0;
+    *wall_total += wall;
+    *kernel_total += st.kernel_ms;
+    *tuning_frames += st.tuning;
+    fprintf(out,
+            "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\",\"azimuth\":%d,"
+            "\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\",\"block\":\"%dx%d\","
+            "\"kernel_ms\":%.4f,\"wall_ms\":%.4f}\n",
+            sc->name, sc->rays, pass, az, st.view_class, st.tuning, cvr_strategy_name(st.strategy),
+            st.block_width, st.block_height, st.kernel_ms, wall);
+  }
+  return 1;
+}
+
+/* every candidate of every class, once each (by name) */
+static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
+                          char names[][CVR_TUNING_NAME_SIZE]) {
+  int n = 0;
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
+    cvr_tuning_class c;
+    cvr_tuning_class_init(&c, backend, k, shaded);
+    for (int i = 0; i < c.count; ++i) {
+      int seen = 0;
+      for (int j = 0; j < n && !seen; ++j) seen = !strcmp(names[j], c.names[i]);
+      if (!seen && n < MAX_CONFIGS) {
+        out[n] = c.candidates[i];
+        memcpy(names[n++], c.names[i], CVR_TUNING_NAME_SIZE);
+      }
+    }
+  }
+  return n;
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
+          "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
+          "                      [--backend cuda|cpu] [--out FILE]\n");
+}
+
+static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
+                      int micro, scene *sc) {
+  cvr_tools_volume data;
+  memset(&data, 0, sizeof data);
+  uint8_t *voxels = NULL;
+  if (micro) {
+    const size_t count = (size_t)micro * micro * micro;
+    voxels = malloc(count);
+    if (!voxels) return 0;
+    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)count; /* cvr-bench's volume */
+    for (size_t i = 0; i < count; i += 8) {
+      const uint64_t r = cvr_tools_random(&state);
+      memcpy(voxels + i, &r, count - i < 8 ? count - i : 8);
+    }
+    cvr_volume_desc_init(&data.desc);
+    data.desc.data = voxels;
+    data.desc.dims[0] = data.desc.dims[1] = data.desc.dims[2] = micro;
+    snprintf(sc->name, sizeof sc->name, "micro %d^3 uint8", micro);
+  } else {
+    char err[512];
+    if (!cvr_tools_load_nifti(path, &data, err, sizeof err)) {
+      fprintf(stderr, "cvr-auto-bench: %s\n", err);
+      return 0;
+    }
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    snprintf(sc->name, sizeof sc->name, "%s", base);
+    if (resample[0] > 0) {
+      cvr_tools_volume r;
+      if (!cvr_tools_resample(&data, resample, &r)) return 0;
+      cvr_tools_volume_free(&data);
+      data = r;
+      snprintf(sc->name + strlen(sc->name), sizeof sc->name - strlen(sc->name),
+               " resampled to %dx%dx%d", resample[0], resample[1], resample[2]);
+    }
+  }
+  if (cvr_volume_create(ctx, &data.desc, &sc->volume) != CVR_OK) {
+    fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
+    return 0;
+  }
+  double range[2];
+  cvr_volume_get_range(sc->volume, range);
+  static float table[4 * 1024];
+  double spacing = data.desc.spacing[0];
+  for (int a = 1; a < 3; ++a) spacing = fmin(spacing, data.desc.spacing[a]);
+  if (micro) cvr_tools_ramp_tf(table, 1024, 0.0, 255.0, 0.0, 255.0, 0.05f);
+  else cvr_tools_ramp_tf(table, 1024, range[0], range[1], lo, hi, 0.5f);
+  const cvr_transfer_function_desc td = {table, 1024, {micro ? 0.0 : range[0], micro ? 255.0 : range[1]},
+                                         micro ? 1.0 : spacing};
+  cvr_transfer_function_create(ctx, &td, &sc->tf);
+  cvr_render_settings_init(&sc->base);
+  if (micro) {
+    sc->n = micro;
+    for (int a = 0; a < 3; ++a) sc->center[a] = 0.5 * (micro - 1);
+    sc->base.sample_distance = 0.5;
+    sc->base.early_termination = 0;
+    sc->base.max_samples_per_ray = 512;
+  } else {
+    cvr_tools_volume_bounds(&data.desc, sc->center, &sc->radius);
+    sc->base.sample_distance = 0.5 * spacing;
+  }
+  sc->micro = micro;
+  if (voxels) free(voxels);
+  else cvr_tools_volume_free(&data);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  const char *path = NULL, *out_path = NULL;
+  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0;
+  int resample[3] = {0, 0, 0};
+  double lo = 0.0, hi = 0.0;
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = CVR_BACKEND_CUDA;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--micro") && v) micro = atoi(argv[++i]);
+    else if (!strcmp(a, "--volume") && v) path = argv[++i];
+    else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
+    else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
+    else if (!strcmp(a, "--resample") && v) sscanf(argv[++i], "%dx%dx%d", &resample[0], &resample[1], &resample[2]);
+    else if (!strcmp(a, "--rays") && v) rays = atoi(argv[++i]);
+    else if (!strcmp(a, "--shade")) shade = 1;
+    else if (!strcmp(a, "--oracle-step") && v) oracle_step = atoi(argv[++i]);
+    else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
+    else if (!strcmp(a, "--out") && v) out_path = argv[++i];
+    else {
+      usage();
+      return 2;
+    }
+  }
+  if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
+      repeats < 1 || repeats > 32) {
+    usage();
+    return 2;
+  }
+  cvr_context *ctx = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) {
+    fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(NULL));
+    return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
+  }
+  cvr_tuning_set_cache_dir(ctx, ""); /* from nothing, and nothing left behind */
+  FILE *out = out_path ? fopen(out_path, "w") : stdout;
+  scene sc;
+  memset(&sc, 0, sizeof sc);
+  sc.rays = rays;
+  if (!out || !load_scene(ctx, path, resample, lo, hi, micro, &sc)) return 1;
+  sc.base.shading.enabled = shade;
+  char date[32];
+  const time_t t = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+  fprintf(out, "{\"meta\":{\"device\":\"%s\",\"date\":\"%s\",\"commit\":\"%s\",\"command\":\"",
+          cvr_context_description(ctx), date, CVR_GIT_COMMIT);
+  for (int i = 0; i < argc; ++i) { /* file names without their folders */
+    const char *a = strrchr(argv[i], '/');
+    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out") || !strcmp(argv[i - 1], "--volume")) ? a + 1 : argv[i]);
+  }
+  fprintf(out, "\"}}\n");
+
+  double cold_wall, cold_kernel, warm_wall, warm_kernel;
+  int cold_tuning, warm_tuning;
+  if (!auto_pass(ctx, &sc, "cold", out, &cold_wall, &cold_kernel, &cold_tuning) ||
+      !auto_pass(ctx, &sc, "warm", out, &warm_wall, &warm_kernel, &warm_tuning))
+    return 1;
+
+  cvr_candidate cand[MAX_CONFIGS];
+  char names[MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
+  const int n = all_candidates(cvr_context_backend(ctx), shade, cand, names);
+  double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
+  double std_sum = 0.0, auto_sum = 0.0, oracle_sum = 0.0;
+  int views = 0, within5 = 0;
+  for (int az = 0; az < FRAMES; az += oracle_step) {
+    cvr_view view;
+    view_at(&sc, az, &view);
+    cvr_render_stats st;
+    cvr_render_settings s = sc.base;
+    s.strategy = CVR_STRATEGY_AUTO;
+    const double auto_ms = timed(ctx, &sc, &view, &s, repeats, &st);
+    const double rate = st.samples / (auto_ms * 1e-3) / 1e9;
+    char auto_config[96];
+    snprintf(auto_config, sizeof auto_config, "%s %dx%d", cvr_strategy_name(st.strategy),
+             st.block_width, st.block_height);
+    const int tuning = st.tuning;
+    s = sc.base;
+    const double std_ms = timed(ctx, &sc, &view, &s, repeats, &st);
+    double oracle_ms = INFINITY;
+    int oracle = -1;
+    for (int i = 0; i < n; ++i) {
+      s = sc.base;
+      cvr_candidate_apply(&cand[i], &s);
+      const double ms = timed(ctx, &sc, &view, &s, repeats, &st);
+      if (ms <= 0.0) continue; /* cannot run here */
+      fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
+                   "\"config\":\"%s\",\"ms\":%.4f}\n", sc.name, rays, az, names[i], ms);
+      if (ms < oracle_ms) oracle_ms = ms, oracle = i;
+    }
+    if (!(auto_ms > 0.0) || oracle < 0) {
+      fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
+      return 1;
+    }
+    const double ratio = auto_ms / oracle_ms;
+    fprintf(out,
+            "{\"bench\":\"auto_view\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,\"auto_ms\":%.4f,"
+            "\"auto_config\":\"%s\",\"auto_tuning\":%d,\"oracle_ms\":%.4f,\"oracle_config\":\"%s\","
+            "\"standard_ms\":%.4f,\"auto_over_oracle\":%.4f,\"auto_gsamples_per_s\":%.2f}\n",
+            sc.name, rays, az, auto_ms, auto_config, tuning, oracle_ms, names[oracle], std_ms, ratio,
+            rate);
+    fflush(out);
+    worst_ratio = fmax(worst_ratio, ratio);
+    sum_ratio += ratio;
+    within5 += ratio <= 1.05;
+    auto_best_rate = fmax(auto_best_rate, rate);
+    auto_worst_rate = fmin(auto_worst_rate, rate);
+    std_sum += std_ms;
+    auto_sum += auto_ms;
+    oracle_sum += oracle_ms;
+    ++views;
+  }
+  fprintf(out,
+          "{\"bench\":\"auto_summary\",\"volume\":\"%s\",\"R\":%d,\"shaded\":%d,\"frames\":%d,"
+          "\"cold_wall_ms\":%.2f,\"warm_wall_ms\":%.2f,\"tuning_share\":%.4f,"
+          "\"cold_kernel_ms\":%.2f,\"warm_kernel_ms\":%.2f,\"tuning_frames\":%d,"
+          "\"warm_tuning_frames\":%d,\"views\":%d,\"auto_over_oracle_max\":%.4f,"
+          "\"auto_over_oracle_mean\":%.4f,\"views_within_5pct\":%d,\"standard_over_auto\":%.4f,"
+          "\"auto_worst_over_best_view\":%.4f,\"candidates\":%d}\n",
+          sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
+          cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
+          within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n);
+  cvr_transfer_function_destroy(sc.tf);
+  cvr_volume_destroy(sc.volume);
+  cvr_context_destroy(ctx);
+  if (out != stdout) fclose(out);
+  return 0;
+}

@@ -347,9 +347,10 @@ typedef struct cvr_render_settings {
   int cpu_tile_width, cpu_tile_height;
   cvr_cpu_schedule cpu_schedule;
   cvr_shading shading;           /* off by default */
-  /* AUTO: each candidate is measured tuning_repeats times (1..16, default 2)
-   * before its class converges; one measured more than tuning_prune times
-   * (> 1, default 1.5) the cost of the best so far is dropped at once. */
+  /* AUTO: each candidate is measured once, and those within 10% of the best
+   * up to tuning_repeats times (1..16, default 2) before the class counts as
+   * tuned; one measured more than tuning_prune times (> 1, default 1.5) the
+   * cost of the best so far is dropped at once. */
   int tuning_repeats;
   double tuning_prune;
 } cvr_render_settings;

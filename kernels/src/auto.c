@@ -24,7 +24,7 @@ typedef struct cvr_tuner {
   char warning[512]; /* the last cache-file problem */
   /* candidates whose kernels have run in this context: the first launch of
    * a kernel loads it (CUDA's lazy loading), which would count against it */
-  char warm[MAX_WARM][CVR_TUNING_NAME_SIZE + 8];
+  char warm[MAX_WARM][320]; /* table key, layout, candidate */
   int warm_count;
 } cvr_tuner;
 
@@ -128,8 +128,8 @@ static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
 }
 
 static int is_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
-  char name[CVR_TUNING_NAME_SIZE + 8];
-  snprintf(name, sizeof name, "%d|%s", (int)t->layout, c->names[i]);
+  char name[sizeof tu->warm[0]];
+  snprintf(name, sizeof name, "%.240s|%d|%s", t->key, (int)t->layout, c->names[i]);
   for (int k = 0; k < tu->warm_count; ++k)
     if (!strcmp(tu->warm[k], name)) return 1;
   if (tu->warm_count < MAX_WARM) snprintf(tu->warm[tu->warm_count++], sizeof tu->warm[0], "%s", name);
@@ -166,9 +166,13 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   }
   if (i < 0) run = concrete(ctx, t, c, c->best, s);
   cvr_render_stats local;
-  if (i >= 0 && !is_warm(ctx->tuner, t, c, i) &&
-      (st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK)
-    return st;
+  if (i >= 0 && !is_warm(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
+    cvr_view tiny = *view;
+    tiny.width = tiny.height = 8;
+    tiny.opaque_depth = NULL;
+    const cvr_image none = {NULL, NULL, NULL};
+    if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
+  }
   if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
   if (i >= 0 && local.samples > 0) {
     cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);

@@ -4,17 +4,20 @@
  *    screen and whether its axis of smaller stride runs across the screen,
  *    plus whether the view is oblique to that plane (rays then cross more
  *    slices per pixel row, and the best block shape moves);
- *  - block shapes are those whose warps run along the stride axis on screen
- *    (wide blocks when it runs across, tall ones when it runs up), beside the
- *    square 16 x 16 and the block-shape strategy's own pair;
+ *  - block shapes: the block-shape strategy's pair (its prediction first),
+ *    the square 16 x 16, and wide and tall blocks of 64 to 256 threads (the
+ *    paper's rule that warps should run along the stride axis did not hold
+ *    on Hopper, so both orientations stay in every class);
  *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best) and
  *    1D, which win where rays are long and the strides large;
  *  - the slab (Mensmann) only with shading, its only purpose, at the block
  *    and depth that were fastest on the H100;
  *  - on the CPU, tile shapes along the stride axis, dynamic and static.
  * The first candidate is the papers' prediction, used until a measurement
- * says otherwise; a candidate measured prune times slower than the best so
- * far is not measured again. */
+ * says otherwise. Every candidate is measured once; only contenders (within
+ * CVR_TUNING_CONTENDER of the best) are measured again, up to `repeats`
+ * times, and one measured prune times slower than the best so far is
+ * dropped. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +62,7 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
 
 void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded) {
   memset(c, 0, sizeof *c);
-  const int across = (view_class & 2) != 0;
+  const int across = (view_class & 2) != 0; /* CPU tiles along the stride axis */
   cvr_candidate *k = c->candidates;
   int n = 0;
   if (backend == CVR_BACKEND_CPU) {
@@ -71,18 +74,18 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     k[n++] = cpu_tile(32, 32, CVR_CPU_SCHEDULE_STATIC);
     k[n++] = cpu_tile(8, 8, CVR_CPU_SCHEDULE_STATIC);
   } else {
+    /* wide and tall blocks in every class: on Hopper the tall 2 x 128 is
+     * the fastest in many views whose stride axis runs across the screen,
+     * against the paper's prediction (tools/bench/results/2026-11-22-h100-auto) */
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
     k[n++] = standard(16, 16);
-    if (across) {
-      k[n++] = standard(32, 8);
-      k[n++] = standard(16, 8);
-      k[n++] = standard(64, 4);
-    } else {
-      k[n++] = standard(8, 16);
-      k[n++] = standard(2, 128);
-      k[n++] = standard(4, 64);
-    }
+    k[n++] = standard(2, 128);
+    k[n++] = standard(32, 8);
     k[n++] = standard(8, 8);
+    k[n++] = standard(4, 64);
+    k[n++] = standard(64, 4);
+    k[n++] = standard(16, 8);
+    k[n++] = standard(8, 16);
     k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
     if (shaded) {
@@ -143,8 +146,16 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
 int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
   for (int i = 0; i < c->count; ++i) /* everything once, in order */
     if (!c->dropped[i] && c->measured[i] == 0) return i;
-  for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && c->measured[i] < repeats) return i;
+  const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
+  for (int i = 0; i < c->count; ++i) /* then the contenders, least measured first */
+    if (!c->dropped[i] && c->measured[i] < repeats && cvr_tuning_mean(c, i) <= contender) {
+      int pick = i;
+      for (int j = i + 1; j < c->count; ++j)
+        if (!c->dropped[j] && c->measured[j] < c->measured[pick] &&
+            cvr_tuning_mean(c, j) <= contender)
+          pick = j;
+      return pick;
+    }
   return -1;
 }
 

@@ -11,6 +11,10 @@
 #include "cvr_internal.h"
 
 #define CVR_TUNING_MAX_CANDIDATES 16
+/* Candidates measured within this factor of the best are measured again
+ * (frames of a class see different views: one measurement may mislead);
+ * the rest are measured once. */
+#define CVR_TUNING_CONTENDER 1.10
 #define CVR_TUNING_NAME_SIZE 48
 
 /* The tuned fields of the settings; the rest stay the caller's. */
@@ -54,7 +58,8 @@ CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
-/* The candidate to measure in this frame, or -1 when the class has converged. */
+/* The candidate to measure in this frame, or -1 when the class has converged:
+ * each candidate once, then contenders up to `repeats` times. */
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out. */

@@ -100,13 +100,15 @@ static void check_cache(const char *dir) {
   make_table(&a, "test | 64x64x64 8-bit | image 256x256");
   a.layout = CVR_LAYOUT_Z_ORDER;
   a.layout_tuned = 1;
+  a.rotation = 1;
   for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
     for (int i = 0; i < a.classes[k].count; ++i)
       cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
   CHECK(cvr_tuning_save(&a, dir, warning, sizeof warning), "save: %s", warning);
   make_table(&b, a.key);
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && !warning[0], "load: %s", warning);
-  CHECK(b.layout == a.layout && b.layout_tuned == 1, "layout %d after the round trip", (int)b.layout);
+  CHECK(b.layout == a.layout && b.layout_tuned == 1 && b.rotation == 1,
+        "layout %d, rotation %d after the round trip", (int)b.layout, b.rotation);
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int i = 0; i < a.classes[k].count; ++i)
       CHECK(b.classes[k].measured[i] == a.classes[k].measured[i] &&

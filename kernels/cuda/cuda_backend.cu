@@ -298,6 +298,12 @@ done:
   return st;
 }
 
+extern "C" void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3],
+                                            int offset[3]) {
+  const cvr_orientation *o = &volume->cuda->orientation;
+  for (int a = 0; a < 3; ++a) axis[a] = o->axis[a], sign[a] = o->sign[a], offset[a] = o->offset[a];
+}
+
 extern "C" cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out) {
   cvr_context *ctx = volume->ctx;
   device_scope scope;

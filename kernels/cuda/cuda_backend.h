@@ -21,6 +21,10 @@ cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
                                   const void *data);
 void cvr_cuda_volume_release(cvr_volume *volume);
 
+/* How the device copy's voxel order relates to the volume's (in-place
+ * rotation): stored s[a] = sign[a] * i[axis[a]] + offset[a]. */
+void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3], int offset[3]);
+
 /* Device limits the settings must respect. */
 cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                       const cvr_render_settings *settings);

@@ -113,7 +113,10 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
                                     const cvr_render_settings *s) {
   cvr_render_settings out = *s;
   cvr_candidate_apply(&c->candidates[i], &out);
-  if (ctx->backend == CVR_BACKEND_CUDA) out.memory_layout = t->layout;
+  if (ctx->backend == CVR_BACKEND_CUDA) {
+    out.memory_layout = t->layout;
+    out.rotation_policy = t->rotation == 1 ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+  }
   return out;
 }
 
@@ -140,12 +143,37 @@ static double cost_of(const cvr_render_stats *st) {
   return st->samples ? st->kernel_ms * 1e6 / (double)st->samples : 0.0;
 }
 
+/* The view's class as the kernels see it: in the device copy's voxel order,
+ * which in-place rotation turns. dir: the view direction there. */
 static int view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
-                         const cvr_render_settings *s, int *out) {
+                         const cvr_render_settings *s, int *out, float dir[3]) {
   cvr_ray_params p;
   const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
-  if (st == CVR_OK) *out = cvr_tuning_view_class(&p);
-  return st;
+  if (st != CVR_OK) return st;
+  if (ctx->backend == CVR_BACKEND_CUDA) {
+    int axis[3], sign[3], offset[3];
+    cvr_cuda_volume_orientation(volume, axis, sign, offset);
+    cvr_reorient_ray_params(&p, axis, sign, offset, &p);
+  }
+  *out = cvr_tuning_view_class(&p);
+  if (dir) cvr_view_direction_index(&p, dir);
+  return CVR_OK;
+}
+
+/* Rotation is worth a try (Misaki et al.) once a class looking along the
+ * stored x axis has converged at a cost per sample clearly above the best of
+ * the classes that look along y or z; 0 if not (yet), -1 if never. */
+#define ROTATION_MARGIN 1.05
+static int rotation_worth_trying(const cvr_tuning_table *t, int k, int repeats) {
+  if (k / 4 != 0) return 0; /* not along x */
+  double favourable = INFINITY;
+  for (int j = 4; j < CVR_TUNING_CLASSES; ++j) {
+    const cvr_tuning_class *f = &t->classes[j];
+    if (cvr_tuning_next(f, repeats) < 0 && f->measured[f->best] > 0)
+      favourable = fmin(favourable, cvr_tuning_mean(f, f->best));
+  }
+  if (!isfinite(favourable)) return 0;
+  return cvr_tuning_mean(&t->classes[k], t->classes[k].best) > ROTATION_MARGIN * favourable ? 1 : -1;
 }
 
 cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
@@ -153,11 +181,34 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_render_settings *s, const cvr_image *image,
                            cvr_render_stats *stats) {
   int k = 0;
-  cvr_status st = view_class_of(ctx, volume, view, s, &k);
+  float dir[3];
+  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
   int i = cvr_tuning_next(c, s->tuning_repeats);
+  if (i < 0 && t->rotation == 0 && ctx->backend == CVR_BACKEND_CUDA) {
+    const int worth = rotation_worth_trying(t, k, s->tuning_repeats);
+    if (worth < 0) {
+      t->rotation = -1;
+      save(ctx, t);
+    } else if (worth > 0 && cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
+      /* this frame turns the volume (padding it first, once) and is measured
+       * as it then renders; the rotation stays if that is faster */
+      cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
+      turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+      cvr_render_stats local;
+      if ((st = cvr_render(ctx, volume, tf, view, &turn, image, &local)) != CVR_OK) return st;
+      if (local.rotations > 0 && local.samples > 0) {
+        t->rotation = cost_of(&local) < cvr_tuning_mean(c, c->best) ? 1 : -1;
+        save(ctx, t);
+      }
+      local.view_class = k;
+      local.tuning = 1;
+      if (stats) *stats = local;
+      return CVR_OK;
+    }
+  }
   cvr_render_settings run;
   for (; i >= 0; i = cvr_tuning_next(c, s->tuning_repeats)) { /* one the device can run */
     run = concrete(ctx, t, c, i, s);
@@ -174,7 +225,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
     if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
   }
   if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
-  if (i >= 0 && local.samples > 0) {
+  if (i >= 0 && local.samples > 0 && local.rotations == 0) { /* a turn changed the class */
     cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);
     if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
   }
@@ -187,7 +238,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
 static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cvr_tuning_class *c,
                      char *out, size_t size) {
   if (ctx->backend == CVR_BACKEND_CUDA)
-    snprintf(out, size, "%s, %s", c->names[c->best], cvr_memory_layout_name(t->layout));
+    snprintf(out, size, "%s, %s%s", c->names[c->best], cvr_memory_layout_name(t->layout),
+             t->rotation == 1 ? ", rotation on" : "");
   else
     snprintf(out, size, "%s", c->names[c->best]);
 }
@@ -226,7 +278,7 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
                                const cvr_render_settings *s, cvr_tuning_info *out) {
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
   int k = 0;
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k);
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, NULL);
   if (st != CVR_OK) return st;
   fill_info(ctx, table_for(ctx, volume, view, s), k, s, out);
   return CVR_OK;
@@ -260,7 +312,8 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK && !tf) st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL tf");
   if (st == CVR_OK && !image)
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k);
+  float dir[3];
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
@@ -308,6 +361,17 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       const cvr_render_settings run = concrete(ctx, t, c, c->best, s);
       if ((st = cvr_render(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
     }
+  }
+  /* in-place rotation, where the view looks along the stored x axis: the
+   * winner after a turn (the first frame turns) against the winner as it is */
+  if (ctx->backend == CVR_BACKEND_CUDA && !stopped && k / 4 == 0 &&
+      cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
+    cvr_render_settings run = concrete(ctx, t, c, c->best, s);
+    run.rotation_policy = CVR_ROTATION_HYSTERESIS;
+    double cost = 0.0;
+    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost)) != CVR_OK)
+      return st;
+    if (cost > 0.0) t->rotation = cost < cvr_tuning_mean(c, c->best) ? 1 : -1;
   }
   save(ctx, t);
   fill_info(ctx, t, k, s, out);

@@ -41,6 +41,10 @@ typedef struct cvr_tuning_table {
   char key[256];
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
   int layout_tuned;
+  /* in-place rotation, the table's too (turning pads the volume, and a
+   * volume padded or not is rebuilt in between): 0 not tried, 1 on (the view
+   * is kept favourable, Misaki's policy), -1 measured slower */
+  int rotation;
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   unsigned long long last_used;
 } cvr_tuning_table;

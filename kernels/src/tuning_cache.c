@@ -63,8 +63,8 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
   if (!dir || !dir[0]) return 1;
   static char buf[MAX_FILE_BYTES]; /* callers hold the context: one save at a time per context */
   size_t len = 0;
-  int ok = add(buf, sizeof buf, &len, "%s\nkey %s\nlayout %d %d\n", MAGIC, t->key, (int)t->layout,
-               t->layout_tuned);
+  int ok = add(buf, sizeof buf, &len, "%s\nkey %s\nlayout %d %d rotation %d\n", MAGIC, t->key,
+               (int)t->layout, t->layout_tuned, t->rotation);
   for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
     const cvr_tuning_class *c = &t->classes[k];
     ok = add(buf, sizeof buf, &len, "class %d %d\n", k, c->count);
@@ -139,13 +139,15 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   line = next_line(&cursor);
   if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
     IGNORE("written for another key (stale)");
-  int layout = -1, layout_tuned = -1;
+  int layout = -1, layout_tuned = -1, rotation = -2;
   line = next_line(&cursor);
-  if (!line || sscanf(line, "layout %d %d", &layout, &layout_tuned) != 2 || layout < 0 ||
-      layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1))
+  if (!line || sscanf(line, "layout %d %d rotation %d", &layout, &layout_tuned, &rotation) != 3 ||
+      layout < 0 || layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1) ||
+      rotation < -1 || rotation > 1)
     IGNORE("bad layout line");
   in.layout = (cvr_memory_layout)layout;
   in.layout_tuned = layout_tuned;
+  in.rotation = rotation;
   int skipped = 0;
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     int index = -1, count = -1;

@@ -6,7 +6,8 @@
  *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
  *    16 x 16 and every candidate AUTO knows (of every view class: the
  *    oracle searches the whole space, AUTO only its class's pruned share),
- *    each warmed up once and timed --repeats times (median kernel time).
+ *    without and (CUDA) with in-place rotation, each warmed up once and
+ *    timed --repeats times (median kernel time).
  * Tuning's cost is cold minus warm, as a share of warm. Volumes: the
  * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
  * 512 samples per ray, no early termination) or a real NIfTI volume
@@ -264,55 +265,80 @@ int main(int argc, char **argv) {
   cvr_candidate cand[MAX_CONFIGS];
   char names[MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
   const int n = all_candidates(cvr_context_backend(ctx), shade, cand, names);
-  double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
-  double std_sum = 0.0, auto_sum = 0.0, oracle_sum = 0.0;
-  int views = 0, within5 = 0;
-  for (int az = 0; az < FRAMES; az += oracle_step) {
+  const int cuda = cvr_context_backend(ctx) == CVR_BACKEND_CUDA;
+  enum { MAX_VIEWS = 360 };
+  static double auto_ms[MAX_VIEWS], auto_rate[MAX_VIEWS], std_ms[MAX_VIEWS], oracle_ms[MAX_VIEWS];
+  static int oracle_of[MAX_VIEWS], oracle_turned[MAX_VIEWS], auto_tuning[MAX_VIEWS];
+  static char auto_config[MAX_VIEWS][96];
+  int views = 0;
+  /* grouped so that the volume is padded for rotation, or not, once per
+   * group: AUTO as it decided; every candidate without rotation (the
+   * standard strategy first); every candidate with rotation on (the volume
+   * turned whenever the view looks along the stored x axis) */
+  for (int az = 0; az < FRAMES; az += oracle_step, ++views) {
     cvr_view view;
     view_at(&sc, az, &view);
     cvr_render_stats st;
     cvr_render_settings s = sc.base;
     s.strategy = CVR_STRATEGY_AUTO;
-    const double auto_ms = timed(ctx, &sc, &view, &s, repeats, &st);
-    const double rate = st.samples / (auto_ms * 1e-3) / 1e9;
-    char auto_config[96];
-    snprintf(auto_config, sizeof auto_config, "%s %dx%d", cvr_strategy_name(st.strategy),
-             st.block_width, st.block_height);
-    const int tuning = st.tuning;
-    s = sc.base;
-    const double std_ms = timed(ctx, &sc, &view, &s, repeats, &st);
-    double oracle_ms = INFINITY;
-    int oracle = -1;
-    for (int i = 0; i < n; ++i) {
-      s = sc.base;
-      cvr_candidate_apply(&cand[i], &s);
-      const double ms = timed(ctx, &sc, &view, &s, repeats, &st);
-      if (ms <= 0.0) continue; /* cannot run here */
-      fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
-                   "\"config\":\"%s\",\"ms\":%.4f}\n", sc.name, rays, az, names[i], ms);
-      if (ms < oracle_ms) oracle_ms = ms, oracle = i;
-    }
-    if (!(auto_ms > 0.0) || oracle < 0) {
+    auto_ms[views] = timed(ctx, &sc, &view, &s, repeats, &st);
+    if (!(auto_ms[views] > 0.0)) {
       fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
       return 1;
     }
-    const double ratio = auto_ms / oracle_ms;
+    auto_rate[views] = st.samples / (auto_ms[views] * 1e-3) / 1e9;
+    snprintf(auto_config[views], sizeof auto_config[0], "%s %dx%d%s", cvr_strategy_name(st.strategy),
+             st.block_width, st.block_height,
+             st.volume_axes[0] != 1 || st.volume_axes[1] != 2 ? ", turned" : "");
+    auto_tuning[views] = st.tuning;
+    oracle_ms[views] = INFINITY;
+    oracle_of[views] = -1;
+  }
+  for (int pass = 0; pass < (cuda ? 2 : 1); ++pass)
+    for (int v = 0; v < views; ++v) {
+      const int az = v * oracle_step;
+      cvr_view view;
+      view_at(&sc, az, &view);
+      cvr_render_stats st;
+      cvr_render_settings s = sc.base;
+      s.rotation_policy = pass ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+      if (!pass) std_ms[v] = timed(ctx, &sc, &view, &s, repeats, &st);
+      for (int i = 0; i < n; ++i) {
+        s = sc.base;
+        cvr_candidate_apply(&cand[i], &s);
+        s.rotation_policy = pass ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+        const double ms = timed(ctx, &sc, &view, &s, repeats, &st);
+        if (ms <= 0.0) continue; /* cannot run here */
+        fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
+                     "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"ms\":%.4f}\n",
+                sc.name, rays, az, names[i], pass, st.volume_axes[0], st.volume_axes[1],
+                st.volume_axes[2], ms);
+        if (ms < oracle_ms[v]) oracle_ms[v] = ms, oracle_of[v] = i, oracle_turned[v] = pass;
+      }
+    }
+  double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
+  double std_sum = 0.0, auto_sum = 0.0;
+  int within5 = 0;
+  for (int v = 0; v < views; ++v) {
+    if (oracle_of[v] < 0) {
+      fprintf(stderr, "cvr-auto-bench: no candidate ran: %s\n", cvr_last_error(ctx));
+      return 1;
+    }
+    const double ratio = auto_ms[v] / oracle_ms[v];
     fprintf(out,
             "{\"bench\":\"auto_view\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,\"auto_ms\":%.4f,"
-            "\"auto_config\":\"%s\",\"auto_tuning\":%d,\"oracle_ms\":%.4f,\"oracle_config\":\"%s\","
+            "\"auto_config\":\"%s\",\"auto_tuning\":%d,\"oracle_ms\":%.4f,\"oracle_config\":\"%s%s\","
             "\"standard_ms\":%.4f,\"auto_over_oracle\":%.4f,\"auto_gsamples_per_s\":%.2f}\n",
-            sc.name, rays, az, auto_ms, auto_config, tuning, oracle_ms, names[oracle], std_ms, ratio,
-            rate);
-    fflush(out);
+            sc.name, rays, v * oracle_step, auto_ms[v], auto_config[v], auto_tuning[v], oracle_ms[v],
+            names[oracle_of[v]], oracle_turned[v] ? ", rotation" : "", std_ms[v], ratio,
+            auto_rate[v]);
     worst_ratio = fmax(worst_ratio, ratio);
     sum_ratio += ratio;
     within5 += ratio <= 1.05;
-    auto_best_rate = fmax(auto_best_rate, rate);
-    auto_worst_rate = fmin(auto_worst_rate, rate);
-    std_sum += std_ms;
-    auto_sum += auto_ms;
-    oracle_sum += oracle_ms;
-    ++views;
+    auto_best_rate = fmax(auto_best_rate, auto_rate[v]);
+    auto_worst_rate = fmin(auto_worst_rate, auto_rate[v]);
+    std_sum += std_ms[v];
+    auto_sum += auto_ms[v];
   }
   fprintf(out,
           "{\"bench\":\"auto_summary\",\"volume\":\"%s\",\"R\":%d,\"shaded\":%d,\"frames\":%d,"

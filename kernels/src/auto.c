@@ -186,6 +186,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
+  cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   int i = cvr_tuning_next(c, s->tuning_repeats);
   if (i < 0 && t->rotation == 0 && ctx->backend == CVR_BACKEND_CUDA) {
     const int worth = rotation_worth_trying(t, k, s->tuning_repeats);

@@ -94,7 +94,54 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     }
   }
   c->count = n;
-  for (int i = 0; i < n; ++i) cvr_candidate_name(&k[i], c->names[i], CVR_TUNING_NAME_SIZE);
+  for (int i = 0; i < n; ++i) {
+    cvr_candidate_name(&k[i], c->names[i], CVR_TUNING_NAME_SIZE);
+    c->prior[i] = i;
+  }
+}
+
+static int index_of(const cvr_tuning_class *c, const char *name) {
+  for (int i = 0; i < c->count; ++i)
+    if (!strcmp(c->names[i], name)) return i;
+  return -1;
+}
+
+void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count, int repeats,
+                     double prune) {
+  if (c->seeded) return;
+  for (int i = 0; i < c->count; ++i)
+    if (c->measured[i] || c->dropped[i]) return; /* tuned already (or loaded) */
+  double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
+  int seen[CVR_TUNING_MAX_CANDIDATES] = {0}, tuned = 0;
+  for (int j = 0; j < count; ++j) {
+    const cvr_tuning_class *o = &classes[j];
+    if (o == c || cvr_tuning_next(o, repeats) >= 0 || o->measured[o->best] == 0) continue;
+    const double best = cvr_tuning_mean(o, o->best);
+    for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
+      const int x = index_of(o, c->names[i]);
+      if (x < 0) continue;
+      /* unmeasured there (failed, or seeded away): bad */
+      sum[i] += o->measured[x] ? cvr_tuning_mean(o, x) / best : 2.0 * prune;
+      ++seen[i];
+    }
+    ++tuned;
+  }
+  if (!tuned) return;
+  c->seeded = 1;
+  int order[CVR_TUNING_MAX_CANDIDATES];
+  for (int i = 0; i < c->count; ++i) {
+    c->prior[i] = seen[i] ? sum[i] / seen[i] : 1.0; /* never measured anywhere: try early */
+    order[i] = i;
+  }
+  for (int a = 1; a < c->count; ++a) /* by prior, stable */
+    for (int b = a; b > 0 && c->prior[order[b]] < c->prior[order[b - 1]]; --b) {
+      const int x = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = x;
+    }
+  for (int r = CVR_TUNING_SEED_KEEP; r < c->count; ++r)
+    if (seen[order[r]] && c->prior[order[r]] >= prune) c->dropped[order[r]] = 1;
+  cvr_tuning_update_best(c);
 }
 
 void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
@@ -144,8 +191,11 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
 }
 
 int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
-  for (int i = 0; i < c->count; ++i) /* everything once, in order */
-    if (!c->dropped[i] && c->measured[i] == 0) return i;
+  int first = -1; /* everything once, lowest prior first */
+  for (int i = 0; i < c->count; ++i)
+    if (!c->dropped[i] && c->measured[i] == 0 && (first < 0 || c->prior[i] < c->prior[first]))
+      first = i;
+  if (first >= 0) return first;
   const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
   for (int i = 0; i < c->count; ++i) /* then the contenders, least measured first */
     if (!c->dropped[i] && c->measured[i] < repeats && cvr_tuning_mean(c, i) <= contender) {
@@ -169,8 +219,11 @@ void cvr_tuning_update_best(cvr_tuning_class *c) {
     if (!c->dropped[j] && c->measured[j] > 0 &&
         (best < 0 || cvr_tuning_mean(c, j) < cvr_tuning_mean(c, best)))
       best = j;
-  if (best < 0) /* nothing measured yet: the prediction, or the first still standing */
-    for (best = 0; best < c->count - 1 && c->dropped[best]; ++best) {}
+  if (best < 0) { /* nothing measured yet: the lowest prior still standing */
+    for (int j = 0; j < c->count; ++j)
+      if (!c->dropped[j] && (best < 0 || c->prior[j] < c->prior[best])) best = j;
+    if (best < 0) best = 0;
+  }
   c->best = best;
 }
 

@@ -34,7 +34,12 @@ typedef struct cvr_tuning_class {
   int measured[CVR_TUNING_MAX_CANDIDATES];
   double cost_sum[CVR_TUNING_MAX_CANDIDATES];
   unsigned char dropped[CVR_TUNING_MAX_CANDIDATES];
-  int best; /* lowest mean cost among the measured and not dropped; 0 before */
+  int best; /* lowest mean cost among the measured and not dropped; before
+             * any measurement, the lowest prior */
+  /* expected cost relative to the best, from the classes already tuned
+   * (list order until then); not kept in files */
+  double prior[CVR_TUNING_MAX_CANDIDATES];
+  int seeded;
 } cvr_tuning_class;
 
 typedef struct cvr_tuning_table {
@@ -62,8 +67,19 @@ CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
+/* Before a class's first measurement: what the table's converged classes
+ * measured (candidates matched by name) orders its candidates, and those that were on
+ * average prune times slower than the best there (or dropped) are dropped
+ * unmeasured, keeping at least CVR_TUNING_SEED_KEEP. Views of neighbouring
+ * classes favour mostly the same configurations, so a class visited later
+ * in an orbit tunes in a few frames. Nothing happens without a converged
+ * class, or once the class was measured. */
+#define CVR_TUNING_SEED_KEEP 4
+CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
+                             int repeats, double prune);
 /* The candidate to measure in this frame, or -1 when the class has converged:
- * each candidate once, then contenders up to `repeats` times. */
+ * each candidate once (lowest prior first), then contenders up to `repeats`
+ * times. */
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out. */

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Summary of cvr-auto-bench results (tools/device/run.sh auto): per orbit,
+AUTO against the per-view oracle and the standard strategy, and what
+tuning cost, as a markdown table.
+
+usage: auto_table.py auto-*.jsonl
+"""
+import json
+import sys
+
+
+def main(paths):
+    print("| volume | AUTO / oracle: mean, worst | views within 5% | standard / AUTO | "
+          "AUTO worst / best view | tuning frames | tuning share: kernel, wall |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for path in paths:
+        rows = [json.loads(line) for line in open(path)]
+        s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
+        if not s:
+            continue
+        kernel = (s["cold_kernel_ms"] - s["warm_kernel_ms"]) / s["warm_kernel_ms"]
+        name = s["volume"] + (", shaded" if s["shaded"] else "")
+        print(f"| {name}, {s['R']}² | {s['auto_over_oracle_mean']:.3f}, {s['auto_over_oracle_max']:.3f} "
+              f"| {s['views_within_5pct']}/{s['views']} | {s['standard_over_auto']:.2f}× "
+              f"| {s['auto_worst_over_best_view']:.2f} | {s['tuning_frames']} of {s['frames']} "
+              f"| {100 * kernel:.1f}%, {100 * s['tuning_share']:.1f}% |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -142,14 +142,9 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
   memset(&data, 0, sizeof data);
   uint8_t *voxels = NULL;
   if (micro) {
-    const size_t count = (size_t)micro * micro * micro;
-    voxels = malloc(count);
+    const int dims[3] = {micro, micro, micro};
+    voxels = cvr_tools_random_voxels(dims); /* cvr-bench's volume */
     if (!voxels) return 0;
-    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)count; /* cvr-bench's volume */
-    for (size_t i = 0; i < count; i += 8) {
-      const uint64_t r = cvr_tools_random(&state);
-      memcpy(voxels + i, &r, count - i < 8 ? count - i : 8);
-    }
     cvr_volume_desc_init(&data.desc);
     data.desc.data = voxels;
     data.desc.dims[0] = data.desc.dims[1] = data.desc.dims[2] = micro;
@@ -245,16 +240,7 @@ int main(int argc, char **argv) {
   sc.rays = rays;
   if (!out || !load_scene(ctx, path, resample, lo, hi, micro, &sc)) return 1;
   sc.base.shading.enabled = shade;
-  char date[32];
-  const time_t t = time(NULL);
-  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-  fprintf(out, "{\"meta\":{\"device\":\"%s\",\"date\":\"%s\",\"commit\":\"%s\",\"command\":\"",
-          cvr_context_description(ctx), date, CVR_GIT_COMMIT);
-  for (int i = 0; i < argc; ++i) { /* file names without their folders */
-    const char *a = strrchr(argv[i], '/');
-    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out") || !strcmp(argv[i - 1], "--volume")) ? a + 1 : argv[i]);
-  }
-  fprintf(out, "\"}}\n");
+  cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 
   double cold_wall, cold_kernel, warm_wall, warm_kernel;
   int cold_tuning, warm_tuning;

@@ -372,17 +372,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(NULL));
     return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
   }
-  char date[32];
-  const time_t now = time(NULL);
-  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  fprintf(out, "{\"meta\":{\"device\":\"%s\",\"date\":\"%s\",\"commit\":\"%s\",\"command\":\"",
-          cvr_context_description(ctx), date, CVR_GIT_COMMIT);
-  /* file names without their folders: results must not carry machine paths */
-  for (int i = 0; i < argc; ++i) {
-    const char *a = strrchr(argv[i], '/');
-    fprintf(out, "%s%s", i ? " " : "", a && (i == 0 || !strcmp(argv[i - 1], "--out") || !strcmp(argv[i - 1], "--volume")) ? a + 1 : argv[i]);
-  }
-  fprintf(out, "\"}}\n");
+  cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 #ifdef CVR_BENCH_HAVE_CUDA
   if (ceiling && o.backend == CVR_BACKEND_CUDA) {
     double g = 0.0;
@@ -415,17 +405,11 @@ int main(int argc, char **argv) {
   if (shape[0] > 0) memcpy(volumes[n_volumes++], shape, sizeof shape);
   for (int vi = 0; vi < n_volumes && !rc; ++vi) {
     const int *d = volumes[vi], n = d[0] > d[1] ? (d[0] > d[2] ? d[0] : d[2]) : (d[1] > d[2] ? d[1] : d[2]);
-    const size_t count = (size_t)d[0] * d[1] * d[2];
-    uint8_t *voxels = malloc(count);
+    uint8_t *voxels = cvr_tools_random_voxels(d);
     if (!voxels) {
       fprintf(stderr, "cvr-bench: no host memory for %dx%dx%d\n", d[0], d[1], d[2]);
       rc = 1;
       break;
-    }
-    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)count;
-    for (size_t i = 0; i < count; i += 8) {
-      const uint64_t r = cvr_tools_random(&state);
-      memcpy(voxels + i, &r, count - i < 8 ? count - i : 8);
     }
     cvr_volume_desc desc;
     cvr_volume_desc_init(&desc);

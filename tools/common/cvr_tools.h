@@ -5,6 +5,7 @@
 #define CVR_TOOLS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cvr.h"
 
@@ -77,6 +78,15 @@ const char *cvr_tools_type_name(cvr_scalar_type type);
 
 /* Deterministic pseudo-random numbers (xorshift64*). */
 uint64_t cvr_tools_random(uint64_t *state);
+
+/* The micro-benchmark's volume (Wang et al.): dims[0] x dims[1] x dims[2]
+ * random uint8 voxels, the same for the same size; free() it. NULL without
+ * host memory. */
+uint8_t *cvr_tools_random_voxels(const int dims[3]);
+
+/* A results file's first line: device, date, the commit the numbers come
+ * from and the command, its file names without their folders. */
+void cvr_tools_write_meta(FILE *out, const char *device, const char *commit, int argc, char **argv);
 
 #ifdef __cplusplus
 }

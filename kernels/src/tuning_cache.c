@@ -61,20 +61,25 @@ static int make_directories(const char *dir) {
 
 int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, size_t size) {
   if (!dir || !dir[0]) return 1;
-  static char buf[MAX_FILE_BYTES]; /* callers hold the context: one save at a time per context */
+  char *buf = malloc(MAX_FILE_BYTES); /* not static: contexts may live on several threads */
+  if (!buf) {
+    snprintf(warning, size, "tuning cache: no host memory to write the table");
+    return 0;
+  }
   size_t len = 0;
-  int ok = add(buf, sizeof buf, &len, "%s\nkey %s\nlayout %d %d rotation %d\n", MAGIC, t->key,
+  int ok = add(buf, MAX_FILE_BYTES, &len, "%s\nkey %s\nlayout %d %d rotation %d\n", MAGIC, t->key,
                (int)t->layout, t->layout_tuned, t->rotation);
   for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
     const cvr_tuning_class *c = &t->classes[k];
-    ok = add(buf, sizeof buf, &len, "class %d %d\n", k, c->count);
+    ok = add(buf, MAX_FILE_BYTES, &len, "class %d %d\n", k, c->count);
     for (int i = 0; i < c->count && ok; ++i)
-      ok = add(buf, sizeof buf, &len, "%d %.17g %d %s\n", c->measured[i], c->cost_sum[i],
+      ok = add(buf, MAX_FILE_BYTES, &len, "%d %.17g %d %s\n", c->measured[i], c->cost_sum[i],
                (int)c->dropped[i], c->names[i]);
   }
-  if (ok) ok = add(buf, sizeof buf, &len, "checksum %016llx\n", (unsigned long long)fnv1a(buf, len));
+  if (ok) ok = add(buf, MAX_FILE_BYTES, &len, "checksum %016llx\n", (unsigned long long)fnv1a(buf, len));
   if (!ok) {
     snprintf(warning, size, "tuning cache: the table for %s does not fit a file", t->key);
+    free(buf);
     return 0;
   }
   char path[1100], tmp[1200];
@@ -83,6 +88,7 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
   FILE *f = make_directories(dir) ? fopen(tmp, "wb") : NULL;
   int written = f && fwrite(buf, 1, len, f) == len;
   if (f && fclose(f) != 0) written = 0;
+  free(buf);
   if (!written || rename(tmp, path) != 0) {
     snprintf(warning, size, "tuning cache: cannot write %s (%s)", path, strerror(errno));
     remove(tmp);
@@ -111,16 +117,18 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   cvr_tuning_file_name(dir, t->key, path, sizeof path);
   FILE *f = fopen(path, "rb");
   if (!f) return 0; /* nothing learnt yet */
-  static char buf[MAX_FILE_BYTES + 1];
-  const size_t len = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+  char *buf = malloc(MAX_FILE_BYTES + 1);
+  const size_t len = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
   fclose(f);
 #define IGNORE(...)                                                                               \
   do {                                                                                            \
     char why[256];                                                                                \
     snprintf(why, sizeof why, __VA_ARGS__);                                                       \
     snprintf(warning, size, "tuning cache: ignored %s: %s", path, why);                          \
+    free(buf);                                                                                    \
     return 0;                                                                                     \
   } while (0)
+  if (!buf) IGNORE("no host memory to read it");
   if (len > MAX_FILE_BYTES) IGNORE("larger than %d bytes", MAX_FILE_BYTES);
   buf[len] = '\0';
   if (strlen(buf) != len) IGNORE("not text");
@@ -182,6 +190,7 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   }
   if (next_line(&cursor)) IGNORE("unexpected text after the classes");
 #undef IGNORE
+  free(buf);
   *t = in;
   if (skipped)
     snprintf(warning, size,

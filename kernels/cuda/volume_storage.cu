@@ -196,6 +196,13 @@ static int partner_axis(const int *d) {
   return abs(d[0] - d[1]) < abs(d[0] - d[2]) ? 1 : 2;
 }
 
+/* A volume whose x and partner axes are equally long turns without
+ * padding: it counts as padded whatever the rotation policy, so switching
+ * the policy (the auto-tuner does) never rebuilds it. */
+static int is_padded(const int *d, int padding_asked) {
+  return padding_asked || d[0] == d[partner_axis(d)];
+}
+
 cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
                                   int padded, cvr_scalar_type type, const void *data) {
   cvr_cuda_context *c = ctx->cuda;
@@ -205,14 +212,14 @@ cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memo
   const cvr_scalar_type stored = volume->stored_type;
   const size_t elem = cvr_scalar_type_size(stored), in_elem = cvr_scalar_type_size(type);
   v->layout = layout;
-  v->padded = padded;
+  v->padded = is_padded(d, padded);
   v->partner = partner_axis(d);
   for (int a = 0; a < 3; ++a) {
     v->dims[a] = d[a];
     v->orientation.axis[a] = a;
     v->orientation.sign[a] = 1;
   }
-  if (padded) {
+  if (v->padded) {
     const int n = d[0] > d[v->partner] ? d[0] : d[v->partner];
     v->dims[0] = v->dims[v->partner] = n;
   }
@@ -291,7 +298,7 @@ cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, voi
 cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,
                                     const cvr_render_settings *s) {
   cvr_cuda_volume *v = volume->cuda;
-  const int padded = s->rotation_policy != CVR_ROTATION_NEVER;
+  const int padded = is_padded(volume->dims, s->rotation_policy != CVR_ROTATION_NEVER);
   if (v->layout == s->memory_layout && v->padded == padded) return CVR_OK;
   /* through host memory, so that the device never holds two copies */
   const size_t bytes = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *

@@ -79,6 +79,27 @@ static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
   return ms[repeats / 2];
 }
 
+/* Turns the device copy back to the volume's own voxel order (AUTO may have
+ * left it turned), so that every oracle pass starts from the same state:
+ * quarter turns about one axis come back after four. */
+static int reset_orientation(cvr_context *ctx, const scene *sc) {
+  cvr_render_settings s = sc->base;
+  s.max_samples_per_ray = 1;
+  cvr_view view;
+  view_at(sc, 0, &view);
+  view.width = view.height = 8;
+  const cvr_image none = {NULL, NULL, NULL};
+  for (int turns = 0; turns < 4; ++turns) {
+    cvr_render_stats st;
+    s.rotation_policy = CVR_ROTATION_NEVER;
+    if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) return 0;
+    if (st.volume_axes[0] == 1 && st.volume_axes[1] == 2 && st.volume_axes[2] == 3) return 1;
+    s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* what lets the copy turn */
+    if (cvr_debug_rotate(sc->volume, &s, 1, NULL) != CVR_OK) return 0;
+  }
+  return 0;
+}
+
 /* one orbit pass of AUTO, a frame per degree; wall and kernel totals */
 static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *out,
                      double *wall_total, double *kernel_total, int *tuning_frames) {
@@ -282,6 +303,10 @@ int main(int argc, char **argv) {
   }
   for (int pass = 0; pass < (cuda ? 2 : 1); ++pass)
     for (int v = 0; v < views; ++v) {
+      if (v == 0 && cuda && !reset_orientation(ctx, &sc)) {
+        fprintf(stderr, "cvr-auto-bench: cannot turn the volume back: %s\n", cvr_last_error(ctx));
+        return 1;
+      }
       const int az = v * oracle_step;
       cvr_view view;
       view_at(&sc, az, &view);

@@ -176,6 +176,36 @@ static int rotation_worth_trying(const cvr_tuning_table *t, int k, int repeats) 
   return cvr_tuning_mean(&t->classes[k], t->classes[k].best) > ROTATION_MARGIN * favourable ? 1 : -1;
 }
 
+/* Once the view's class has converged and the table has not decided on
+ * rotation, a frame may turn the volume (padding it first, once) and be
+ * measured as it then renders; the rotation stays if that is faster.
+ * *tried: whether this frame was that trial (then rendered, *local filled). */
+static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+                                 const cvr_volume *volume, const cvr_transfer_function *tf,
+                                 const cvr_view *view, const cvr_render_settings *s,
+                                 const cvr_image *image, cvr_render_stats *local, int *tried) {
+  *tried = 0;
+  if (t->rotation != 0 || ctx->backend != CVR_BACKEND_CUDA) return CVR_OK;
+  const int worth = rotation_worth_trying(t, k, s->tuning_repeats);
+  if (worth < 0) {
+    t->rotation = -1;
+    save(ctx, t);
+  }
+  if (worth <= 0 || !cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis))
+    return CVR_OK;
+  const cvr_tuning_class *c = &t->classes[k];
+  cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
+  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  const cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
+  if (st != CVR_OK) return st;
+  *tried = 1;
+  if (local->rotations > 0 && local->samples > 0) {
+    t->rotation = cost_of(local) < cvr_tuning_mean(c, c->best) ? 1 : -1;
+    save(ctx, t);
+  }
+  return CVR_OK;
+}
+
 cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_transfer_function *tf, const cvr_view *view,
                            const cvr_render_settings *s, const cvr_image *image,
@@ -188,50 +218,34 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   int i = cvr_tuning_next(c, s->tuning_repeats);
-  if (i < 0 && t->rotation == 0 && ctx->backend == CVR_BACKEND_CUDA) {
-    const int worth = rotation_worth_trying(t, k, s->tuning_repeats);
-    if (worth < 0) {
-      t->rotation = -1;
-      save(ctx, t);
-    } else if (worth > 0 && cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
-      /* this frame turns the volume (padding it first, once) and is measured
-       * as it then renders; the rotation stays if that is faster */
-      cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
-      turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
-      cvr_render_stats local;
-      if ((st = cvr_render(ctx, volume, tf, view, &turn, image, &local)) != CVR_OK) return st;
-      if (local.rotations > 0 && local.samples > 0) {
-        t->rotation = cost_of(&local) < cvr_tuning_mean(c, c->best) ? 1 : -1;
-        save(ctx, t);
-      }
-      local.view_class = k;
-      local.tuning = 1;
-      if (stats) *stats = local;
-      return CVR_OK;
+  cvr_render_stats local;
+  int trial = 0;
+  if (i < 0 &&
+      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, &local, &trial)) != CVR_OK)
+    return st;
+  if (!trial) {
+    cvr_render_settings run;
+    for (; i >= 0; i = cvr_tuning_next(c, s->tuning_repeats)) { /* one the device can run */
+      run = concrete(ctx, t, c, i, s);
+      if (runnable(ctx, &run)) break;
+      cvr_tuning_record(c, i, 0.0, s->tuning_prune);
+    }
+    if (i < 0) run = concrete(ctx, t, c, c->best, s);
+    if (i >= 0 && !is_warm(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
+      cvr_view tiny = *view;
+      tiny.width = tiny.height = 8;
+      tiny.opaque_depth = NULL;
+      const cvr_image none = {NULL, NULL, NULL};
+      if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
+    }
+    if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
+    if (i >= 0 && local.samples > 0 && local.rotations == 0) { /* a turn changed the class */
+      cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);
+      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
     }
   }
-  cvr_render_settings run;
-  for (; i >= 0; i = cvr_tuning_next(c, s->tuning_repeats)) { /* one the device can run */
-    run = concrete(ctx, t, c, i, s);
-    if (runnable(ctx, &run)) break;
-    cvr_tuning_record(c, i, 0.0, s->tuning_prune);
-  }
-  if (i < 0) run = concrete(ctx, t, c, c->best, s);
-  cvr_render_stats local;
-  if (i >= 0 && !is_warm(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
-    cvr_view tiny = *view;
-    tiny.width = tiny.height = 8;
-    tiny.opaque_depth = NULL;
-    const cvr_image none = {NULL, NULL, NULL};
-    if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
-  }
-  if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
-  if (i >= 0 && local.samples > 0 && local.rotations == 0) { /* a turn changed the class */
-    cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);
-    if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-  }
   local.view_class = k;
-  local.tuning = i >= 0;
+  local.tuning = trial || i >= 0;
   if (stats) *stats = local;
   return CVR_OK;
 }

@@ -21,6 +21,7 @@ typedef struct cvr_tuner {
   int table_count;
   unsigned long long clock;
   char dir[1024];
+  char device[160];  /* the tables' device part of the key, found once */
   char warning[512]; /* the last cache-file problem */
   /* candidates whose kernels have run in this context: the first launch of
    * a kernel loads it (CUDA's lazy loading), which would count against it */
@@ -58,16 +59,25 @@ static int power_of_two_class(int n) {
   return (double)n * n > 2.0 * p * p ? 2 * p : p;
 }
 
+/* The device (GPU model and driver, or CPU threads) the measurements
+ * belong to. */
+static const char *device_key(const cvr_context *ctx, cvr_tuner *tu) {
+  if (!tu->device[0]) {
+    char device[128];
+    snprintf(device, sizeof device, "%.120s", ctx->description);
+    char *paren = strchr(device, '(');
+    if (paren && ctx->backend == CVR_BACKEND_CUDA) *paren = '\0'; /* the model, not the ordinal */
+    snprintf(tu->device, sizeof tu->device, "%s| driver %d", device,
+             ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_driver_version() : 0);
+  }
+  return tu->device;
+}
+
 /* Everything a table's measurements depend on, beside the view class. */
 static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                       const cvr_render_settings *s, char *out, size_t size) {
-  char device[160];
-  snprintf(device, sizeof device, "%.150s", ctx->description);
-  char *paren = strchr(device, '(');
-  if (paren && ctx->backend == CVR_BACKEND_CUDA) *paren = '\0'; /* the model, not the ordinal */
   const size_t bytes = cvr_scalar_type_size(volume->stored_type);
-  snprintf(out, size, "%s| driver %d | %dx%dx%d %s | image %dx%d | %s | %s",
-           device, ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_driver_version() : 0,
+  snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s", device_key(ctx, ctx->tuner),
            volume->dims[0], volume->dims[1], volume->dims[2],
            volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),
            power_of_two_class(view->width), power_of_two_class(view->height),
@@ -130,13 +140,14 @@ static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
   return ok;
 }
 
-static int is_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
+/* 1 the first time candidate i runs in this context (and notes that it has). */
+static int first_use(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
   char name[sizeof tu->warm[0]];
   snprintf(name, sizeof name, "%.240s|%d|%s", t->key, (int)t->layout, c->names[i]);
   for (int k = 0; k < tu->warm_count; ++k)
-    if (!strcmp(tu->warm[k], name)) return 1;
+    if (!strcmp(tu->warm[k], name)) return 0;
   if (tu->warm_count < MAX_WARM) snprintf(tu->warm[tu->warm_count++], sizeof tu->warm[0], "%s", name);
-  return 0;
+  return 1;
 }
 
 static double cost_of(const cvr_render_stats *st) {
@@ -145,8 +156,8 @@ static double cost_of(const cvr_render_stats *st) {
 
 /* The view's class as the kernels see it: in the device copy's voxel order,
  * which in-place rotation turns. dir: the view direction there. */
-static int view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
-                         const cvr_render_settings *s, int *out, float dir[3]) {
+static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                                const cvr_render_settings *s, int *out, float dir[3]) {
   cvr_ray_params p;
   const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
   if (st != CVR_OK) return st;
@@ -231,7 +242,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && !is_warm(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
+    if (i >= 0 && first_use(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
       tiny.opaque_depth = NULL;

@@ -337,6 +337,34 @@ static void check_render(cvr_backend backend, const char *dir) {
     cvr_test_scene_close(&sc);
     cvr_test_scene_close(&ref);
   }
+  /* a context released while its helper thread still loads AUTO's kernels
+   * (a new table starts one) waits for it; the next context renders as usual */
+  for (int round = 0; round < 3 && backend == CVR_BACKEND_CUDA; ++round) {
+    o.backend = backend;
+    cvr_context *brief = NULL;
+    if (cvr_context_create(&o, &brief) != CVR_OK) {
+      CHECK(0, "context %d: %s", round, cvr_last_error(NULL));
+      break;
+    }
+    cvr_tuning_set_cache_dir(brief, "");
+    cvr_test_scene sc;
+    if (cvr_test_scene_open(brief, &cvr_test_datasets[round % 2], &sc)) {
+      cvr_view view;
+      cvr_test_scene_view(&sc, round, CVR_PROJECTION_PERSPECTIVE, 128, 128, &view);
+      cvr_render_settings s;
+      cvr_render_settings_init(&s);
+      s.sample_distance = sc.sample_distance;
+      s.strategy = CVR_STRATEGY_AUTO;
+      s.shading.enabled = round != 1;
+      static uint8_t img[128 * 128 * 4];
+      const cvr_image out = {img, NULL, NULL};
+      cvr_render_stats st;
+      CHECK(cvr_render(brief, sc.volume, sc.tf, &view, &s, &out, &st) == CVR_OK && st.samples > 0,
+            "AUTO frame in a brief context %d: %s", round, cvr_last_error(brief));
+      cvr_test_scene_close(&sc);
+    }
+    cvr_context_destroy(brief);
+  }
   /* bad tuning values and arguments */
   cvr_render_settings s;
   cvr_render_settings_init(&s);

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "cuda_backend.h"
+#include "kernel_preload.h"
 #include "tuner.h"
 
 #define MAX_TABLES 8
 #define MAX_WARM 64
+#define MAX_PRELOADS 8
 
 typedef struct cvr_tuner {
   cvr_tuning_table tables[MAX_TABLES];
@@ -27,6 +29,13 @@ typedef struct cvr_tuner {
    * a kernel loads it (CUDA's lazy loading), which would count against it */
   char warm[MAX_WARM][320]; /* table key, layout, candidate */
   int warm_count;
+  /* the same loads made ahead on a helper thread, per kernel set: stored
+   * type, layout and shading (kernel_preload.h) */
+  struct {
+    char key[64];
+    cvr_kernel_preload *loader;
+  } preloads[MAX_PRELOADS];
+  int preload_count;
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -48,6 +57,8 @@ cvr_status cvr_tuner_create(cvr_context *ctx) {
 }
 
 void cvr_tuner_destroy(cvr_context *ctx) {
+  for (int i = 0; i < ctx->tuner->preload_count; ++i)
+    cvr_kernel_preload_finish(ctx->tuner->preloads[i].loader);
   free(ctx->tuner);
   ctx->tuner = NULL;
 }
@@ -128,6 +139,51 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
     out.rotation_policy = t->rotation == 1 ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
   }
   return out;
+}
+
+static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
+                        const cvr_render_settings *s, char *out, size_t size) {
+  snprintf(out, size, "%d|%d|%d", (int)volume->stored_type, (int)t->layout, s->shading.enabled);
+}
+
+/* Starts loading every candidate's kernels for this volume type, layout and
+ * shading on a helper thread, once per context: the classes' candidates,
+ * this view's class first (it is measured first), then the rotation kernel. */
+static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
+                          const cvr_volume *volume, const cvr_render_settings *s) {
+  cvr_tuner *tu = ctx->tuner;
+  if (ctx->backend != CVR_BACKEND_CUDA || tu->preload_count == MAX_PRELOADS) return;
+  char key[sizeof tu->preloads[0].key];
+  preload_key(volume, t, s, key, sizeof key);
+  for (int i = 0; i < tu->preload_count; ++i)
+    if (!strcmp(tu->preloads[i].key, key)) return;
+  cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
+  char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
+  int n = 0;
+  for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
+    const cvr_tuning_class *c = &t->classes[(k + j) % CVR_TUNING_CLASSES];
+    for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
+      int seen = 0;
+      for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], c->names[i]);
+      if (seen) continue;
+      snprintf(names[n], sizeof names[n], "%s", c->names[i]);
+      configs[n++] = concrete(ctx, t, c, i, s);
+    }
+  }
+  configs[n] = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+  configs[n++].rotation_policy = CVR_ROTATION_HYSTERESIS;
+  snprintf(tu->preloads[tu->preload_count].key, sizeof key, "%s", key);
+  tu->preloads[tu->preload_count++].loader =
+      cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n);
+}
+
+static int preloaded(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_volume *volume,
+                     const cvr_render_settings *s) {
+  char key[sizeof tu->preloads[0].key];
+  preload_key(volume, t, s, key, sizeof key);
+  for (int i = 0; i < tu->preload_count; ++i)
+    if (!strcmp(tu->preloads[i].key, key)) return cvr_kernel_preload_done(tu->preloads[i].loader);
+  return 0;
 }
 
 /* Whether the device can run candidate i; one it cannot is dropped. */
@@ -227,6 +283,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
+  start_preload(ctx, t, k, volume, s);
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   int i = cvr_tuning_next(c, s->tuning_repeats);
   cvr_render_stats local;
@@ -242,7 +299,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && first_use(ctx->tuner, t, c, i)) { /* load its kernel: an 8 x 8 frame, unseen */
+    /* load its kernel, unless the helper thread has: an 8 x 8 frame, unseen */
+    if (i >= 0 && first_use(ctx->tuner, t, c, i) && !preloaded(ctx->tuner, t, volume, s)) {
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
       tiny.opaque_depth = NULL;

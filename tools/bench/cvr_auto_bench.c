@@ -124,9 +124,10 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *
     fprintf(out,
             "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\",\"azimuth\":%d,"
             "\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\",\"block\":\"%dx%d\","
-            "\"kernel_ms\":%.4f,\"wall_ms\":%.4f}\n",
+            "\"kernel_ms\":%.4f,\"wall_ms\":%.4f,\"rotations\":%d,\"axes\":[%d,%d,%d]}\n",
             sc->name, sc->rays, pass, az, st.view_class, st.tuning, cvr_strategy_name(st.strategy),
-            st.block_width, st.block_height, st.kernel_ms, wall);
+            st.block_width, st.block_height, st.kernel_ms, wall, st.rotations, st.volume_axes[0],
+            st.volume_axes[1], st.volume_axes[2]);
   }
   return 1;
 }

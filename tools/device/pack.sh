@@ -43,5 +43,11 @@ for f in scivis/bonsai.nii.gz scivis/heptane.nii.gz scivis/engine.nii.gz ct/cran
   mkdir -p "$pack/data/$(dirname "$f")"
   cp "$data/$f" "$pack/data/$f"
 done
+# whether OpenGL can reach the GPU without a display (run.sh egl): the probe,
+# and glvnd's EGL dispatcher in case the machine has NVIDIA's EGL vendor
+# library but not the dispatcher
+cc -O2 -o "$pack/bin/egl-probe" "$root/tools/device/egl_probe.c" -ldl
+mkdir -p "$pack/egl"
+cp -L /usr/lib/$(gcc -print-multiarch)/{libEGL.so.1,libGLdispatch.so.0} "$pack/egl/"
 git -C "$root" describe --always --dirty --abbrev=12 >"$pack/commit"
 echo "packed $(du -sh "$pack" | cut -f1) into $pack: $(ls "$pack/bin" | tr '\n' ' ')"

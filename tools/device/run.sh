@@ -17,7 +17,10 @@
 #      against slab-based ray casting with and without shading, and the
 #      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
 #      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
-#      auto the auto-tuner against the per-view oracle, cvr-auto-bench)
+#      auto the auto-tuner against the per-view oracle, cvr-auto-bench;
+#      egl whether OpenGL gets a context on the GPU without a display: the
+#      NVIDIA libraries present, and egl-probe through the machine's EGL and
+#      through glvnd's carried one)
 set -uo pipefail
 out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
@@ -238,4 +241,30 @@ print(f"variant {sys.argv[2]} ({sys.argv[3]}): " + "  ".join(
     f"{b}: best {max(v):.0f} mean {sum(v)/len(v):.0f}" for b, v in by.items()))
 PY
   done
+fi
+
+if [[ " $steps " == *" egl "* ]]; then
+  multiarch=/usr/lib/x86_64-linux-gnu
+  {
+    echo "== NVIDIA and glvnd user-space libraries"
+    ls -l $multiarch /usr/lib64 2>/dev/null | grep -iE "nvidia|libEGL|libGLX|libGLdispatch|libOpenGL|libGL\.so"
+    echo "== EGL vendor files"
+    for d in /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d; do
+      ls "$d" 2>/dev/null && cat "$d"/*.json 2>/dev/null
+    done
+    echo "== egl-probe with the machine's libEGL"
+    "$pack/bin/egl-probe"
+    echo "rc $?"
+    nv=$(ls $multiarch/libEGL_nvidia.so.* 2>/dev/null | head -n 1)
+    if [ -n "$nv" ]; then
+      printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s"}}\n' "$nv" >/tmp/cvr_nvidia_egl.json
+      echo "== egl-probe with the carried glvnd libEGL, vendor $nv"
+      LD_LIBRARY_PATH=$pack/egl:$LD_LIBRARY_PATH __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/cvr_nvidia_egl.json \
+        "$pack/bin/egl-probe" "$pack/egl/libEGL.so.1"
+      echo "rc $?"
+    else
+      echo "== no libEGL_nvidia.so on this machine"
+    fi
+  } >"$out/egl.log" 2>&1
+  note "egl: $(grep -E 'GL_RENDERER|no libEGL_nvidia' "$out/egl.log" | tr '\n' ' ')"
 fi

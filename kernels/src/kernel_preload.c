@@ -1,0 +1,118 @@
+/* A helper thread that launches each of AUTO's candidates once on a tiny
+ * volume, so that CUDA's lazy loading happens there and not inside a frame
+ * (kernel_preload.h). Everything it needs is its own: context, volume,
+ * transfer function; nothing is shared with the caller but the device. */
+#include "kernel_preload.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIDE 8 /* voxels per side, and pixels: one thread block of any candidate */
+
+struct cvr_kernel_preload {
+  pthread_t thread;
+  atomic_int done;
+  int device_index;
+  cvr_scalar_type stored_type;
+  int count;
+  cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
+};
+
+/* Voxels of the stored type with values across its range: rays sample and
+ * composite as in a real frame (no kernel path is skipped as empty). */
+static void *ramp(cvr_scalar_type type) {
+  const size_t n = (size_t)SIDE * SIDE * SIDE;
+  unsigned char *data = malloc(n * cvr_scalar_type_size(type));
+  if (!data) return NULL;
+  for (size_t i = 0; i < n; ++i) {
+    const int v = (int)(i % 128);
+    switch (type) {
+      case CVR_UINT8: data[i] = (unsigned char)v; break;
+      case CVR_INT8: ((signed char *)data)[i] = (signed char)(v - 64); break;
+      case CVR_INT16: ((short *)data)[i] = (short)(v * 100 - 6400); break;
+      case CVR_UINT16: ((unsigned short *)data)[i] = (unsigned short)(v * 100); break;
+      default: ((float *)data)[i] = (float)v; break;
+    }
+  }
+  return data;
+}
+
+static void load_all(cvr_kernel_preload *p) {
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = CVR_BACKEND_CUDA;
+  o.device_index = p->device_index;
+  cvr_context *ctx = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) return;
+  cvr_volume *volume = NULL;
+  cvr_transfer_function *tf = NULL;
+  void *data = ramp(p->stored_type);
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = p->stored_type;
+  d.data = data;
+  for (int a = 0; a < 3; ++a) {
+    d.dims[a] = SIDE;
+    d.spacing[a] = 1.0 / SIDE;
+    d.origin[a] = -0.5;
+  }
+  const float rgba[8] = {0.2f, 0.4f, 0.6f, 0.0f, 1.0f, 0.8f, 0.6f, 0.5f};
+  const cvr_transfer_function_desc td = {rgba, 2, {-6400.0, 12800.0}, 1.0};
+  if (data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
+      cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK) {
+    /* parallel, looking along x (clip z = world x): a config whose rotation
+     * policy is on turns the volume, so the rotation kernel loads too */
+    cvr_view view;
+    cvr_view_init(&view);
+    memset(view.world_to_clip, 0, sizeof view.world_to_clip);
+    view.world_to_clip[1] = view.world_to_clip[6] = view.world_to_clip[8] = 1.0;
+    view.world_to_clip[15] = 1.0;
+    view.width = view.height = SIDE;
+    const cvr_image none = {NULL, NULL, NULL};
+    for (int i = 0; i < p->count; ++i)
+      cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
+  }
+  cvr_transfer_function_destroy(tf);
+  cvr_volume_destroy(volume);
+  free(data);
+  cvr_context_destroy(ctx);
+}
+
+static void *thread_main(void *arg) {
+  cvr_kernel_preload *p = arg;
+  load_all(p);
+  atomic_store(&p->done, 1);
+  return NULL;
+}
+
+cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type stored_type,
+                                             const cvr_render_settings *configs, int count) {
+  cvr_kernel_preload *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->device_index = device_index;
+  p->stored_type = stored_type;
+  p->count = count < CVR_PRELOAD_MAX_CONFIGS ? count : CVR_PRELOAD_MAX_CONFIGS;
+  memcpy(p->configs, configs, (size_t)p->count * sizeof *configs);
+  for (int i = 0; i < p->count; ++i) {
+    p->configs[i].max_samples_per_ray = 0; /* the tiny volume's own */
+    p->configs[i].sample_distance = 0.5 / SIDE;
+  }
+  atomic_init(&p->done, 0);
+  if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+int cvr_kernel_preload_done(const cvr_kernel_preload *p) {
+  return p && atomic_load(&((cvr_kernel_preload *)p)->done);
+}
+
+void cvr_kernel_preload_finish(cvr_kernel_preload *p) {
+  if (!p) return;
+  pthread_join(p->thread, NULL);
+  free(p);
+}

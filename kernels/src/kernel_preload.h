@@ -1,0 +1,31 @@
+/* Loading AUTO's candidate kernels ahead of their first measured frame.
+ *
+ * CUDA loads a kernel on its first launch (lazy module loading, the default
+ * since CUDA 12.2): 4-8 ms for a warp-marching family, 33-45 ms for the slab
+ * module on an H100. Tuning launches a new candidate every frame, so each
+ * load would be a visible stall. A helper thread with a context of its own
+ * (kernels are loaded once per CUDA context, and every cvr_context on a
+ * device shares the primary one) renders a tiny frame with each candidate
+ * instead, while the caller goes on rendering. */
+#ifndef CVR_KERNEL_PRELOAD_H
+#define CVR_KERNEL_PRELOAD_H
+
+#include "cvr_internal.h"
+
+#define CVR_PRELOAD_MAX_CONFIGS 40
+
+typedef struct cvr_kernel_preload cvr_kernel_preload;
+
+/* Starts loading the kernels that `configs` launch for volumes of
+ * stored_type on CUDA device device_index (configs[i].memory_layout and
+ * shading are used as given). NULL when no thread could be started: the
+ * caller then loads kernels itself. */
+cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type stored_type,
+                                             const cvr_render_settings *configs, int count);
+/* 1 once every config has been launched (or failed to: then the caller's
+ * own first launch reports the problem). Never blocks. */
+int cvr_kernel_preload_done(const cvr_kernel_preload *p);
+/* Waits for the thread and frees p (NULL is fine). */
+void cvr_kernel_preload_finish(cvr_kernel_preload *p);
+
+#endif

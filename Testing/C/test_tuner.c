@@ -80,6 +80,26 @@ static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class_init(&c, backend, 0, shaded);
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
+  /* candidates whose kernels still load wait; the rest are measured
+   * meanwhile, the class does not converge without them, and they are
+   * measured once they are ready */
+  cvr_tuning_class_init(&c, backend, 0, shaded);
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
+  waiting[0] = waiting[2] = 1;
+  int frames = 0, picked_waiting = 0;
+  for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 100; ++frames) {
+    picked_waiting += waiting[i];
+    cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
+  }
+  CHECK(!picked_waiting && frames > 0 && cvr_tuning_next(&c, repeats) >= 0 && !c.measured[0] &&
+            !c.measured[2],
+        "waiting candidates: %d picked, %d frames, class converged %d", picked_waiting, frames,
+        cvr_tuning_next(&c, repeats) < 0);
+  waiting[0] = waiting[2] = 0;
+  for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 200; ++frames)
+    cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
+  CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[0] > 0 && c.best == 0,
+        "once ready: measured %d, best %s", c.measured[0], c.names[c.best]);
 }
 
 static void make_table(cvr_tuning_table *t, const char *key) {

@@ -34,6 +34,8 @@ typedef struct cvr_tuner {
   struct {
     char key[64];
     cvr_kernel_preload *loader;
+    int count; /* its configs: candidate names in launch order */
+    char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
   } preloads[MAX_PRELOADS];
   int preload_count;
 } cvr_tuner;
@@ -158,32 +160,49 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
   for (int i = 0; i < tu->preload_count; ++i)
     if (!strcmp(tu->preloads[i].key, key)) return;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
-  char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
+  char(*names)[CVR_TUNING_NAME_SIZE] = tu->preloads[tu->preload_count].names;
   int n = 0;
-  for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
-    const cvr_tuning_class *c = &t->classes[(k + j) % CVR_TUNING_CLASSES];
-    for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
-      int seen = 0;
-      for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], c->names[i]);
-      if (seen) continue;
-      snprintf(names[n], sizeof names[n], "%s", c->names[i]);
-      configs[n++] = concrete(ctx, t, c, i, s);
+  /* the standard kernel's candidates first (it is loaded with the context:
+   * they are ready at once), then the others in the order measured */
+  for (int pass = 0; pass < 2; ++pass)
+    for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
+      const cvr_tuning_class *c = &t->classes[(k + j) % CVR_TUNING_CLASSES];
+      for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
+        const cvr_strategy strategy = c->candidates[i].strategy;
+        const int standard = strategy == CVR_STRATEGY_STANDARD || strategy == CVR_STRATEGY_BLOCK_SHAPE;
+        int seen = standard != (pass == 0);
+        for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], c->names[i]);
+        if (seen) continue;
+        snprintf(names[n], sizeof names[n], "%s", c->names[i]);
+        configs[n++] = concrete(ctx, t, c, i, s);
+      }
     }
-  }
   configs[n] = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
-  configs[n++].rotation_policy = CVR_ROTATION_HYSTERESIS;
+  configs[n].rotation_policy = CVR_ROTATION_HYSTERESIS;
+  snprintf(names[n++], sizeof names[0], "rotation");
+  tu->preloads[tu->preload_count].count = n;
   snprintf(tu->preloads[tu->preload_count].key, sizeof key, "%s", key);
   tu->preloads[tu->preload_count++].loader =
       cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n);
 }
 
-static int preloaded(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_volume *volume,
-                     const cvr_render_settings *s) {
+/* Where the helper thread stands with candidate i's kernels: 1 launched
+ * (loaded), 0 still to come, -1 it will not (no helper for this kernel set,
+ * it stopped early, or the candidate is not in its list). */
+static int helper_state(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
+                        int i, const cvr_volume *volume, const cvr_render_settings *s) {
   char key[sizeof tu->preloads[0].key];
   preload_key(volume, t, s, key, sizeof key);
-  for (int i = 0; i < tu->preload_count; ++i)
-    if (!strcmp(tu->preloads[i].key, key)) return cvr_kernel_preload_done(tu->preloads[i].loader);
-  return 0;
+  for (int p = 0; p < tu->preload_count; ++p) {
+    if (strcmp(tu->preloads[p].key, key) || !tu->preloads[p].loader) continue;
+    const cvr_kernel_preload *loader = tu->preloads[p].loader;
+    const int done = cvr_kernel_preload_done(loader); /* before launched: no race */
+    const int launched = cvr_kernel_preload_launched(loader);
+    for (int m = 0; m < tu->preloads[p].count; ++m)
+      if (!strcmp(tu->preloads[p].names[m], c->names[i])) return m < launched ? 1 : (done ? -1 : 0);
+    return -1;
+  }
+  return -1;
 }
 
 /* Whether the device can run candidate i; one it cannot is dropped. */
@@ -196,14 +215,24 @@ static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
   return ok;
 }
 
-/* 1 the first time candidate i runs in this context (and notes that it has). */
-static int first_use(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
+static void warm_name(const cvr_tuning_table *t, const cvr_tuning_class *c, int i, char *out,
+                      size_t size) {
+  snprintf(out, size, "%.240s|%d|%s", t->key, (int)t->layout, c->names[i]);
+}
+
+/* Whether candidate i has run in this context (its kernels are loaded). */
+static int is_warm(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
+                   int i) {
   char name[sizeof tu->warm[0]];
-  snprintf(name, sizeof name, "%.240s|%d|%s", t->key, (int)t->layout, c->names[i]);
+  warm_name(t, c, i, name, sizeof name);
   for (int k = 0; k < tu->warm_count; ++k)
-    if (!strcmp(tu->warm[k], name)) return 0;
-  if (tu->warm_count < MAX_WARM) snprintf(tu->warm[tu->warm_count++], sizeof tu->warm[0], "%s", name);
-  return 1;
+    if (!strcmp(tu->warm[k], name)) return 1;
+  return 0;
+}
+
+static void mark_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
+  if (tu->warm_count < MAX_WARM && !is_warm(tu, t, c, i))
+    warm_name(t, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
 }
 
 static double cost_of(const cvr_render_stats *st) {
@@ -285,28 +314,37 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s);
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
-  int i = cvr_tuning_next(c, s->tuning_repeats);
+  /* candidates whose kernels the helper thread is still loading wait:
+   * meanwhile others are measured, or the best so far renders */
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
+  int helper[CVR_TUNING_MAX_CANDIDATES];
+  for (int j = 0; j < c->count; ++j) {
+    helper[j] = is_warm(ctx->tuner, t, c, j) ? 1 : helper_state(ctx->tuner, t, c, j, volume, s);
+    waiting[j] = helper[j] == 0;
+  }
+  const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
+  int i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   cvr_render_stats local;
   int trial = 0;
-  if (i < 0 &&
+  if (converged &&
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, &local, &trial)) != CVR_OK)
     return st;
   if (!trial) {
     cvr_render_settings run;
-    for (; i >= 0; i = cvr_tuning_next(c, s->tuning_repeats)) { /* one the device can run */
+    for (; i >= 0; i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting)) { /* one the device can run */
       run = concrete(ctx, t, c, i, s);
       if (runnable(ctx, &run)) break;
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    /* load its kernel, unless the helper thread has: an 8 x 8 frame, unseen */
-    if (i >= 0 && first_use(ctx->tuner, t, c, i) && !preloaded(ctx->tuner, t, volume, s)) {
+    if (i >= 0 && helper[i] < 0) { /* load its kernels here: an 8 x 8 frame, unseen */
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
       tiny.opaque_depth = NULL;
       const cvr_image none = {NULL, NULL, NULL};
       if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
     }
+    if (i >= 0) mark_warm(ctx->tuner, t, c, i);
     if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
     if (i >= 0 && local.samples > 0 && local.rotations == 0) { /* a turn changed the class */
       cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);

@@ -14,6 +14,7 @@
 struct cvr_kernel_preload {
   pthread_t thread;
   atomic_int done;
+  atomic_int launched; /* configs launched so far, in order */
   int device_index;
   cvr_scalar_type stored_type;
   int count;
@@ -71,8 +72,10 @@ static void load_all(cvr_kernel_preload *p) {
     view.world_to_clip[15] = 1.0;
     view.width = view.height = SIDE;
     const cvr_image none = {NULL, NULL, NULL};
-    for (int i = 0; i < p->count; ++i)
+    for (int i = 0; i < p->count; ++i) {
       cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
+      atomic_store(&p->launched, i + 1);
+    }
   }
   cvr_transfer_function_destroy(tf);
   cvr_volume_destroy(volume);
@@ -100,6 +103,7 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
     p->configs[i].sample_distance = 0.5 / SIDE;
   }
   atomic_init(&p->done, 0);
+  atomic_init(&p->launched, 0);
   if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
     free(p);
     return NULL;
@@ -109,6 +113,10 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
 
 int cvr_kernel_preload_done(const cvr_kernel_preload *p) {
   return p && atomic_load(&((cvr_kernel_preload *)p)->done);
+}
+
+int cvr_kernel_preload_launched(const cvr_kernel_preload *p) {
+  return p ? atomic_load(&((cvr_kernel_preload *)p)->launched) : 0;
 }
 
 void cvr_kernel_preload_finish(cvr_kernel_preload *p) {

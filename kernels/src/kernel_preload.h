@@ -25,6 +25,9 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
 /* 1 once every config has been launched (or failed to: then the caller's
  * own first launch reports the problem). Never blocks. */
 int cvr_kernel_preload_done(const cvr_kernel_preload *p);
+/* How many of the configs, in the order given, have been launched: their
+ * kernels are loaded. Never blocks. */
+int cvr_kernel_preload_launched(const cvr_kernel_preload *p);
 /* Waits for the thread and frees p (NULL is fine). */
 void cvr_kernel_preload_finish(cvr_kernel_preload *p);
 

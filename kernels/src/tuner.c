@@ -190,23 +190,24 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
     snprintf(out, size, "%s", cvr_strategy_name(c->strategy));
 }
 
-int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
+int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned char *waiting) {
   int first = -1; /* everything once, lowest prior first */
   for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && c->measured[i] == 0 && (first < 0 || c->prior[i] < c->prior[first]))
+    if (!c->dropped[i] && c->measured[i] == 0 && !(waiting && waiting[i]) &&
+        (first < 0 || c->prior[i] < c->prior[first]))
       first = i;
   if (first >= 0) return first;
   const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
-  for (int i = 0; i < c->count; ++i) /* then the contenders, least measured first */
-    if (!c->dropped[i] && c->measured[i] < repeats && cvr_tuning_mean(c, i) <= contender) {
-      int pick = i;
-      for (int j = i + 1; j < c->count; ++j)
-        if (!c->dropped[j] && c->measured[j] < c->measured[pick] &&
-            cvr_tuning_mean(c, j) <= contender)
-          pick = j;
-      return pick;
-    }
-  return -1;
+  int pick = -1; /* then the contenders, least measured first */
+  for (int i = 0; i < c->count; ++i)
+    if (!c->dropped[i] && c->measured[i] < repeats && cvr_tuning_mean(c, i) <= contender &&
+        !(waiting && waiting[i]) && (pick < 0 || c->measured[i] < c->measured[pick]))
+      pick = i;
+  return pick;
+}
+
+int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
+  return cvr_tuning_next_ready(c, repeats, NULL);
 }
 
 double cvr_tuning_mean(const cvr_tuning_class *c, int i) {

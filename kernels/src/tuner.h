@@ -81,6 +81,11 @@ CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classe
  * each candidate once (lowest prior first), then contenders up to `repeats`
  * times. */
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
+/* The same among the candidates that are not waiting (waiting[i] != 0: not
+ * measurable yet, its kernel still loading); -1 also when every candidate
+ * left to measure waits. waiting may be NULL. */
+CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
+                                  const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out. */
 CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);

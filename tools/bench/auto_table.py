@@ -11,19 +11,23 @@ import sys
 
 def main(paths):
     print("| volume | AUTO / oracle: mean, worst | views within 5% | standard / AUTO | "
-          "AUTO worst / best view | tuning frames | tuning share: kernel, wall |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "AUTO worst / best view | tuning frames | tuning share: kernel, wall | longest frame: cold, warm |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
         rows = [json.loads(line) for line in open(path)]
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
         if not s:
             continue
+        frames = [r for r in rows if r.get("bench") == "auto_orbit"]
+        longest = {p: max((r["wall_ms"] for r in frames if r["pass"] == p), default=0.0)
+                   for p in ("cold", "warm")}
         kernel = (s["cold_kernel_ms"] - s["warm_kernel_ms"]) / s["warm_kernel_ms"]
         name = s["volume"] + (", shaded" if s["shaded"] else "")
         print(f"| {name}, {s['R']}² | {s['auto_over_oracle_mean']:.3f}, {s['auto_over_oracle_max']:.3f} "
               f"| {s['views_within_5pct']}/{s['views']} | {s['standard_over_auto']:.2f}× "
               f"| {s['auto_worst_over_best_view']:.2f} | {s['tuning_frames']} of {s['frames']} "
-              f"| {100 * kernel:.1f}%, {100 * s['tuning_share']:.1f}% |")
+              f"| {100 * kernel:.1f}%, {100 * s['tuning_share']:.1f}% "
+              f"| {longest['cold']:.1f} ms, {longest['warm']:.1f} ms |")
 
 
 if __name__ == "__main__":

@@ -244,10 +244,12 @@ PY
 fi
 
 if [[ " $steps " == *" egl "* ]]; then
-  multiarch=/usr/lib/x86_64-linux-gnu
+  # the machine has NVIDIA's EGL vendor library and glvnd's vendor file but
+  # not glvnd's dispatcher (libEGL.so.1): the carried one finds the vendor
   {
-    echo "== NVIDIA and glvnd user-space libraries"
-    ls -l $multiarch /usr/lib64 2>/dev/null | grep -iE "nvidia|libEGL|libGLX|libGLdispatch|libOpenGL|libGL\.so"
+    echo "== NVIDIA GL and EGL libraries, glvnd"
+    ls /usr/lib /usr/lib/x86_64-linux-gnu /usr/local/nvidia/lib64 2>/dev/null |
+      grep -E "^lib(EGL|GLX|GLdispatch|OpenGL|nvidia-(egl|gl)core)" | sort -u
     echo "== EGL vendor files"
     for d in /usr/share/glvnd/egl_vendor.d /etc/glvnd/egl_vendor.d; do
       ls "$d" 2>/dev/null && cat "$d"/*.json 2>/dev/null
@@ -255,16 +257,9 @@ if [[ " $steps " == *" egl "* ]]; then
     echo "== egl-probe with the machine's libEGL"
     "$pack/bin/egl-probe"
     echo "rc $?"
-    nv=$(ls $multiarch/libEGL_nvidia.so.* 2>/dev/null | head -n 1)
-    if [ -n "$nv" ]; then
-      printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s"}}\n' "$nv" >/tmp/cvr_nvidia_egl.json
-      echo "== egl-probe with the carried glvnd libEGL, vendor $nv"
-      LD_LIBRARY_PATH=$pack/egl:$LD_LIBRARY_PATH __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/cvr_nvidia_egl.json \
-        "$pack/bin/egl-probe" "$pack/egl/libEGL.so.1"
-      echo "rc $?"
-    else
-      echo "== no libEGL_nvidia.so on this machine"
-    fi
+    echo "== egl-probe with the carried glvnd libEGL"
+    LD_LIBRARY_PATH=$pack/egl:$LD_LIBRARY_PATH "$pack/bin/egl-probe" "$pack/egl/libEGL.so.1"
+    echo "rc $?"
   } >"$out/egl.log" 2>&1
-  note "egl: $(grep -E 'GL_RENDERER|no libEGL_nvidia' "$out/egl.log" | tr '\n' ' ')"
+  note "egl: $(grep -E 'GL_RENDERER|GL_VERSION' "$out/egl.log" | tr -s ' \n' ' ')"
 fi

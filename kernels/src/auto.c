@@ -4,11 +4,13 @@
  * sees no difference but its speed), and its kernel time per sample is
  * recorded; a converged class renders with its best. Tables live in the
  * context and, once a class converges, in the cache directory. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda_backend.h"
 #include "kernel_preload.h"
@@ -186,23 +188,26 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
       cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n);
 }
 
-/* Where the helper thread stands with candidate i's kernels: 1 launched
- * (loaded), 0 still to come, -1 it will not (no helper for this kernel set,
- * it stopped early, or the candidate is not in its list). */
-static int helper_state(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                        int i, const cvr_volume *volume, const cvr_render_settings *s) {
+/* Whether a helper thread is still loading kernels. */
+static int helper_running(const cvr_tuner *tu) {
+  for (int p = 0; p < tu->preload_count; ++p)
+    if (tu->preloads[p].loader && !cvr_kernel_preload_done(tu->preloads[p].loader)) return 1;
+  return 0;
+}
+
+/* Whether the helper thread has launched candidate i's configuration (its
+ * kernels are loaded). */
+static int helper_loaded(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
+                         int i, const cvr_volume *volume, const cvr_render_settings *s) {
   char key[sizeof tu->preloads[0].key];
   preload_key(volume, t, s, key, sizeof key);
   for (int p = 0; p < tu->preload_count; ++p) {
     if (strcmp(tu->preloads[p].key, key) || !tu->preloads[p].loader) continue;
-    const cvr_kernel_preload *loader = tu->preloads[p].loader;
-    const int done = cvr_kernel_preload_done(loader); /* before launched: no race */
-    const int launched = cvr_kernel_preload_launched(loader);
+    const int launched = cvr_kernel_preload_launched(tu->preloads[p].loader);
     for (int m = 0; m < tu->preloads[p].count; ++m)
-      if (!strcmp(tu->preloads[p].names[m], c->names[i])) return m < launched ? 1 : (done ? -1 : 0);
-    return -1;
+      if (!strcmp(tu->preloads[p].names[m], c->names[i])) return m < launched;
   }
-  return -1;
+  return 0;
 }
 
 /* Whether the device can run candidate i; one it cannot is dropped. */
@@ -314,19 +319,16 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s);
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
-  /* candidates whose kernels the helper thread is still loading wait:
-   * meanwhile others are measured, or the best so far renders */
-  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
-  int helper[CVR_TUNING_MAX_CANDIDATES];
-  for (int j = 0; j < c->count; ++j) {
-    helper[j] = is_warm(ctx->tuner, t, c, j) ? 1 : helper_state(ctx->tuner, t, c, j, volume, s);
-    waiting[j] = helper[j] == 0;
-  }
+  /* nothing is measured while the helper thread loads kernels: loading
+   * stalls the GPU now and then, and frames measured meanwhile ran up to 2x
+   * slow on an H100 (a wrong winner). The best so far renders instead. */
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
+  memset(waiting, helper_running(ctx->tuner), sizeof waiting);
   const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
   int i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   cvr_render_stats local;
   int trial = 0;
-  if (converged &&
+  if (converged && !waiting[0] &&
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, &local, &trial)) != CVR_OK)
     return st;
   if (!trial) {
@@ -337,7 +339,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && helper[i] < 0) { /* load its kernels here: an 8 x 8 frame, unseen */
+    if (i >= 0 && !is_warm(ctx->tuner, t, c, i) && !helper_loaded(ctx->tuner, t, c, i, volume, s)) {
+      /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
       tiny.opaque_depth = NULL;
@@ -440,6 +443,12 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled); /* measured afresh, here */
+  /* the candidates' kernels loaded first, and nothing loading while measured */
+  start_preload(ctx, t, k, volume, s);
+  while (helper_running(ctx->tuner)) {
+    const struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
   const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
   const int steps = c->count + layouts;
   int step = 0, stopped = 0;

@@ -58,6 +58,7 @@ void AddStats(cvr_render_stats& total, const cvr_render_stats& block)
 {
   total.kernel_ms += block.kernel_ms;
   total.total_ms += block.total_ms;
+  total.transfer_ms += block.transfer_ms;
   total.rays += block.rays;
   total.samples += block.samples;
   total.rotations += block.rotations;
@@ -97,6 +98,8 @@ public:
   std::vector<unsigned char> Color8;
   int ImageSize[2] = { 0, 0 };
   cvr_render_stats Stats = {};
+  // the last frame's stages, wall time in ms (see GetLastUploadTimeMs())
+  double UploadMs = 0, DepthReadMs = 0, RenderCallMs = 0, CompositeMs = 0;
   std::string Configuration;
   vtkCudaVolumeCompositor Compositor;
 
@@ -516,6 +519,14 @@ void vtkCudaVolumeMapper::RenderImages(
   vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
 {
   vtkInternals& in = *this->Internals;
+  in.UploadMs = in.DepthReadMs = in.RenderCallMs = in.CompositeMs = 0.0;
+  double stageStart = vtkTimerLog::GetUniversalTime();
+  auto stageMs = [&stageStart]() {
+    const double now = vtkTimerLog::GetUniversalTime();
+    const double ms = 1e3 * (now - stageStart);
+    stageStart = now;
+    return ms;
+  };
   double range[2];
   if (!this->UpdateContext() || !this->UpdateVolumes(images, range))
   {
@@ -526,6 +537,7 @@ void vtkCudaVolumeMapper::RenderImages(
   {
     return;
   }
+  in.UploadMs = stageMs();
   if (this->BlendMode != vtkVolumeMapper::COMPOSITE_BLEND)
   {
     vtkErrorMacro("blend mode " << this->BlendMode << " is not supported yet; use composite");
@@ -541,8 +553,10 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   cvr_view view;
   vtkCudaVolumeConversion::DescribeView(ren, vol, width, height, view);
+  stageMs();
   vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
   view.opaque_depth = in.OpaqueDepth.data();
+  in.DepthReadMs = stageMs();
 
   cvr_render_settings settings;
   cvr_render_settings_init(&settings);
@@ -622,6 +636,7 @@ void vtkCudaVolumeMapper::RenderImages(
     return;
   }
   bool first = true;
+  stageMs();
   for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
   {
     cvr_render_stats stats;
@@ -651,6 +666,7 @@ void vtkCudaVolumeMapper::RenderImages(
   {
     vtkCudaVolumeBlocks::ToBytes(in.Color.data(), pixels, in.Color8.data());
   }
+  in.RenderCallMs = stageMs();
   ++framesRendered;
   in.ImageSize[0] = width;
   in.ImageSize[1] = height;
@@ -689,7 +705,9 @@ void vtkCudaVolumeMapper::RenderImages(
   this->DescribeTuning(view, settings);
   if (!toImage)
   {
+    stageMs();
     in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
+    in.CompositeMs = stageMs();
   }
 }
 
@@ -748,6 +766,31 @@ vtkTypeUInt64 vtkCudaVolumeMapper::GetTransferFunctionUploadCount()
 double vtkCudaVolumeMapper::GetLastRenderTimeMs()
 {
   return this->Internals->Stats.kernel_ms;
+}
+
+double vtkCudaVolumeMapper::GetLastUploadTimeMs()
+{
+  return this->Internals->UploadMs;
+}
+
+double vtkCudaVolumeMapper::GetLastDepthReadTimeMs()
+{
+  return this->Internals->DepthReadMs;
+}
+
+double vtkCudaVolumeMapper::GetLastRenderCallTimeMs()
+{
+  return this->Internals->RenderCallMs;
+}
+
+double vtkCudaVolumeMapper::GetLastTransferTimeMs()
+{
+  return this->Internals->Stats.transfer_ms;
+}
+
+double vtkCudaVolumeMapper::GetLastCompositeTimeMs()
+{
+  return this->Internals->CompositeMs;
 }
 
 vtkTypeUInt64 vtkCudaVolumeMapper::GetLastRayCount()

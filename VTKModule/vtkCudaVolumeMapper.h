@@ -237,6 +237,23 @@ public:
 
   ///@{
   /**
+   * Where the last frame's time went, in ms of wall time: sending what changed
+   * to the backend (the volume, the transfer function; 0 when nothing did),
+   * reading the opaque geometry's depth from OpenGL, the library's render
+   * calls (ray casting, GetLastRenderTimeMs(), and the copies between host
+   * and device, GetLastTransferTimeMs(), GPU time by CUDA events; 0 on the
+   * CPU), and drawing the image into the framebuffer (the calls; OpenGL may
+   * finish the drawing later).
+   */
+  double GetLastUploadTimeMs();
+  double GetLastDepthReadTimeMs();
+  double GetLastRenderCallTimeMs();
+  double GetLastTransferTimeMs();
+  double GetLastCompositeTimeMs();
+  ///@}
+
+  ///@{
+  /**
    * STRATEGY_AUTO's knobs: measurements per candidate (1..16, default 2) and
    * the factor past which a candidate slower than the best is dropped after
    * one measurement (> 1, default 1.5). The cache directory of its tables

@@ -96,6 +96,8 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
   CVR_CUDA_TRY(ctx, cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "stream");
   CVR_CUDA_TRY(ctx, cudaEventCreate(&c->kernel_start), "event");
   CVR_CUDA_TRY(ctx, cudaEventCreate(&c->kernel_stop), "event");
+  CVR_CUDA_TRY(ctx, cudaEventCreate(&c->copy_start), "event");
+  CVR_CUDA_TRY(ctx, cudaEventCreate(&c->copy_stop), "event");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->table, CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(uint4)),
                "transfer-function table");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, 2 * sizeof(unsigned long long)), "counters");
@@ -122,6 +124,8 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->table);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
+    if (c->copy_start) cudaEventDestroy(c->copy_start);
+    if (c->copy_stop) cudaEventDestroy(c->copy_stop);
     if (c->stream) cudaStreamDestroy(c->stream);
     leave_device(&scope);
   }
@@ -366,6 +370,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                ensure_buffer(&c->output, &c->output_bytes,
                              pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
                "output buffer");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_start, c->stream), "event");
   if (frame->opaque_depth) {
     CVR_CUDA_TRY(ctx,
                  ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
@@ -437,11 +442,18 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   if (l.depth)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->depth, l.depth, pixels * sizeof(float),
                                       cudaMemcpyDeviceToHost, c->stream), "depth readback");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_stop, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaMemcpyAsync(counters, c->counters, sizeof counters, cudaMemcpyDeviceToHost,
                                     c->stream), "statistics readback");
   CVR_CUDA_TRY(ctx, cudaStreamSynchronize(c->stream), "ray casting");
   CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&ms, c->kernel_start, c->kernel_stop), "event timing");
   stats->kernel_ms = ms;
+  {
+    float in_ms = 0.0f, out_ms = 0.0f;
+    CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&in_ms, c->copy_start, c->kernel_start), "event timing");
+    CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&out_ms, c->kernel_stop, c->copy_stop), "event timing");
+    stats->transfer_ms = (double)in_ms + out_ms;
+  }
   stats->rays = counters[0];
   stats->samples = counters[1];
   stats->memory_layout = frame->volume->cuda->layout;

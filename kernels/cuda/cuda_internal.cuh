@@ -11,6 +11,7 @@ struct cvr_cuda_context {
   cudaDeviceProp props;
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_stop;
+  cudaEvent_t copy_start, copy_stop; /* around the frame's host-device copies */
   uint4 *table;                   /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entry pairs */
   unsigned long long table_version; /* the transfer function the device table holds */
   uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */

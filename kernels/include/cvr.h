@@ -381,6 +381,8 @@ typedef struct cvr_render_stats {
   int slab_depth;                 /* slab: samples per slab (the block holds border rays) */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
   double total_ms;   /* the whole cvr_render call */
+  double transfer_ms; /* CUDA: this frame's copies between host and device around the kernel
+                         (opaque depth in, image out), GPU time; CPU: 0 */
   uint64_t rays;     /* rays that intersected the volume */
   uint64_t samples;  /* volume samples taken */
   cvr_memory_layout memory_layout; /* the layout rendered from (CPU: ARRAY_ORDER) */

@@ -1,0 +1,557 @@
+// cvr-peer-bench: our mapper against VTK's own, through VTK, on the same
+// GPU. Renders a 360-degree orbit of a real volume (or of a cube resampled
+// from it) with each mapper in turn, at matched image quality (one sample
+// distance, no jittering, one transfer function), times every frame end to
+// end (vtkRenderWindow::Render() until OpenGL finished), and checks the
+// first frame of each against VTK's OpenGL mapper within the peer tolerance
+// of TestCudaVolumePeerMappers. Our mapper also reports where its time went.
+//
+//   cvr-peer-bench --volume FILE.nii.gz --range LO HI [options]   (--help)
+//
+// One JSON line per mapper is appended to --out, after a line saying the
+// device, date, commit and command. Exit status: 0, 1 when a mapper failed
+// or rendered outside the peer tolerance, 2 for bad arguments, 125 when there
+// is nothing to measure (no OpenGL context through EGL, no volume file).
+#include "cvrEglWindow.h"
+
+#include "cvr_commit.h"
+#include "cvr_tools.h"
+
+#include "vtkCamera.h"
+#include "vtkColorTransferFunction.h"
+#include "vtkCudaVolumeMapper.h"
+#include "vtkFixedPointVolumeRayCastMapper.h"
+#include "vtkImageData.h"
+#include "vtkImageResize.h"
+#include "vtkNIFTIImageReader.h"
+#include "vtkNew.h"
+#include "vtkOpenGLGPUVolumeRayCastMapper.h"
+#include "vtkOpenGLRenderWindow.h"
+#include "vtkPNGWriter.h"
+#include "vtkPiecewiseFunction.h"
+#include "vtkPointData.h"
+#include "vtkRenderer.h"
+#include "vtkSmartPointer.h"
+#include "vtkVolume.h"
+#include "vtkVolumeProperty.h"
+#include "vtkWindowToImageFilter.h"
+#include "vtk_glew.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace
+{
+struct Options
+{
+  std::string Volume, Out, Images;
+  double Range[2] = { 0, 0 };
+  int Resample = 0; // N: an N^3 cube resampled from the volume
+  int Size = 1024;
+  int Frames = 90;
+  int Threads = 0;     // CPU mappers: 0 = all cores
+  double Budget = 60;  // seconds per mapper; longer orbits are thinned
+  bool Shade = false;
+  bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
+  std::vector<std::string> Mappers = { "auto", "standard", "block-shape", "warp-marching", "slab",
+    "opengl", "cpu", "fixed-point" };
+};
+
+void Usage()
+{
+  std::printf(
+    "usage: cvr-peer-bench --volume FILE.nii.gz --range LO HI [options]\n"
+    "  --resample N     render an N^3 cube resampled (trilinear) from the volume\n"
+    "  --size W         image W x W (1024)\n"
+    "  --frames F       orbit frames over 360 degrees (90)\n"
+    "  --mappers LIST   comma-separated, in order (all): auto, standard, block-shape,\n"
+    "                   warp-marching, slab (ours, CUDA), cpu (ours, CPU), opengl\n"
+    "                   (vtkOpenGLGPUVolumeRayCastMapper), fixed-point\n"
+    "                   (vtkFixedPointVolumeRayCastMapper)\n"
+    "  --threads T      threads of the CPU mappers (0: all cores)\n"
+    "  --budget S       seconds per mapper: slower orbits render fewer, evenly spaced frames (60)\n"
+    "  --shade          Phong shading under the headlight\n"
+    "  --x              a plain vtkRenderWindow (X display) instead of an EGL context\n"
+    "  --out FILE       JSON lines appended (results.jsonl)\n"
+    "  --images DIR     each mapper's first frame as PNG\n");
+}
+
+bool Parse(int argc, char** argv, Options& o)
+{
+  o.Out = "results.jsonl";
+  for (int i = 1; i < argc; ++i)
+  {
+    const std::string a = argv[i];
+    auto next = [&](const char* what) -> const char* {
+      if (i + 1 >= argc)
+      {
+        std::fprintf(stderr, "cvr-peer-bench: %s needs %s\n", a.c_str(), what);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--volume")
+      o.Volume = next("a file");
+    else if (a == "--range")
+    {
+      o.Range[0] = std::atof(next("two values"));
+      o.Range[1] = std::atof(next("two values"));
+    }
+    else if (a == "--resample")
+      o.Resample = std::atoi(next("a size"));
+    else if (a == "--size")
+      o.Size = std::atoi(next("a size"));
+    else if (a == "--frames")
+      o.Frames = std::atoi(next("a count"));
+    else if (a == "--threads")
+      o.Threads = std::atoi(next("a count"));
+    else if (a == "--budget")
+      o.Budget = std::atof(next("seconds"));
+    else if (a == "--shade")
+      o.Shade = true;
+    else if (a == "--x")
+      o.X = true;
+    else if (a == "--out")
+      o.Out = next("a file");
+    else if (a == "--images")
+      o.Images = next("a directory");
+    else if (a == "--mappers")
+    {
+      o.Mappers.clear();
+      std::string list = next("a list");
+      for (size_t start = 0; start <= list.size();)
+      {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        o.Mappers.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+      }
+    }
+    else
+    {
+      Usage();
+      std::exit(a == "--help" ? 0 : 2);
+    }
+  }
+  if (o.Volume.empty() || !(o.Range[0] < o.Range[1]) || o.Size < 16 || o.Frames < 1)
+  {
+    Usage();
+    return false;
+  }
+  return true;
+}
+
+double NowMs()
+{
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+double Percentile(std::vector<double> v, double p)
+{
+  if (v.empty())
+  {
+    return 0.0;
+  }
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5));
+  return v[i];
+}
+
+// The peer tolerance of TestCudaVolumePeerMappers, in 8-bit levels.
+struct Tolerance
+{
+  int Threshold;
+  double MaxMean, MaxOver;
+};
+
+Tolerance ToleranceFor(const std::string& mapper, bool shade)
+{
+  if (mapper == "fixed-point") // it quantizes scalars and opacities to 15 bits
+  {
+    return { 24, 1.5, 0.02 };
+  }
+  return shade ? Tolerance{ 8, 1.0, 0.03 } : Tolerance{ 8, 0.5, 0.01 };
+}
+
+vtkSmartPointer<vtkImageData> Grab(vtkRenderWindow* window)
+{
+  vtkNew<vtkWindowToImageFilter> grab;
+  grab->SetInput(window);
+  grab->SetInputBufferTypeToRGBA();
+  grab->ReadFrontBufferOff();
+  grab->Update();
+  auto image = vtkSmartPointer<vtkImageData>::New();
+  image->DeepCopy(grab->GetOutput());
+  return image;
+}
+
+cvr_tools_image_diff Compare(vtkImageData* a, vtkImageData* b, int threshold)
+{
+  return cvr_tools_compare_rgba8(static_cast<const uint8_t*>(a->GetScalarPointer()),
+    static_cast<const uint8_t*>(b->GetScalarPointer()), a->GetNumberOfPoints(), threshold);
+}
+
+// A mapper configured for matched quality: sample distance dt, no jittering,
+// no automatic adjustment of distances or image sampling.
+vtkSmartPointer<vtkVolumeMapper> MakeMapper(
+  const std::string& name, double dt, int threads, const std::string& tuningCache)
+{
+  if (name == "opengl")
+  {
+    auto m = vtkSmartPointer<vtkOpenGLGPUVolumeRayCastMapper>::New();
+    m->SetAutoAdjustSampleDistances(0);
+    m->SetSampleDistance(static_cast<float>(dt));
+    m->SetUseJittering(0);
+    return m;
+  }
+  if (name == "fixed-point")
+  {
+    auto m = vtkSmartPointer<vtkFixedPointVolumeRayCastMapper>::New();
+    m->SetAutoAdjustSampleDistances(0);
+    m->SetSampleDistance(static_cast<float>(dt));
+    m->SetInteractiveSampleDistance(static_cast<float>(dt));
+    m->SetImageSampleDistance(1.0f);
+    if (threads > 0)
+    {
+      m->SetNumberOfThreads(threads);
+    }
+    return m;
+  }
+  auto m = vtkSmartPointer<vtkCudaVolumeMapper>::New();
+  m->SetTuningCacheDirectory(tuningCache.c_str());
+  m->SetAutoAdjustSampleDistances(0);
+  m->SetSampleDistance(static_cast<float>(dt));
+  if (name == "cpu")
+  {
+    m->SetBackend(vtkCudaVolumeMapper::BACKEND_CPU);
+    m->SetCpuThreads(threads);
+    return m;
+  }
+  m->SetBackend(vtkCudaVolumeMapper::BACKEND_CUDA);
+  if (name == "auto")
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_AUTO);
+  else if (name == "standard")
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
+  else if (name == "block-shape")
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE);
+  else if (name == "warp-marching")
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING);
+  else if (name == "slab")
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_SLAB);
+  else
+    return nullptr;
+  return m;
+}
+
+// AUTO starts from an empty table in every run: a directory of its own,
+// removed at the end.
+struct TemporaryDirectory
+{
+  std::string Path;
+  TemporaryDirectory()
+  {
+    char path[] = "/tmp/cvr-peer-bench-XXXXXX";
+    if (mkdtemp(path))
+    {
+      this->Path = path;
+    }
+  }
+  ~TemporaryDirectory()
+  {
+    DIR* dir = this->Path.empty() ? nullptr : opendir(this->Path.c_str());
+    if (!dir)
+    {
+      return;
+    }
+    while (dirent* entry = readdir(dir))
+    {
+      if (entry->d_name[0] != '.')
+      {
+        unlink((this->Path + "/" + entry->d_name).c_str());
+      }
+    }
+    closedir(dir);
+    rmdir(this->Path.c_str());
+  }
+};
+
+std::string JsonList(const std::vector<double>& v)
+{
+  std::string s = "[";
+  char number[32];
+  for (size_t i = 0; i < v.size(); ++i)
+  {
+    std::snprintf(number, sizeof number, "%s%.3f", i ? "," : "", v[i]);
+    s += number;
+  }
+  return s + "]";
+}
+
+std::string Escaped(const std::string& text)
+{
+  std::string s;
+  for (char c : text)
+  {
+    if (c == '"' || c == '\\')
+      s += '\\';
+    s += c;
+  }
+  return s;
+}
+}
+
+int main(int argc, char** argv)
+{
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options o;
+  if (!Parse(argc, argv, o))
+  {
+    return 2;
+  }
+
+  // ---- the window: EGL on the GPU unless told otherwise
+  cvrEglWindow egl;
+  vtkSmartPointer<vtkRenderWindow> window;
+  std::string windowInfo;
+  if (o.X)
+  {
+    window = vtkSmartPointer<vtkRenderWindow>::New();
+    window->SetSize(o.Size, o.Size);
+    window->SetMultiSamples(0);
+    window->SetOffScreenRendering(1);
+    windowInfo = "vtkRenderWindow";
+  }
+  else
+  {
+    if (!egl.Create(o.Size, o.Size))
+    {
+      std::fprintf(stderr, "cvr-peer-bench: no OpenGL context through EGL: %s\n", egl.Error().c_str());
+      return 125;
+    }
+    window = egl.Window();
+    windowInfo = egl.Description();
+  }
+  vtkNew<vtkRenderer> renderer;
+  renderer->SetBackground(0.1, 0.1, 0.15);
+  window->AddRenderer(renderer);
+  window->Render(); // creates the context's VTK state before any mapper
+  const char* glRenderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const char* glVersion = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  if (!glRenderer || !glVersion)
+  {
+    std::fprintf(stderr, "cvr-peer-bench: VTK did not initialize OpenGL in the window\n");
+    return 1;
+  }
+  std::printf("OpenGL: %s, %s (%s)\n", glRenderer, glVersion, windowInfo.c_str());
+
+  // ---- the volume
+  if (FILE* f = std::fopen(o.Volume.c_str(), "rb"))
+  {
+    std::fclose(f);
+  }
+  else
+  {
+    std::fprintf(stderr, "cvr-peer-bench: no file %s\n", o.Volume.c_str());
+    return 125;
+  }
+  vtkNew<vtkNIFTIImageReader> reader;
+  reader->SetFileName(o.Volume.c_str());
+  reader->Update();
+  vtkSmartPointer<vtkImageData> image = reader->GetOutput();
+  if (!image || image->GetNumberOfPoints() < 8 || !image->GetPointData()->GetScalars())
+  {
+    std::fprintf(stderr, "cvr-peer-bench: cannot read a volume from %s\n", o.Volume.c_str());
+    return 1;
+  }
+  std::string name = o.Volume.substr(o.Volume.find_last_of('/') + 1);
+  std::string source = "file";
+  if (o.Resample > 1)
+  {
+    // the same physical extent on an N^3 lattice: the data look the same and
+    // the sample distance follows the spacing
+    vtkNew<vtkImageResize> resize;
+    resize->SetInputData(image);
+    resize->SetResizeMethodToOutputDimensions();
+    resize->SetOutputDimensions(o.Resample, o.Resample, o.Resample);
+    resize->InterpolateOn();
+    const double start = NowMs();
+    resize->Update();
+    image = resize->GetOutput();
+    source = "resampled (trilinear) from " + name;
+    std::printf("resampled to %d^3 in %.1f s\n", o.Resample, 1e-3 * (NowMs() - start));
+  }
+  int dims[3];
+  double spacing[3];
+  image->GetDimensions(dims);
+  image->GetSpacing(spacing);
+  const double dt = 0.5 * std::min(spacing[0], std::min(spacing[1], spacing[2]));
+  const char* typeName = image->GetScalarTypeAsString();
+
+  vtkNew<vtkColorTransferFunction> color;
+  const double lo = o.Range[0], hi = o.Range[1];
+  color->AddRGBPoint(lo, 0.35, 0.12, 0.05);
+  color->AddRGBPoint(0.5 * (lo + hi), 0.68, 0.32, 0.16);
+  color->AddRGBPoint(hi, 1.0, 0.92, 0.95);
+  vtkNew<vtkPiecewiseFunction> opacity;
+  opacity->AddPoint(lo, 0.0);
+  opacity->AddPoint(hi, 0.5);
+  vtkNew<vtkVolumeProperty> property;
+  property->SetColor(color);
+  property->SetScalarOpacity(opacity);
+  property->SetInterpolationTypeToLinear();
+  property->SetShade(o.Shade);
+  vtkNew<vtkVolume> volume;
+  volume->SetProperty(property);
+  renderer->AddVolume(volume);
+
+  FILE* out = std::fopen(o.Out.c_str(), "a");
+  if (!out)
+  {
+    std::fprintf(stderr, "cvr-peer-bench: cannot write %s\n", o.Out.c_str());
+    return 1;
+  }
+  const std::string device = std::string(glRenderer) + ", OpenGL " + glVersion;
+  cvr_tools_write_meta(out, Escaped(device).c_str(), CVR_GIT_COMMIT, argc, argv);
+  std::fflush(out);
+
+  // ---- each mapper: a first frame (uploads), its image, then the orbit
+  vtkSmartPointer<vtkImageData> reference; // VTK's OpenGL mapper's first frame
+  std::string referenceName;
+  std::vector<std::string> order = o.Mappers;
+  // the OpenGL mapper goes first: it is what the others are checked against
+  std::stable_partition(order.begin(), order.end(), [](const std::string& m) { return m == "opengl"; });
+  int failures = 0;
+  TemporaryDirectory tuningCache;
+  for (const std::string& mapperName : order)
+  {
+    vtkSmartPointer<vtkVolumeMapper> mapper =
+      MakeMapper(mapperName, dt, o.Threads, tuningCache.Path);
+    if (!mapper)
+    {
+      std::fprintf(stderr, "cvr-peer-bench: unknown mapper '%s'\n", mapperName.c_str());
+      return 2;
+    }
+    auto* ours = vtkCudaVolumeMapper::SafeDownCast(mapper);
+    mapper->SetInputData(image);
+    volume->SetMapper(mapper);
+    vtkCamera* camera = renderer->GetActiveCamera();
+    auto setView = [&](double azimuth) {
+      camera->SetFocalPoint(0, 0, 0);
+      camera->SetViewUp(0, 1, 0);
+      camera->SetPosition(0, 0, 1);
+      camera->Azimuth(azimuth);
+      camera->Elevation(20);
+      camera->OrthogonalizeViewUp();
+      renderer->ResetCamera(); // keeps the direction, fits the volume
+    };
+    setView(0);
+    double start = NowMs();
+    window->Render();
+    glFinish();
+    const double firstMs = NowMs() - start;
+    const double firstUploadMs = ours ? ours->GetLastUploadTimeMs() : 0.0;
+    if (ours && ours->GetLastConfiguration()[0] == '\0')
+    {
+      std::fprintf(stderr, "cvr-peer-bench: %s rendered nothing (%s)\n", mapperName.c_str(),
+        ours->GetBackendDescription());
+      ++failures;
+      continue;
+    }
+    vtkSmartPointer<vtkImageData> frame = Grab(window);
+    if (!o.Images.empty())
+    {
+      vtkNew<vtkPNGWriter> png;
+      png->SetFileName((o.Images + "/" + name + "-" + std::to_string(dims[0]) + "-" +
+        std::to_string(o.Size) + "-" + mapperName + ".png").c_str());
+      png->SetInputData(frame);
+      png->Write();
+    }
+    std::string check = "null";
+    if (mapperName == "opengl")
+    {
+      reference = frame;
+      referenceName = mapperName;
+    }
+    else if (reference)
+    {
+      const Tolerance t = ToleranceFor(mapperName, o.Shade);
+      const cvr_tools_image_diff d = Compare(frame, reference, t.Threshold);
+      const bool ok = d.mean_diff <= t.MaxMean && d.over_fraction <= t.MaxOver;
+      failures += !ok;
+      char text[200];
+      std::snprintf(text, sizeof text,
+        "{\"against\":\"%s\",\"mean\":%.3f,\"over\":%.5f,\"threshold\":%d,\"max_mean\":%g,"
+        "\"max_over\":%g,\"ok\":%s}",
+        referenceName.c_str(), d.mean_diff, d.over_fraction, t.Threshold, t.MaxMean, t.MaxOver,
+        ok ? "true" : "false");
+      check = text;
+      std::printf("  %-14s vs %s: mean %.3f levels, %.3f%% over %d: %s\n", mapperName.c_str(),
+        referenceName.c_str(), d.mean_diff, 100.0 * d.over_fraction, t.Threshold,
+        ok ? "ok" : "OUTSIDE THE PEER TOLERANCE");
+    }
+
+    // the orbit, thinned to the budget from the first frame's time
+    int frames = o.Frames;
+    const double estimateMs = std::max(firstMs * 0.5, 0.01);
+    if (frames * estimateMs > 1e3 * o.Budget)
+    {
+      frames = std::max(4, static_cast<int>(1e3 * o.Budget / estimateMs));
+      frames = std::min(frames, o.Frames);
+    }
+    std::vector<double> frameMs, kernelMs, depthMs, renderMs, transferMs, compositeMs;
+    for (int f = 0; f < frames; ++f)
+    {
+      setView(360.0 * f / frames);
+      start = NowMs();
+      window->Render();
+      glFinish();
+      frameMs.push_back(NowMs() - start);
+      if (ours)
+      {
+        kernelMs.push_back(ours->GetLastRenderTimeMs());
+        depthMs.push_back(ours->GetLastDepthReadTimeMs());
+        renderMs.push_back(ours->GetLastRenderCallTimeMs());
+        transferMs.push_back(ours->GetLastTransferTimeMs());
+        compositeMs.push_back(ours->GetLastCompositeTimeMs());
+      }
+    }
+    const double median = Percentile(frameMs, 0.5);
+    std::string description = mapperName == "opengl" ? "vtkOpenGLGPUVolumeRayCastMapper"
+      : mapperName == "fixed-point"                  ? "vtkFixedPointVolumeRayCastMapper"
+                                                     : ours->GetLastConfiguration();
+    std::printf("%-14s %-50.50s first %8.1f ms, median %8.2f ms (%7.1f fps) over %d frames\n",
+      mapperName.c_str(), description.c_str(), firstMs, median, 1e3 / median, frames);
+    std::fprintf(out,
+      "{\"bench\":\"peer\",\"volume\":\"%s\",\"source\":\"%s\",\"dims\":[%d,%d,%d],"
+      "\"type\":\"%s\",\"image\":%d,\"shade\":%s,\"sample_distance\":%g,\"mapper\":\"%s\","
+      "\"description\":\"%s\",\"threads\":%d,\"first_frame_ms\":%.3f,\"frames\":%d,"
+      "\"median_ms\":%.3f,\"p95_ms\":%.3f,\"frame_ms\":%s",
+      name.c_str(), source.c_str(), dims[0], dims[1], dims[2], typeName, o.Size,
+      o.Shade ? "true" : "false", dt, mapperName.c_str(), Escaped(description).c_str(), o.Threads,
+      firstMs, frames, median, Percentile(frameMs, 0.95), JsonList(frameMs).c_str());
+    if (ours)
+    {
+      std::fprintf(out,
+        ",\"backend\":\"%s\",\"stages\":{\"first_upload_ms\":%.3f,\"kernel_ms\":%.3f,"
+        "\"transfer_ms\":%.3f,\"render_call_ms\":%.3f,\"depth_read_ms\":%.3f,\"composite_ms\":%.3f}",
+        Escaped(ours->GetBackendDescription()).c_str(), firstUploadMs, Percentile(kernelMs, 0.5),
+        Percentile(transferMs, 0.5), Percentile(renderMs, 0.5), Percentile(depthMs, 0.5),
+        Percentile(compositeMs, 0.5));
+    }
+    std::fprintf(out, ",\"check\":%s}\n", check.c_str());
+    std::fflush(out);
+    volume->SetMapper(nullptr);
+    mapper->ReleaseGraphicsResources(window);
+  }
+  std::fclose(out);
+  return failures ? 1 : 0;
+}

@@ -18,8 +18,22 @@ vtkCudaVolumeCompositor::~vtkCudaVolumeCompositor()
 void vtkCudaVolumeCompositor::ReadDepth(
   vtkRenderer* ren, int x, int y, int width, int height, std::vector<float>& depth)
 {
-  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   depth.resize(static_cast<size_t>(width) * height);
+  ReadDepthInto(ren, x, y, width, height, depth.data());
+}
+
+void vtkCudaVolumeCompositor::ReadDepth(
+  vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer)
+{
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, pixelBuffer);
+  ReadDepthInto(ren, x, y, width, height, nullptr); // offset 0 of the buffer
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+}
+
+void vtkCudaVolumeCompositor::ReadDepthInto(
+  vtkRenderer* ren, int x, int y, int width, int height, void* target)
+{
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   vtkOpenGLState* state = window->GetState();
   // read from whatever framebuffer the scene is being drawn into
   GLint draw = 0;
@@ -27,12 +41,26 @@ void vtkCudaVolumeCompositor::ReadDepth(
   state->PushReadFramebufferBinding();
   state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, depth.data());
+  glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, target);
   state->PopReadFramebufferBinding();
 }
 
 void vtkCudaVolumeCompositor::Composite(
   vtkRenderer* ren, int x, int y, int width, int height, const float* rgba)
+{
+  this->Draw(ren, x, y, width, height, rgba);
+}
+
+void vtkCudaVolumeCompositor::Composite(
+  vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer)
+{
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer);
+  this->Draw(ren, x, y, width, height, nullptr); // offset 0 of the buffer
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+void vtkCudaVolumeCompositor::Draw(
+  vtkRenderer* ren, int x, int y, int width, int height, const void* pixels)
 {
   auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   if (!this->Texture)
@@ -40,10 +68,23 @@ void vtkCudaVolumeCompositor::Composite(
     this->Texture = vtkTextureObject::New();
   }
   this->Texture->SetContext(window);
-  this->Texture->Create2DFromRaw(static_cast<unsigned int>(width),
-    static_cast<unsigned int>(height), 4, VTK_FLOAT, const_cast<float*>(rgba));
-  this->Texture->SetMinificationFilter(vtkTextureObject::Nearest);
-  this->Texture->SetMagnificationFilter(vtkTextureObject::Nearest);
+  // storage once per size; every frame only replaces the texels
+  if (!this->Texture->GetHandle() || this->Texture->GetWidth() != static_cast<unsigned>(width) ||
+    this->Texture->GetHeight() != static_cast<unsigned>(height))
+  {
+    GLint unpack = 0;
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    this->Texture->Create2DFromRaw(
+      static_cast<unsigned int>(width), static_cast<unsigned int>(height), 4, VTK_FLOAT, nullptr);
+    this->Texture->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->Texture->SetMagnificationFilter(vtkTextureObject::Nearest);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack));
+  }
+  // float RGBA rows are 16-byte multiples: any unpack alignment will do, and
+  // others (VTK's uploads of odd-width volumes) rely on the one they set
+  this->Texture->Bind();
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT, pixels);
 
   if (!this->Quad)
   {

@@ -18,17 +18,25 @@ public:
   vtkCudaVolumeCompositor(const vtkCudaVolumeCompositor&) = delete;
   vtkCudaVolumeCompositor& operator=(const vtkCudaVolumeCompositor&) = delete;
 
-  /// Window depths of the renderer's viewport (bottom row first).
+  /// Window depths of the renderer's viewport (bottom row first), into host
+  /// memory or, on the GPU, into an OpenGL pixel buffer.
   static void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height,
     std::vector<float>& depth);
+  static void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height,
+    unsigned int pixelBuffer);
 
   /// Draws premultiplied float RGBA over the viewport with "over" blending;
-  /// depth is neither tested nor written, as for VTK's own mapper.
+  /// depth is neither tested nor written, as for VTK's own mapper. The image
+  /// comes from host memory or from an OpenGL pixel buffer.
   void Composite(vtkRenderer* ren, int x, int y, int width, int height, const float* rgba);
+  void Composite(vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer);
 
   void ReleaseGraphicsResources(vtkWindow* window);
 
 private:
+  static void ReadDepthInto(vtkRenderer* ren, int x, int y, int width, int height, void* target);
+  void Draw(vtkRenderer* ren, int x, int y, int width, int height, const void* pixels);
+
   vtkTextureObject* Texture = nullptr;
   vtkOpenGLQuadHelper* Quad = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "vtkCudaVolumeBlocks.h"
 #include "vtkCudaVolumeCompositor.h"
 #include "vtkCudaVolumeConversion.h"
+#include "vtkCudaVolumeInterop.h"
 
 #include "vtkBoundingBox.h"
 #include "vtkColorTransferFunction.h"
@@ -13,6 +14,7 @@
 #include "vtkInformation.h"
 #include "vtkMath.h"
 #include "vtkObjectFactory.h"
+#include "vtkOpenGLRenderWindow.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
 #include "vtkRenderWindow.h"
@@ -102,6 +104,10 @@ public:
   double UploadMs = 0, DepthReadMs = 0, RenderCallMs = 0, CompositeMs = 0;
   std::string Configuration;
   vtkCudaVolumeCompositor Compositor;
+  // the image on the GPU (GraphicsInterop), or why it goes through host memory
+  vtkCudaVolumeInterop Interop;
+  bool InteropUnavailable = false;
+  std::string ImageTransfer = "none (no frame yet)";
 
   // STRATEGY_AUTO
   std::string CacheDirectory; // as applied to the context
@@ -204,6 +210,8 @@ bool vtkCudaVolumeMapper::UpdateContext()
   }
   in.TransferFunction.reset();
   in.Blocks.clear();
+  in.Interop.Release(true); // the OpenGL context is current while rendering
+  in.InteropUnavailable = false;
   in.Context.reset();
   cvr_context_options options;
   cvr_context_options_init(&options);
@@ -553,9 +561,21 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   cvr_view view;
   vtkCudaVolumeConversion::DescribeView(ren, vol, width, height, view);
+  const bool toImage = this->RenderToImage != 0;
+  const bool single = images.size() == 1;
+  // one block drawn into the framebuffer: its pixels can stay on the GPU
+  const bool interop = single && !toImage && this->UseInterop(width, height);
   stageMs();
-  vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
-  view.opaque_depth = in.OpaqueDepth.data();
+  if (interop)
+  {
+    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
+    view.gl_opaque_depth = in.Interop.RegisteredDepth();
+  }
+  else
+  {
+    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
+    view.opaque_depth = in.OpaqueDepth.data();
+  }
   in.DepthReadMs = stageMs();
 
   cvr_render_settings settings;
@@ -615,11 +635,9 @@ void vtkCudaVolumeMapper::RenderImages(
 
   // ---- render the blocks front to back, then composite or keep the image
   const size_t pixels = static_cast<size_t>(width) * height;
-  const bool toImage = this->RenderToImage != 0;
-  in.Color.resize(4 * pixels);
+  in.Color.resize(interop ? 0 : 4 * pixels);
   in.Depth.resize(pixels);
   in.Color8.resize(toImage ? 4 * pixels : 0);
-  const bool single = images.size() == 1;
   if (!single)
   {
     in.BlockColor.resize(4 * pixels);
@@ -627,10 +645,11 @@ void vtkCudaVolumeMapper::RenderImages(
     std::fill(in.Color.begin(), in.Color.end(), 0.0f);
     std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
   }
-  const cvr_image out = single
-    ? cvr_image{ toImage ? in.Color8.data() : nullptr, in.Color.data(),
-        toImage ? in.Depth.data() : nullptr }
-    : cvr_image{ nullptr, in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr };
+  const cvr_image out = interop ? cvr_image{ nullptr, nullptr, nullptr, in.Interop.RegisteredColor() }
+    : single ? cvr_image{ toImage ? in.Color8.data() : nullptr, in.Color.data(),
+                 toImage ? in.Depth.data() : nullptr, nullptr }
+             : cvr_image{ nullptr, in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr,
+                 nullptr };
   if (!this->PrepareTuning(view, settings, out))
   {
     return;
@@ -706,13 +725,55 @@ void vtkCudaVolumeMapper::RenderImages(
   if (!toImage)
   {
     stageMs();
-    in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
+    if (interop)
+    {
+      in.Compositor.Composite(ren, x0, y0, width, height, in.Interop.ColorBuffer());
+    }
+    else
+    {
+      in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
+    }
     in.CompositeMs = stageMs();
   }
 }
 
+bool vtkCudaVolumeMapper::UseInterop(int width, int height)
+{
+  vtkInternals& in = *this->Internals;
+  if (cvr_context_backend(in.Context.get()) != CVR_BACKEND_CUDA)
+  {
+    in.ImageTransfer = "host memory (CPU backend)";
+    return false;
+  }
+  if (!this->GraphicsInterop)
+  {
+    in.ImageTransfer = "host memory (GraphicsInterop off)";
+    return false;
+  }
+  if (in.InteropUnavailable) // tried with this context; ImageTransfer says why
+  {
+    return false;
+  }
+  std::string why;
+  if (!in.Interop.Prepare(in.Context.get(), width, height, why))
+  {
+    in.InteropUnavailable = true;
+    in.ImageTransfer = "host memory (" + why + ")";
+    return false;
+  }
+  in.ImageTransfer = "OpenGL interop";
+  return true;
+}
+
+const char* vtkCudaVolumeMapper::GetLastImageTransfer()
+{
+  return this->Internals->ImageTransfer.c_str();
+}
+
 void vtkCudaVolumeMapper::ReleaseGraphicsResources(vtkWindow* window)
 {
+  this->Internals->Interop.Release(window != nullptr);
+  this->Internals->InteropUnavailable = false;
   this->Internals->Compositor.ReleaseGraphicsResources(window);
   this->Internals->TransferFunction.reset();
   this->Internals->Blocks.clear();

@@ -237,6 +237,22 @@ public:
 
   ///@{
   /**
+   * CUDA-OpenGL interop (default on): where OpenGL runs on the CUDA device,
+   * the opaque geometry's depth is read into and the image is written into
+   * OpenGL buffers on the GPU, so no pixel goes through host memory. Off, or
+   * where it cannot be (the CPU backend, OpenGL on another GPU or in
+   * software, composite input, RenderToImage), the image goes through host
+   * memory. GetLastImageTransfer() says which, and why: "OpenGL interop" or
+   * "host memory (...)".
+   */
+  vtkSetMacro(GraphicsInterop, vtkTypeBool);
+  vtkGetMacro(GraphicsInterop, vtkTypeBool);
+  vtkBooleanMacro(GraphicsInterop, vtkTypeBool);
+  const char* GetLastImageTransfer();
+  ///@}
+
+  ///@{
+  /**
    * Where the last frame's time went, in ms of wall time: sending what changed
    * to the backend (the volume, the transfer function; 0 when nothing did),
    * reading the opaque geometry's depth from OpenGL, the library's render
@@ -359,6 +375,7 @@ protected:
   double RotationHysteresis = 5.0;
   int RotationTile[2] = { 32, 0 };
   vtkTypeBool EarlyRayTermination = 1;
+  vtkTypeBool GraphicsInterop = 1;
   double TerminationOpacity = 254.0 / 255.0;
   int CpuThreads = 0;
   int CpuTileSize[2] = { 32, 32 };
@@ -371,6 +388,8 @@ private:
   // Steps of a render: each brings the library's state up to date with VTK's
   // and reports what stops it (returning false).
   bool UpdateContext();
+  /// Whether this frame's image can stay on the GPU (sets ImageTransfer).
+  bool UseInterop(int width, int height);
   bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);

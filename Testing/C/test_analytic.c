@@ -236,7 +236,7 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   }
   static float rgba[W * H * 4], depth[W * H];
   static uint8_t rgba8[W * H * 4];
-  const cvr_image image = {rgba8, rgba, depth};
+  const cvr_image image = {rgba8, rgba, depth, NULL};
   cvr_render_stats stats;
   const cvr_status st = cvr_render(ctx, v, tf, &view, &rs, &image, &stats);
   CHECK(st == CVR_OK, "%s: render failed: %s", name, cvr_last_error(ctx));

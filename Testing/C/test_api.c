@@ -32,7 +32,7 @@ static void make_volume(cvr_volume_desc *d) {
 
 static void render_ok(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *s, uint8_t *pixels) {
-  const cvr_image image = {pixels, NULL, NULL};
+  const cvr_image image = {pixels, NULL, NULL, NULL};
   const cvr_status st = cvr_render(ctx, v, tf, view, s, &image, NULL);
   CHECK(st == CVR_OK, "valid render failed: %s", cvr_last_error(ctx));
 }
@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
   CHECK(memcmp(before, fresh, sizeof fresh) == 0, "a recreated function rendered a stale table");
 
   /* ---- views */
-  const cvr_image image = {after, NULL, NULL};
+  const cvr_image image = {after, NULL, NULL, NULL};
   cvr_view vb = view;
   const int bad_sizes2[][2] = {{0, H}, {W, 0}, {-1, H}, {40000, H}};
   for (int i = 0; i < 4; ++i) {
@@ -430,7 +430,7 @@ int main(int argc, char **argv) {
   render_ok(ctx, v, tf, &view, &s, after);
   CHECK(memcmp(before, after, sizeof before) == 0, "the frame changed after the failed calls");
   /* an image with no outputs is valid (statistics only) */
-  const cvr_image none = {NULL, NULL, NULL};
+  const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_stats st;
   CHECK(cvr_render(ctx, v, tf, &view, &s, &none, &st) == CVR_OK && st.samples > 0,
         "render without outputs: %s", cvr_last_error(ctx));

@@ -54,7 +54,7 @@ int main(void) {
         s.cpu_tile_height = tiles[i][1];
         s.cpu_schedule = sched ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
         const int first = combos == 0;
-        const cvr_image image = {first ? reference : image8, NULL, first ? depth_ref : depth};
+        const cvr_image image = {first ? reference : image8, NULL, first ? depth_ref : depth, NULL};
         cvr_render_stats stats;
         CHECK(cvr_render(ctx, v, tf, &view, &s, &image, &stats) == CVR_OK, "render: %s",
               cvr_last_error(ctx));

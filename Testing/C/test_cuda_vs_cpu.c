@@ -26,7 +26,7 @@ static void compare(pair *p, const cvr_view *view, const cvr_render_settings *s,
   const long pixels = (long)view->width * view->height;
   memset(b, 0xCD, sizeof b); /* poison: every pixel must be written */
   for (long i = 0; i < pixels; ++i) db[i] = NAN;
-  const cvr_image ia = {a, NULL, da}, ib = {b, NULL, db};
+  const cvr_image ia = {a, NULL, da, NULL}, ib = {b, NULL, db, NULL};
   cvr_render_stats sa, sb;
   CHECK(cvr_render(p->cpu, p->c.volume, p->c.tf, view, s, &ia, &sa) == CVR_OK, "cpu: %s",
         cvr_last_error(p->cpu));

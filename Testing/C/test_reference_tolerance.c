@@ -17,7 +17,7 @@ static void render(cvr_context *ctx, const cvr_test_scene *sc, const cvr_view *v
   cvr_render_settings_init(&s);
   s.sample_distance = sc->sample_distance;
   s.early_termination = ert;
-  const cvr_image image = {rgba, NULL, depth};
+  const cvr_image image = {rgba, NULL, depth, NULL};
   CHECK(cvr_render(ctx, sc->volume, sc->tf, view, &s, &image, NULL) == CVR_OK, "render: %s",
         cvr_last_error(ctx));
 }

@@ -76,7 +76,7 @@ static int render(cvr_context *ctx, const cvr_test_scene *sc, const cvr_view *vi
   if (rgba) memset(rgba, 0xCD, (size_t)pixels * 4); /* poison: every pixel must be written */
   if (depth)
     for (long i = 0; i < pixels; ++i) depth[i] = NAN;
-  const cvr_image img = {rgba, rgba32f, depth};
+  const cvr_image img = {rgba, rgba32f, depth, NULL};
   if (cvr_render(ctx, sc->volume, sc->tf, view, s, &img, st) != CVR_OK) {
     CHECK(0, "%s: %s", what, cvr_last_error(ctx));
     return 0;
@@ -356,7 +356,7 @@ static void check_limits(cvr_context *gpu, const cvr_test_scene *g) {
   cvr_view view;
   cvr_test_scene_view(g, 0, CVR_PROJECTION_PERSPECTIVE, 64, 64, &view);
   static uint8_t out[64 * 64 * 4];
-  const cvr_image img = {out, NULL, NULL};
+  const cvr_image img = {out, NULL, NULL, NULL};
   cvr_render_settings s;
   cvr_render_settings_init(&s);
   s.strategy = CVR_STRATEGY_SLAB;

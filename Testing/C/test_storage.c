@@ -116,7 +116,7 @@ static void check_round_trip(cvr_context *gpu, const cvr_test_scene *g, cvr_memo
   static uint8_t img[16 * 16 * 4];
   cvr_view view;
   cvr_test_scene_view(g, 0, CVR_PROJECTION_PARALLEL, 16, 16, &view);
-  const cvr_image out = {img, NULL, NULL};
+  const cvr_image out = {img, NULL, NULL, NULL};
   cvr_render_stats st;
   settings_for(layout, CVR_ROTATION_HYSTERESIS, t, k, &s);
   s.rotation_hysteresis = 44.99; /* so this render does not turn it */
@@ -146,7 +146,7 @@ static void compare(cvr_context *gpu, const cvr_test_scene *g, const reference *
   static float db[MAX_PIXELS];
   const long pixels = (long)view->width * view->height;
   memset(b, 0xCD, sizeof b);
-  const cvr_image ib = {b, NULL, db};
+  const cvr_image ib = {b, NULL, db, NULL};
   cvr_render_stats st;
   if (cvr_render(gpu, g->volume, g->tf, view, s, &ib, &st) != CVR_OK) {
     CHECK(0, "%s: %s", what, cvr_last_error(gpu));
@@ -171,7 +171,7 @@ static void compare(cvr_context *gpu, const cvr_test_scene *g, const reference *
 
 static void reference_image(cvr_context *cpu, const cvr_test_scene *c, const cvr_view *view,
                             const cvr_render_settings *s, reference *ref) {
-  const cvr_image ia = {ref->rgba, NULL, ref->depth};
+  const cvr_image ia = {ref->rgba, NULL, ref->depth, NULL};
   CHECK(cvr_render(cpu, c->volume, c->tf, view, s, &ia, &ref->stats) == CVR_OK, "cpu: %s",
         cvr_last_error(cpu));
 }
@@ -325,7 +325,7 @@ int main(int argc, char **argv) {
     cvr_view view;
     cvr_test_scene_view(&g, 1, CVR_PROJECTION_PARALLEL, 32, 32, &view);
     static uint8_t out[32 * 32 * 4];
-    const cvr_image img = {out, NULL, NULL};
+    const cvr_image img = {out, NULL, NULL, NULL};
     /* 2 x 64 x 32 x 33 floats: over any device's shared memory */
     CHECK(cvr_debug_rotate(g.volume, &s, 1, NULL) == CVR_ERROR_INVALID_ARGUMENT &&
               strstr(cvr_last_error(gpu), "shared memory"),

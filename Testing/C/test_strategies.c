@@ -68,7 +68,7 @@ static void check_against(cvr_context *gpu, const cvr_test_scene *g, const refer
   const long pixels = (long)view->width * view->height;
   memset(b, 0xCD, sizeof b); /* poison: every pixel must be written */
   for (long i = 0; i < pixels; ++i) db[i] = NAN;
-  const cvr_image ib = {b, NULL, db};
+  const cvr_image ib = {b, NULL, db, NULL};
   cvr_render_stats st;
   if (cvr_render(gpu, g->volume, g->tf, view, s, &ib, &st) != CVR_OK) {
     CHECK(0, "%s: %s", what, cvr_last_error(gpu));
@@ -93,7 +93,7 @@ static void check_against(cvr_context *gpu, const cvr_test_scene *g, const refer
 
 static void render_reference(cvr_context *cpu, const cvr_test_scene *c, const cvr_view *view,
                              const cvr_render_settings *s, reference *ref) {
-  const cvr_image ia = {ref->rgba, NULL, ref->depth};
+  const cvr_image ia = {ref->rgba, NULL, ref->depth, NULL};
   CHECK(cvr_render(cpu, c->volume, c->tf, view, s, &ia, &ref->stats) == CVR_OK, "cpu: %s",
         cvr_last_error(cpu));
 }
@@ -174,7 +174,7 @@ int main(int argc, char **argv) {
     cvr_view view;
     cvr_test_scene_view(&g, 0, CVR_PROJECTION_PERSPECTIVE, 64, 64, &view);
     static uint8_t out[64 * 64 * 4];
-    const cvr_image img = {out, NULL, NULL};
+    const cvr_image img = {out, NULL, NULL, NULL};
     CHECK(cvr_render(gpu, g.volume, g.tf, &view, &s, &img, NULL) == CVR_ERROR_INVALID_ARGUMENT &&
               strstr(cvr_last_error(gpu), "limit"),
           "a warp-marching block over the kernel's limit: %s", cvr_last_error(gpu));

@@ -221,7 +221,7 @@ static int frames_to_converge(cvr_context *ctx, const cvr_volume *v, const cvr_t
                               int exact, const char *what) {
   static uint8_t img[512 * 512 * 4];
   static float depth[512 * 512];
-  const cvr_image image = {img, NULL, depth};
+  const cvr_image image = {img, NULL, depth, NULL};
   /* frames that measured a candidate; meanwhile others may render with the
    * best so far while candidates' kernels load on AUTO's helper thread */
   int measured = 0;
@@ -284,7 +284,7 @@ static void check_render(cvr_backend backend, const char *dir) {
     const long pixels = (long)size * size;
     static uint8_t expect[512 * 512 * 4];
     static float expect_depth[512 * 512];
-    const cvr_image image = {expect, NULL, expect_depth};
+    const cvr_image image = {expect, NULL, expect_depth, NULL};
     int tuned_frames = 0;
     for (int vi = 0; vi < (exact ? 2 : 8); ++vi)
       for (int p = 0; p < 2; ++p) {
@@ -343,7 +343,7 @@ static void check_render(cvr_backend backend, const char *dir) {
     s.strategy = CVR_STRATEGY_AUTO;
     s.tuning_repeats = 1;
     static uint8_t img[512 * 512 * 4];
-    const cvr_image out = {img, NULL, NULL};
+    const cvr_image out = {img, NULL, NULL, NULL};
     CHECK(cvr_tune_now(again, sc2.volume, sc2.tf, &view, &s, &out, stop_at_half, &calls, &after) ==
               CVR_OK && calls >= 2 && calls < after.candidates + 3,
           "tune now, stopped: %d calls: %s", calls, cvr_last_error(again));
@@ -383,7 +383,7 @@ static void check_render(cvr_backend backend, const char *dir) {
       s.strategy = CVR_STRATEGY_AUTO;
       s.shading.enabled = round != 1;
       static uint8_t img[128 * 128 * 4];
-      const cvr_image out = {img, NULL, NULL};
+      const cvr_image out = {img, NULL, NULL, NULL};
       cvr_render_stats st;
       CHECK(cvr_render(brief, sc.volume, sc.tf, &view, &s, &out, &st) == CVR_OK && st.samples > 0,
             "AUTO frame in a brief context %d: %s", round, cvr_last_error(brief));

@@ -11,44 +11,6 @@ extern "C" {
 #include "volume_convert.h"
 }
 
-/* Makes ctx's device current for the duration of a call and restores the
- * caller's, so the library never disturbs other CUDA users in the process. */
-typedef struct device_scope {
-  int previous;
-  int changed;
-} device_scope;
-
-static cudaError_t enter_device(int device, device_scope *scope) {
-  scope->changed = 0;
-  cudaError_t e = cudaGetDevice(&scope->previous);
-  if (e != cudaSuccess) return e;
-  if (scope->previous == device) return cudaSuccess;
-  scope->changed = 1;
-  return cudaSetDevice(device);
-}
-
-static void leave_device(const device_scope *scope) {
-  if (scope->changed) cudaSetDevice(scope->previous);
-}
-
-static cvr_status device_failure(cvr_context *ctx, cudaError_t e, const char *what) {
-  const cvr_status st = e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY
-                        : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
-                            ? CVR_ERROR_NO_DEVICE
-                            : CVR_ERROR_DEVICE;
-  cudaGetLastError(); /* clear non-sticky errors so the context stays usable */
-  return cvr_fail(ctx, st, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
-}
-
-#define CVR_CUDA_TRY(ctx, call, what)                                                              \
-  do {                                                                                             \
-    const cudaError_t e_ = (call);                                                                 \
-    if (e_ != cudaSuccess) {                                                                       \
-      st = device_failure((ctx), e_, (what));                                                      \
-      goto done;                                                                                   \
-    }                                                                                              \
-  } while (0)
-
 extern "C" int cvr_cuda_count_devices(void) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -341,6 +303,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   memset(&l, 0, sizeof l);
   const cvr_orientation *o = NULL;
   cvr_ray_params stored;
+  cvr_gl_mapping gl;
+  gl.count = 0;
   device_scope scope;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
   if (!frame->volume->cuda) {
@@ -371,6 +335,11 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                              pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
                "output buffer");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_start, c->stream), "event");
+  /* OpenGL buffers: read and written in place, no copies */
+  if ((st = cvr_cuda_gl_map(ctx, &gl, frame->gl_opaque_depth, image->gl_rgba32f, pixels,
+                            c->stream)) != CVR_OK)
+    goto done;
+  l.opaque_depth = gl.depth;
   if (frame->opaque_depth) {
     CVR_CUDA_TRY(ctx,
                  ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
@@ -390,6 +359,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   l.table = c->table;
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
+  if (gl.color) l.rgba32f = gl.color;
   if (image->rgba8) l.rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));
   if (image->depth)
     l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
@@ -433,7 +403,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     stats->block_height = block[1];
   }
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
-  if (l.rgba32f)
+  if (image->rgba32f)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->rgba32f, l.rgba32f, pixels * sizeof(float4),
                                       cudaMemcpyDeviceToHost, c->stream), "image readback");
   if (l.rgba8)
@@ -442,6 +412,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   if (l.depth)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->depth, l.depth, pixels * sizeof(float),
                                       cudaMemcpyDeviceToHost, c->stream), "depth readback");
+  cvr_cuda_gl_unmap(&gl, c->stream); /* OpenGL's again once the kernel is done */
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_stop, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaMemcpyAsync(counters, c->counters, sizeof counters, cudaMemcpyDeviceToHost,
                                     c->stream), "statistics readback");
@@ -460,6 +431,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   stats->volume_bytes = frame->volume->cuda->bytes;
   for (int a = 0; a < 3; ++a) stats->volume_axes[a] = o->sign[a] * (o->axis[a] + 1);
 done:
+  cvr_cuda_gl_unmap(&gl, c->stream);
   leave_device(&scope);
   return st;
 }

@@ -32,6 +32,12 @@ cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
 cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                            const cvr_image *image, cvr_render_stats *stats);
 
+/* OpenGL interop (gl_interop.cu): registers gl_buffer of the current OpenGL
+ * context, which must run on ctx's device; *resource is a
+ * cudaGraphicsResource_t. */
+cvr_status cvr_cuda_gl_register(cvr_context *ctx, unsigned int gl_buffer, void **resource);
+void cvr_cuda_gl_unregister(cvr_context *ctx, void *resource);
+
 /* Behind the test hooks of debug.c. */
 cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                  int turns, double *ms);

@@ -6,6 +6,44 @@
 
 #include "cuda_backend.h"
 
+/* Makes ctx's device current for the duration of a call and restores the
+ * caller's, so the library never disturbs other CUDA users in the process. */
+typedef struct device_scope {
+  int previous;
+  int changed;
+} device_scope;
+
+static inline cudaError_t enter_device(int device, device_scope *scope) {
+  scope->changed = 0;
+  cudaError_t e = cudaGetDevice(&scope->previous);
+  if (e != cudaSuccess) return e;
+  if (scope->previous == device) return cudaSuccess;
+  scope->changed = 1;
+  return cudaSetDevice(device);
+}
+
+static inline void leave_device(const device_scope *scope) {
+  if (scope->changed) cudaSetDevice(scope->previous);
+}
+
+static inline cvr_status device_failure(cvr_context *ctx, cudaError_t e, const char *what) {
+  const cvr_status st = e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY
+                        : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+                            ? CVR_ERROR_NO_DEVICE
+                            : CVR_ERROR_DEVICE;
+  cudaGetLastError(); /* clear non-sticky errors so the context stays usable */
+  return cvr_fail(ctx, st, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+#define CVR_CUDA_TRY(ctx, call, what)                                                              \
+  do {                                                                                             \
+    const cudaError_t e_ = (call);                                                                 \
+    if (e_ != cudaSuccess) {                                                                       \
+      st = device_failure((ctx), e_, (what));                                                      \
+      goto done;                                                                                   \
+    }                                                                                              \
+  } while (0)
+
 struct cvr_cuda_context {
   int device;
   cudaDeviceProp props;
@@ -22,6 +60,18 @@ struct cvr_cuda_context {
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
   size_t opaque_depth_bytes;
 };
+
+/* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read
+ * and the image written in place. Unmapping hands them back to OpenGL. */
+typedef struct cvr_gl_mapping {
+  cudaGraphicsResource_t resources[2];
+  int count;
+  const float *depth;
+  float4 *color;
+} cvr_gl_mapping;
+cvr_status cvr_cuda_gl_map(cvr_context *ctx, cvr_gl_mapping *m, const cvr_gl_buffer *depth,
+                           const cvr_gl_buffer *color, size_t pixels, cudaStream_t stream);
+void cvr_cuda_gl_unmap(cvr_gl_mapping *m, cudaStream_t stream);
 
 /* Where stored voxel s of the device copy comes from: s[a] = sign[a] *
  * i[axis[a]] + offset[a] for volume index i (a signed permutation: the

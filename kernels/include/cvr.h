@@ -245,6 +245,23 @@ CVR_API cvr_status cvr_transfer_function_update(
     cvr_transfer_function *tf, const cvr_transfer_function_desc *desc);
 CVR_API void cvr_transfer_function_destroy(cvr_transfer_function *tf);
 
+/* ---- OpenGL interop (CUDA backend) ---------------------------------------- */
+
+/* An OpenGL buffer object that cvr_render reads the opaque depth from
+ * (cvr_view.gl_opaque_depth) or writes the image into (cvr_image.gl_rgba32f)
+ * on the GPU, so that a frame's image never goes through host memory. The
+ * OpenGL context that owns the buffer must be current on the calling thread,
+ * at registration and at every render that uses it, and must run on the
+ * context's CUDA device: otherwise registration fails with
+ * CVR_ERROR_UNSUPPORTED and says why (as it does on the CPU backend), and the
+ * caller keeps to host memory. The buffer must hold the frame's pixels (16
+ * bytes each for the image, 4 for depth) and must not be reallocated or
+ * deleted while registered: unregister first. */
+typedef struct cvr_gl_buffer cvr_gl_buffer;
+CVR_API cvr_status cvr_gl_buffer_register(cvr_context *ctx, unsigned int gl_buffer,
+                                          cvr_gl_buffer **out);
+CVR_API void cvr_gl_buffer_unregister(cvr_gl_buffer *buffer);
+
 /* ---- view ----------------------------------------------------------------- */
 
 typedef struct cvr_view {
@@ -255,6 +272,9 @@ typedef struct cvr_view {
   const float *opaque_depth;  /* optional: width*height window depths in [0, 1]
                                  of opaque geometry already drawn (bottom row
                                  first); rays stop there. NULL: none */
+  const struct cvr_gl_buffer *gl_opaque_depth; /* instead of opaque_depth: the same
+                                 depths, as floats, in an OpenGL buffer (CUDA
+                                 backend; see cvr_gl_buffer_register) */
 } cvr_view;
 
 /* Identity matrices, parallel projection, no opaque depth, size 0. */
@@ -370,6 +390,9 @@ typedef struct cvr_image {
   float *rgba32f;  /* 4 floats per pixel, premultiplied */
   float *depth;    /* window depth in [0,1] (glDepthRange 0..1) of the first
                       sample with non-zero opacity; 1 where there is none */
+  struct cvr_gl_buffer *gl_rgba32f; /* instead of rgba32f: the same image written
+                      into an OpenGL buffer on the GPU, never through host
+                      memory (CUDA backend; see cvr_gl_buffer_register) */
 } cvr_image;
 
 typedef struct cvr_render_stats {

@@ -344,7 +344,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
       tiny.opaque_depth = NULL;
-      const cvr_image none = {NULL, NULL, NULL};
+      tiny.gl_opaque_depth = NULL;
+      const cvr_image none = {NULL, NULL, NULL, NULL};
       if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
     }
     if (i >= 0) mark_warm(ctx->tuner, t, c, i);

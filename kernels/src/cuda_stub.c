@@ -40,6 +40,17 @@ cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame, const cvr_i
   return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA render in a build without CUDA");
 }
 
+cvr_status cvr_cuda_gl_register(cvr_context *ctx, unsigned int gl_buffer, void **resource) {
+  (void)gl_buffer;
+  (void)resource;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "OpenGL interop in a build without CUDA");
+}
+
+void cvr_cuda_gl_unregister(cvr_context *ctx, void *resource) {
+  (void)ctx;
+  (void)resource;
+}
+
 cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                  int turns, double *ms) {
   (void)settings;

@@ -65,6 +65,13 @@ struct cvr_volume {
   struct cvr_cuda_volume *cuda;
 };
 
+/* An OpenGL buffer registered with the CUDA backend (gl_interop.c). */
+struct cvr_gl_buffer {
+  cvr_context *ctx;
+  unsigned int gl_buffer;
+  void *resource; /* cudaGraphicsResource_t */
+};
+
 struct cvr_transfer_function {
   cvr_context *ctx;
   cvr_rgba table[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* straight colour, opacity per unit distance */
@@ -81,6 +88,7 @@ typedef struct cvr_frame {
   cvr_ray_params ray;
   const cvr_rgba *sample_table; /* tf with opacity corrected for the sample distance */
   const float *opaque_depth;    /* per pixel window depth, or NULL */
+  const cvr_gl_buffer *gl_opaque_depth; /* or the same in an OpenGL buffer */
   const cvr_render_settings *settings;
 } cvr_frame;
 

@@ -71,7 +71,7 @@ static void load_all(cvr_kernel_preload *p) {
     view.world_to_clip[1] = view.world_to_clip[6] = view.world_to_clip[8] = 1.0;
     view.world_to_clip[15] = 1.0;
     view.width = view.height = SIDE;
-    const cvr_image none = {NULL, NULL, NULL};
+    const cvr_image none = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < p->count; ++i) {
       cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
       atomic_store(&p->launched, i + 1);

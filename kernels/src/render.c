@@ -31,6 +31,14 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   if (volume->ctx != ctx || tf->ctx != ctx)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "cvr_render: volume or transfer function belongs to another context");
+  if ((image->gl_rgba32f && image->rgba32f) || (view->gl_opaque_depth && view->opaque_depth))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: give the image (rgba32f) and the opaque depth either in host "
+                    "memory or in an OpenGL buffer, not both");
+  if ((image->gl_rgba32f && image->gl_rgba32f->ctx != ctx) ||
+      (view->gl_opaque_depth && view->gl_opaque_depth->ctx != ctx))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: an OpenGL buffer was registered with another context");
   cvr_status st = cvr_validate_settings(ctx, settings);
   if (st != CVR_OK) return st;
   if (ctx->backend == CVR_BACKEND_CUDA && (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
@@ -61,6 +69,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.tf = tf;
   frame.sample_table = table;
   frame.opaque_depth = view->opaque_depth;
+  frame.gl_opaque_depth = view->gl_opaque_depth;
   frame.settings = settings;
 
   cvr_render_stats local;

@@ -73,7 +73,7 @@ static int cmp_double(const void *a, const void *b) {
 /* median kernel time of `repeats` frames after one warm-up; 0 on failure */
 static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
                     const cvr_render_settings *s, int repeats, cvr_render_stats *st) {
-  const cvr_image none = {NULL, NULL, NULL};
+  const cvr_image none = {NULL, NULL, NULL, NULL};
   double ms[32];
   for (int k = 0; k <= repeats; ++k) {
     if (cvr_render(ctx, sc->volume, sc->tf, view, s, &none, st) != CVR_OK) return 0.0;
@@ -92,7 +92,7 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
   cvr_view view;
   view_at(sc, 0, &view);
   view.width = view.height = 8;
-  const cvr_image none = {NULL, NULL, NULL};
+  const cvr_image none = {NULL, NULL, NULL, NULL};
   for (int turns = 0; turns < 4; ++turns) {
     cvr_render_stats st;
     s.rotation_policy = CVR_ROTATION_NEVER;
@@ -107,7 +107,7 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
 /* one orbit pass of AUTO, a frame per degree; wall and kernel totals */
 static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *out,
                      double *wall_total, double *kernel_total, int *tuning_frames) {
-  const cvr_image none = {NULL, NULL, NULL};
+  const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_settings s = sc->base;
   s.strategy = CVR_STRATEGY_AUTO;
   *wall_total = *kernel_total = 0.0;
@@ -272,7 +272,7 @@ int main(int argc, char **argv) {
   int cold_tuning, warm_tuning;
   cvr_view first_view;
   view_at(&sc, 0, &first_view);
-  const cvr_image no_image = {NULL, NULL, NULL};
+  const cvr_image no_image = {NULL, NULL, NULL, NULL};
   const double first_start = now_ms();
   if (cvr_render(ctx, sc.volume, sc.tf, &first_view, &sc.base, &no_image, NULL) != CVR_OK) {
     fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));

@@ -147,7 +147,7 @@ static int cmp_double(const void *a, const void *b) {
 static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *tf,
                      const cvr_view *view, const cvr_render_settings *s, int warmups, int repeats,
                      double *median, double *fastest, double *rotation_ms, cvr_render_stats *st) {
-  const cvr_image none = {NULL, NULL, NULL};
+  const cvr_image none = {NULL, NULL, NULL, NULL};
   double ms[64];
   *rotation_ms = 0.0;
   for (int k = 0; k < warmups + repeats; ++k) {

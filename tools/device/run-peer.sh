@@ -27,7 +27,7 @@ frames=${CVR_PEER_FRAMES:-90}
 data=$pack/data
 bonsai=(--volume "$data/scivis/bonsai.nii.gz" --range 30 180)
 cranium=(--volume "$data/ct/cranium_ct.nii.gz" --range 100 1500)
-gpu=auto,standard,opengl
+gpu=auto,standard,standard-host,opengl
 cpu=cpu,fixed-point
 
 bench() { # bench STEP ARGS...: one run, its output logged, its last lines noted

@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
   settings.sample_distance = sample_distance > 0.0 ? sample_distance : 0.5 * min_spacing;
   pixels = malloc((size_t)width * height * 4);
   if (!pixels) goto out;
-  const cvr_image image = {pixels, NULL, NULL};
+  const cvr_image image = {pixels, NULL, NULL, NULL};
   cvr_render_stats stats;
   if ((st = cvr_render(ctx, volume, tf, &view, &settings, &image, &stats)) != CVR_OK) goto fail;
   const float background[3] = {0.1f, 0.1f, 0.15f};

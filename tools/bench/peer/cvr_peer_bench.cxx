@@ -46,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,8 @@ struct Options
   double Budget = 60;  // seconds per mapper; longer orbits are thinned
   bool Shade = false;
   bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
-  std::vector<std::string> Mappers = { "auto", "standard", "block-shape", "warp-marching", "slab",
+  std::vector<std::string> Mappers = { "auto", "standard", "standard-host", "block-shape",
+    "warp-marching", "slab",
     "opengl", "cpu", "fixed-point" };
 };
 
@@ -74,7 +76,9 @@ void Usage()
     "  --size W         image W x W (1024)\n"
     "  --frames F       orbit frames over 360 degrees (90)\n"
     "  --mappers LIST   comma-separated, in order (all): auto, standard, block-shape,\n"
-    "                   warp-marching, slab (ours, CUDA), cpu (ours, CPU), opengl\n"
+    "                   warp-marching, slab (ours, CUDA), standard-host (standard with\n"
+    "                   its image through host memory, checked to render standard's\n"
+    "                   image exactly), cpu (ours, CPU), opengl\n"
     "                   (vtkOpenGLGPUVolumeRayCastMapper), fixed-point\n"
     "                   (vtkFixedPointVolumeRayCastMapper)\n"
     "  --threads T      threads of the CPU mappers (0: all cores)\n"
@@ -237,7 +241,12 @@ vtkSmartPointer<vtkVolumeMapper> MakeMapper(
     return m;
   }
   m->SetBackend(vtkCudaVolumeMapper::BACKEND_CUDA);
-  if (name == "auto")
+  if (name == "standard-host") // the image through host memory, for comparison
+  {
+    m->SetGraphicsInterop(0);
+    m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
+  }
+  else if (name == "auto")
     m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_AUTO);
   else if (name == "standard")
     m->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
@@ -431,6 +440,7 @@ int main(int argc, char** argv)
   std::stable_partition(order.begin(), order.end(), [](const std::string& m) { return m == "opengl"; });
   int failures = 0;
   TemporaryDirectory tuningCache;
+  std::map<std::string, vtkSmartPointer<vtkImageData>> firstFrames;
   for (const std::string& mapperName : order)
   {
     vtkSmartPointer<vtkVolumeMapper> mapper =
@@ -476,7 +486,22 @@ int main(int argc, char** argv)
       png->Write();
     }
     std::string check = "null";
-    if (mapperName == "opengl")
+    firstFrames[mapperName] = frame;
+    if (mapperName == "standard-host" && firstFrames.count("standard"))
+    {
+      // one kernel, two ways to the framebuffer: the same pixels
+      const cvr_tools_image_diff d = Compare(frame, firstFrames["standard"], 0);
+      const bool ok = d.max_diff == 0;
+      failures += !ok;
+      std::printf("  %-14s vs standard: largest difference %d levels: %s\n", mapperName.c_str(),
+        d.max_diff, ok ? "ok" : "NOT THE SAME IMAGE");
+      char text[160];
+      std::snprintf(text, sizeof text,
+        "{\"against\":\"standard\",\"max\":%d,\"mean\":%.4f,\"ok\":%s}", d.max_diff,
+        d.mean_diff, ok ? "true" : "false");
+      check = text;
+    }
+    else if (mapperName == "opengl")
     {
       reference = frame;
       referenceName = mapperName;
@@ -541,9 +566,10 @@ int main(int argc, char** argv)
     if (ours)
     {
       std::fprintf(out,
-        ",\"backend\":\"%s\",\"stages\":{\"first_upload_ms\":%.3f,\"kernel_ms\":%.3f,"
+        ",\"backend\":\"%s\",\"image_transfer\":\"%s\",\"stages\":{\"first_upload_ms\":%.3f,\"kernel_ms\":%.3f,"
         "\"transfer_ms\":%.3f,\"render_call_ms\":%.3f,\"depth_read_ms\":%.3f,\"composite_ms\":%.3f}",
-        Escaped(ours->GetBackendDescription()).c_str(), firstUploadMs, Percentile(kernelMs, 0.5),
+        Escaped(ours->GetBackendDescription()).c_str(),
+        Escaped(ours->GetLastImageTransfer()).c_str(), firstUploadMs, Percentile(kernelMs, 0.5),
         Percentile(transferMs, 0.5), Percentile(renderMs, 0.5), Percentile(depthMs, 0.5),
         Percentile(compositeMs, 0.5));
     }

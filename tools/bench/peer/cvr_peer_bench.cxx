@@ -26,7 +26,9 @@
 #include "vtkNIFTIImageReader.h"
 #include "vtkNew.h"
 #include "vtkOpenGLGPUVolumeRayCastMapper.h"
+#include "vtkOpenGLFramebufferObject.h"
 #include "vtkOpenGLRenderWindow.h"
+#include "vtkTextureObject.h"
 #include "vtkPNGWriter.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
@@ -63,6 +65,7 @@ struct Options
   double Budget = 60;  // seconds per mapper; longer orbits are thinned
   bool Shade = false;
   bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
+  bool ProbeDepth = false;
   std::vector<std::string> Mappers = { "auto", "standard", "standard-host", "block-shape",
     "warp-marching", "slab",
     "opengl", "cpu", "fixed-point" };
@@ -85,6 +88,8 @@ void Usage()
     "  --budget S       seconds per mapper: slower orbits render fewer, evenly spaced frames (60)\n"
     "  --shade          Phong shading under the headlight\n"
     "  --x              a plain vtkRenderWindow (X display) instead of an EGL context\n"
+    "  --probe-depth    first time reading the window's depth into a pixel buffer in\n"
+    "                   each format OpenGL offers (what the mapper's depth read costs)\n"
     "  --out FILE       JSON lines appended (results.jsonl)\n"
     "  --images DIR     each mapper's first frame as PNG\n");
 }
@@ -124,6 +129,8 @@ bool Parse(int argc, char** argv, Options& o)
       o.Shade = true;
     else if (a == "--x")
       o.X = true;
+    else if (a == "--probe-depth")
+      o.ProbeDepth = true;
     else if (a == "--out")
       o.Out = next("a file");
     else if (a == "--images")
@@ -293,6 +300,61 @@ struct TemporaryDirectory
   }
 };
 
+// How long glReadPixels of the render framebuffer's depth into a pixel
+// buffer takes, per format, until OpenGL finished it.
+void ProbeDepthRead(vtkRenderWindow* window, int size)
+{
+  auto* gl = vtkOpenGLRenderWindow::SafeDownCast(window);
+  vtkOpenGLFramebufferObject* fbo = gl ? gl->GetRenderFramebuffer() : nullptr;
+  vtkTextureObject* depth = fbo ? fbo->GetDepthAttachmentAsTextureObject() : nullptr;
+  if (!depth)
+  {
+    std::printf("depth probe: no render framebuffer with a depth texture\n");
+    return;
+  }
+  std::printf("depth probe: render framebuffer depth internal format 0x%x, %dx%d\n",
+    depth->GetInternalFormat(depth->GetDataType(0), depth->GetComponents(), false),
+    static_cast<int>(depth->GetWidth()), static_cast<int>(depth->GetHeight()));
+  fbo->Bind(GL_READ_FRAMEBUFFER);
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
+  glBufferData(GL_PIXEL_PACK_BUFFER, static_cast<size_t>(size) * size * 4, nullptr, GL_STREAM_COPY);
+  struct Format
+  {
+    const char* Name;
+    GLenum Format, Type;
+  } formats[] = { { "DEPTH_COMPONENT/FLOAT", GL_DEPTH_COMPONENT, GL_FLOAT },
+    { "DEPTH_COMPONENT/UNSIGNED_INT", GL_DEPTH_COMPONENT, GL_UNSIGNED_INT },
+    { "DEPTH_STENCIL/UNSIGNED_INT_24_8", GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8 },
+    { "DEPTH_STENCIL/FLOAT_32_UNSIGNED_INT_24_8_REV", GL_DEPTH_STENCIL,
+      GL_FLOAT_32_UNSIGNED_INT_24_8_REV } };
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  for (const Format& f : formats)
+  {
+    if (f.Type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV)
+    {
+      glBufferData(GL_PIXEL_PACK_BUFFER, static_cast<size_t>(size) * size * 8, nullptr, GL_STREAM_COPY);
+    }
+    std::vector<double> call, done;
+    for (int i = 0; i < 12; ++i)
+    {
+      glFinish();
+      const double start = NowMs();
+      glReadPixels(0, 0, size, size, f.Format, f.Type, nullptr);
+      call.push_back(NowMs() - start);
+      glFinish();
+      done.push_back(NowMs() - start);
+    }
+    const GLenum error = glGetError();
+    std::printf("depth probe: %-44s call %.3f ms, finished %.3f ms (median)%s\n", f.Name,
+      Percentile(call, 0.5), Percentile(done, 0.5), error ? " (GL error)" : "");
+  }
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glDeleteBuffers(1, &buffer);
+  fbo->UnBind(GL_READ_FRAMEBUFFER);
+}
+
 std::string JsonList(const std::vector<double>& v)
 {
   std::string s = "[";
@@ -361,6 +423,10 @@ int main(int argc, char** argv)
     return 1;
   }
   std::printf("OpenGL: %s, %s (%s)\n", glRenderer, glVersion, windowInfo.c_str());
+  if (o.ProbeDepth)
+  {
+    ProbeDepthRead(window, o.Size);
+  }
 
   // ---- the volume
   if (FILE* f = std::fopen(o.Volume.c_str(), "rb"))

@@ -1,5 +1,6 @@
 #include "vtkCudaVolumeCompositor.h"
 
+#include "vtkOpenGLFramebufferObject.h"
 #include "vtkOpenGLQuadHelper.h"
 #include "vtkOpenGLRenderUtilities.h"
 #include "vtkOpenGLRenderWindow.h"
@@ -25,9 +26,72 @@ void vtkCudaVolumeCompositor::ReadDepth(
 void vtkCudaVolumeCompositor::ReadDepth(
   vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer)
 {
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
+  vtkOpenGLState* state = window->GetState();
+  GLint draw = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+  const auto w = static_cast<unsigned int>(width);
+  const auto h = static_cast<unsigned int>(height);
+  if (!this->DepthCopy)
+  {
+    this->DepthCopy = vtkTextureObject::New();
+    this->DepthAsColor = vtkTextureObject::New();
+    this->DepthFramebuffer = vtkOpenGLFramebufferObject::New();
+  }
+  this->DepthCopy->SetContext(window);
+  this->DepthAsColor->SetContext(window);
+  this->DepthFramebuffer->SetContext(window);
+  if (!this->DepthCopy->GetHandle() || this->DepthCopy->GetWidth() != w ||
+    this->DepthCopy->GetHeight() != h)
+  {
+    this->DepthCopy->AllocateDepth(w, h, vtkTextureObject::Float32);
+    this->DepthCopy->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->DepthCopy->SetMagnificationFilter(vtkTextureObject::Nearest);
+    this->DepthAsColor->Allocate2D(w, h, 1, VTK_FLOAT);
+  }
+  // 1. the scene's depth into a texture (a copy on the GPU)
+  state->PushReadFramebufferBinding();
+  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
+  this->DepthCopy->CopyFromFrameBuffer(x, y, 0, 0, width, height);
+  state->PopReadFramebufferBinding();
+
+  // 2. drawn as float colour
+  state->PushFramebufferBindings();
+  this->DepthFramebuffer->Bind();
+  this->DepthFramebuffer->AddColorAttachment(0, this->DepthAsColor);
+  this->DepthFramebuffer->ActivateDrawBuffer(0);
+  this->DepthFramebuffer->ActivateReadBuffer(0);
+  if (!this->DepthQuad)
+  {
+    std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D depthImage;");
+    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
+      "gl_FragData[0] = vec4(texture(depthImage, texCoord).r, 0.0, 0.0, 1.0);");
+    this->DepthQuad = new vtkOpenGLQuadHelper(window, nullptr, fs.c_str(), "");
+  }
+  else
+  {
+    window->GetShaderCache()->ReadyShaderProgram(this->DepthQuad->Program);
+  }
+  if (this->DepthQuad->Program && this->DepthQuad->Program->GetCompiled())
+  {
+    vtkOpenGLState::ScopedglViewport viewport(state);
+    vtkOpenGLState::ScopedglEnableDisable blend(state, GL_BLEND);
+    vtkOpenGLState::ScopedglEnableDisable depthTest(state, GL_DEPTH_TEST);
+    state->vtkglViewport(0, 0, width, height);
+    state->vtkglDisable(GL_BLEND);
+    state->vtkglDisable(GL_DEPTH_TEST);
+    this->DepthCopy->Activate();
+    this->DepthQuad->Program->SetUniformi("depthImage", this->DepthCopy->GetTextureUnit());
+    this->DepthQuad->Render();
+    this->DepthCopy->Deactivate();
+  }
+  // 3. read into the pixel buffer (GPU to GPU)
   glBindBuffer(GL_PIXEL_PACK_BUFFER, pixelBuffer);
-  ReadDepthInto(ren, x, y, width, height, nullptr); // offset 0 of the buffer
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RED, GL_FLOAT, nullptr);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  state->PopFramebufferBindings();
 }
 
 void vtkCudaVolumeCompositor::ReadDepthInto(
@@ -123,6 +187,36 @@ void vtkCudaVolumeCompositor::Draw(
 
 void vtkCudaVolumeCompositor::ReleaseGraphicsResources(vtkWindow* window)
 {
+  for (vtkTextureObject** t : { &this->DepthCopy, &this->DepthAsColor })
+  {
+    if (*t)
+    {
+      if (window)
+      {
+        (*t)->ReleaseGraphicsResources(window);
+      }
+      (*t)->Delete();
+      *t = nullptr;
+    }
+  }
+  if (this->DepthFramebuffer)
+  {
+    if (window)
+    {
+      this->DepthFramebuffer->ReleaseGraphicsResources(window);
+    }
+    this->DepthFramebuffer->Delete();
+    this->DepthFramebuffer = nullptr;
+  }
+  if (this->DepthQuad)
+  {
+    if (window)
+    {
+      this->DepthQuad->ReleaseGraphicsResources(window);
+    }
+    delete this->DepthQuad;
+    this->DepthQuad = nullptr;
+  }
   if (this->Texture)
   {
     if (window)

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+class vtkOpenGLFramebufferObject;
 class vtkOpenGLQuadHelper;
 class vtkRenderer;
 class vtkTextureObject;
@@ -22,8 +23,7 @@ public:
   /// memory or, on the GPU, into an OpenGL pixel buffer.
   static void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height,
     std::vector<float>& depth);
-  static void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height,
-    unsigned int pixelBuffer);
+  void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer);
 
   /// Draws premultiplied float RGBA over the viewport with "over" blending;
   /// depth is neither tested nor written, as for VTK's own mapper. The image
@@ -39,6 +39,13 @@ private:
 
   vtkTextureObject* Texture = nullptr;
   vtkOpenGLQuadHelper* Quad = nullptr;
+  // the depth on its way to a pixel buffer: copied, then drawn as R32F
+  // colour, which reads back at copy speed (reading the depth buffer itself
+  // converts it slowly: about 1 ms per megapixel on an H100)
+  vtkTextureObject* DepthCopy = nullptr;
+  vtkTextureObject* DepthAsColor = nullptr;
+  vtkOpenGLFramebufferObject* DepthFramebuffer = nullptr;
+  vtkOpenGLQuadHelper* DepthQuad = nullptr;
 };
 
 #endif

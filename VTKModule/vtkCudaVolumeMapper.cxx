@@ -568,7 +568,7 @@ void vtkCudaVolumeMapper::RenderImages(
   stageMs();
   if (interop)
   {
-    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
     view.gl_opaque_depth = in.Interop.RegisteredDepth();
   }
   else

@@ -55,12 +55,13 @@ def peers_table(rows):
     groups = collections.OrderedDict()
     for r in rows:
         groups.setdefault((r["volume"], tuple(r["dims"]), r["type"], r["image"], r["shade"],
-                           r["threads"]), []).append(r)
-    for (volume, dims, typ, image, shade, threads), rs in groups.items():
+                           r["threads"], r.get("opaque", False)), []).append(r)
+    for (volume, dims, typ, image, shade, threads, opaque), rs in groups.items():
         opengl = next((r["median_ms"] for r in rs if r["mapper"] == "opengl"), None)
-        out.append("\n**%s** (%s, %s), %d² image%s%s\n" % (
+        out.append("\n**%s** (%s, %s), %d² image%s%s%s\n" % (
             volume, "×".join(map(str, dims)), typ, image, ", shaded" if shade else "",
-            ", %d CPU threads" % threads if threads else ""))
+            ", %d CPU threads" % threads if threads else "",
+            ", around an opaque sphere" if opaque else ""))
         out.append("| mapper | configuration | median ms | fps | vs OpenGL mapper | first frame ms "
                    "| image check (mean / share over) |")
         out.append("| --- | --- | ---: | ---: | ---: | ---: | --- |")

@@ -4,7 +4,7 @@
 #
 #   run-peer.sh OUT [peers|images|threads|volumes]...   (default: peers images threads)
 #     peers    every mapper on real data at 1024^2: bonsai, the cranium CT,
-#              bonsai shaded
+#              bonsai shaded, bonsai around an opaque sphere (depth read)
 #     images   time per frame against image size, 256^2 .. 2048^2 (bonsai)
 #     threads  the CPU mappers against thread count (bonsai, 512^2)
 #     volumes  time per frame against volume size: cubes of 64^3 .. 2048^3
@@ -51,6 +51,7 @@ for step in $steps; do
       bench peers "${bonsai[@]}" --size 1024 --budget 20 --images "$out/images"
       bench peers "${cranium[@]}" --size 1024 --budget 20 --images "$out/images"
       bench peers "${bonsai[@]}" --size 1024 --budget 20 --shade
+      bench peers "${bonsai[@]}" --size 1024 --budget 20 --opaque --images "$out/images"
       ;;
     images)
       for s in 256 512 1024 2048; do

@@ -17,6 +17,7 @@
 #include "cvr_commit.h"
 #include "cvr_tools.h"
 
+#include "vtkActor.h"
 #include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
@@ -32,8 +33,11 @@
 #include "vtkPNGWriter.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
+#include "vtkPolyDataMapper.h"
+#include "vtkProperty.h"
 #include "vtkRenderer.h"
 #include "vtkSmartPointer.h"
+#include "vtkSphereSource.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 #include "vtkWindowToImageFilter.h"
@@ -66,6 +70,7 @@ struct Options
   bool Shade = false;
   bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
   bool ProbeDepth = false;
+  bool Opaque = false; // an opaque sphere inside the volume: rays must stop at it
   std::vector<std::string> Mappers = { "auto", "standard", "standard-host", "block-shape",
     "warp-marching", "slab",
     "opengl", "cpu", "fixed-point" };
@@ -87,6 +92,7 @@ void Usage()
     "  --threads T      threads of the CPU mappers (0: all cores)\n"
     "  --budget S       seconds per mapper: slower orbits render fewer, evenly spaced frames (60)\n"
     "  --shade          Phong shading under the headlight\n"
+    "  --opaque         an opaque sphere in the volume's centre (the mappers read depth)\n"
     "  --x              a plain vtkRenderWindow (X display) instead of an EGL context\n"
     "  --probe-depth    first time reading the window's depth into a pixel buffer in\n"
     "                   each format OpenGL offers (what the mapper's depth read costs)\n"
@@ -131,6 +137,8 @@ bool Parse(int argc, char** argv, Options& o)
       o.X = true;
     else if (a == "--probe-depth")
       o.ProbeDepth = true;
+    else if (a == "--opaque")
+      o.Opaque = true;
     else if (a == "--out")
       o.Out = next("a file");
     else if (a == "--images")
@@ -487,6 +495,23 @@ int main(int argc, char** argv)
   vtkNew<vtkVolume> volume;
   volume->SetProperty(property);
   renderer->AddVolume(volume);
+  if (o.Opaque)
+  {
+    double bounds[6];
+    image->GetBounds(bounds);
+    vtkNew<vtkSphereSource> sphere;
+    sphere->SetCenter(0.5 * (bounds[0] + bounds[1]), 0.5 * (bounds[2] + bounds[3]),
+      0.5 * (bounds[4] + bounds[5]));
+    sphere->SetRadius(0.2 * (bounds[1] - bounds[0]));
+    sphere->SetThetaResolution(48);
+    sphere->SetPhiResolution(48);
+    vtkNew<vtkPolyDataMapper> sphereMapper;
+    sphereMapper->SetInputConnection(sphere->GetOutputPort());
+    vtkNew<vtkActor> actor;
+    actor->SetMapper(sphereMapper);
+    actor->GetProperty()->SetColor(0.2, 0.5, 0.9);
+    renderer->AddActor(actor);
+  }
 
   FILE* out = std::fopen(o.Out.c_str(), "a");
   if (!out)
@@ -623,11 +648,11 @@ int main(int argc, char** argv)
       mapperName.c_str(), description.c_str(), firstMs, median, 1e3 / median, frames);
     std::fprintf(out,
       "{\"bench\":\"peer\",\"volume\":\"%s\",\"source\":\"%s\",\"dims\":[%d,%d,%d],"
-      "\"type\":\"%s\",\"image\":%d,\"shade\":%s,\"sample_distance\":%g,\"mapper\":\"%s\","
+      "\"type\":\"%s\",\"image\":%d,\"shade\":%s,\"opaque\":%s,\"sample_distance\":%g,\"mapper\":\"%s\","
       "\"description\":\"%s\",\"threads\":%d,\"first_frame_ms\":%.3f,\"frames\":%d,"
       "\"median_ms\":%.3f,\"p95_ms\":%.3f,\"frame_ms\":%s",
       name.c_str(), source.c_str(), dims[0], dims[1], dims[2], typeName, o.Size,
-      o.Shade ? "true" : "false", dt, mapperName.c_str(), Escaped(description).c_str(), o.Threads,
+      o.Shade ? "true" : "false", o.Opaque ? "true" : "false", dt, mapperName.c_str(), Escaped(description).c_str(), o.Threads,
       firstMs, frames, median, Percentile(frameMs, 0.95), JsonList(frameMs).c_str());
     if (ours)
     {

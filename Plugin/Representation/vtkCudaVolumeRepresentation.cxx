@@ -152,6 +152,10 @@ void vtkCudaVolumeRepresentation::SetEarlyRayTermination(int v)
 {
   this->CudaMapper->SetEarlyRayTermination(v);
 }
+void vtkCudaVolumeRepresentation::SetGraphicsInterop(int v)
+{
+  this->CudaMapper->SetGraphicsInterop(v);
+}
 void vtkCudaVolumeRepresentation::SetTerminationOpacity(double v)
 {
   this->CudaMapper->SetTerminationOpacity(v);
@@ -267,11 +271,11 @@ int vtkCudaVolumeRepresentation::GetAutoTuning()
 const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%s: %.2f ms, %llu rays, %llu samples on %s",
+  std::snprintf(line, sizeof line, "%s: %.2f ms, %llu rays, %llu samples on %s; image: %s",
     this->CudaMapper->GetLastConfiguration(), this->CudaMapper->GetLastRenderTimeMs(),
     static_cast<unsigned long long>(this->CudaMapper->GetLastRayCount()),
     static_cast<unsigned long long>(this->CudaMapper->GetLastSampleCount()),
-    this->CudaMapper->GetBackendDescription());
+    this->CudaMapper->GetBackendDescription(), this->CudaMapper->GetLastImageTransfer());
   this->Statistics = line;
   return this->Statistics.c_str();
 }

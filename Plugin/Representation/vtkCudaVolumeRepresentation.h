@@ -50,6 +50,7 @@ public:
   void SetRotationHysteresis(double degrees);
   void SetRotationTile(int t, int k);
   void SetEarlyRayTermination(int on);
+  void SetGraphicsInterop(int on);
   void SetTerminationOpacity(double opacity);
   void SetCpuThreads(int threads);
   void SetCpuTileSize(int width, int height);

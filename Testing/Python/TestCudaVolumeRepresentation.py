@@ -49,6 +49,7 @@ rep.CudaRotationHysteresis = 7.5
 rep.CudaRotationTile = [16, 4]
 rep.CudaBlockSize = [32, 4]
 rep.CudaEarlyRayTermination = 1
+rep.CudaGraphicsInterop = 1
 rep.CudaTerminationOpacity = 0.98
 rep.CudaAutoAdjustSampleDistances = 0
 rep.CudaSampleDistance = 0.5
@@ -66,6 +67,8 @@ ok &= check(("cuda warp-marching 256x1 SBShuffle, warp 2x2x8, Z-order, rotation 
             ("cpu standard 16x8" in stats),
             "the statistics do not show the configured launch shape: %s" % stats)
 ok &= check(" 0 samples" not in stats, "no samples were taken")
+ok &= check("image: OpenGL interop" in stats or "image: host memory (" in stats,
+            "the statistics do not say how the image reached OpenGL: %s" % stats)
 image = os.path.join(args.output, "TestCudaVolumeRepresentation.png")
 SaveScreenshot(image, view, ImageResolution=[300, 300])
 ok &= check(compare_with_baseline(image, args.baseline), "image differs from the baseline")

@@ -11,6 +11,61 @@
 #include "vtkTextureObject.h"
 #include "vtk_glew.h"
 
+namespace
+{
+// A full-screen quad whose fragment shader samples one texture (sampler) and
+// writes impl; created once, made current on later calls. False when its
+// program did not compile.
+bool ReadyQuad(vtkOpenGLQuadHelper*& quad, vtkOpenGLRenderWindow* window, const char* sampler,
+  const char* impl)
+{
+  if (!quad)
+  {
+    std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
+    vtkShaderProgram::Substitute(
+      fs, "//VTK::FSQ::Decl", std::string("uniform sampler2D ") + sampler + ";");
+    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl", impl);
+    quad = new vtkOpenGLQuadHelper(window, nullptr, fs.c_str(), "");
+  }
+  else
+  {
+    window->GetShaderCache()->ReadyShaderProgram(quad->Program);
+  }
+  return quad->Program && quad->Program->GetCompiled();
+}
+
+// Releases an OpenGL helper's resources (when the window is there to do it
+// in) and the helper.
+template <typename T>
+void Release(T*& object, vtkWindow* window)
+{
+  if (!object)
+  {
+    return;
+  }
+  if (window)
+  {
+    object->ReleaseGraphicsResources(window);
+  }
+  object->Delete();
+  object = nullptr;
+}
+
+void Release(vtkOpenGLQuadHelper*& quad, vtkWindow* window)
+{
+  if (!quad)
+  {
+    return;
+  }
+  if (window)
+  {
+    quad->ReleaseGraphicsResources(window);
+  }
+  delete quad;
+  quad = nullptr;
+}
+}
+
 vtkCudaVolumeCompositor::~vtkCudaVolumeCompositor()
 {
   this->ReleaseGraphicsResources(nullptr);
@@ -61,19 +116,8 @@ void vtkCudaVolumeCompositor::ReadDepth(
   this->DepthFramebuffer->AddColorAttachment(0, this->DepthAsColor);
   this->DepthFramebuffer->ActivateDrawBuffer(0);
   this->DepthFramebuffer->ActivateReadBuffer(0);
-  if (!this->DepthQuad)
-  {
-    std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
-    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D depthImage;");
-    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl",
-      "gl_FragData[0] = vec4(texture(depthImage, texCoord).r, 0.0, 0.0, 1.0);");
-    this->DepthQuad = new vtkOpenGLQuadHelper(window, nullptr, fs.c_str(), "");
-  }
-  else
-  {
-    window->GetShaderCache()->ReadyShaderProgram(this->DepthQuad->Program);
-  }
-  if (this->DepthQuad->Program && this->DepthQuad->Program->GetCompiled())
+  if (ReadyQuad(this->DepthQuad, window, "depthImage",
+        "gl_FragData[0] = vec4(texture(depthImage, texCoord).r, 0.0, 0.0, 1.0);"))
   {
     vtkOpenGLState::ScopedglViewport viewport(state);
     vtkOpenGLState::ScopedglEnableDisable blend(state, GL_BLEND);
@@ -150,19 +194,8 @@ void vtkCudaVolumeCompositor::Draw(
   this->Texture->Bind();
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT, pixels);
 
-  if (!this->Quad)
-  {
-    std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
-    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", "uniform sampler2D volumeImage;");
-    vtkShaderProgram::Substitute(
-      fs, "//VTK::FSQ::Impl", "gl_FragData[0] = texture(volumeImage, texCoord);");
-    this->Quad = new vtkOpenGLQuadHelper(window, nullptr, fs.c_str(), "");
-  }
-  else
-  {
-    window->GetShaderCache()->ReadyShaderProgram(this->Quad->Program);
-  }
-  if (!this->Quad->Program || !this->Quad->Program->GetCompiled())
+  if (!ReadyQuad(
+        this->Quad, window, "volumeImage", "gl_FragData[0] = texture(volumeImage, texCoord);"))
   {
     return;
   }
@@ -187,52 +220,10 @@ void vtkCudaVolumeCompositor::Draw(
 
 void vtkCudaVolumeCompositor::ReleaseGraphicsResources(vtkWindow* window)
 {
-  for (vtkTextureObject** t : { &this->DepthCopy, &this->DepthAsColor })
-  {
-    if (*t)
-    {
-      if (window)
-      {
-        (*t)->ReleaseGraphicsResources(window);
-      }
-      (*t)->Delete();
-      *t = nullptr;
-    }
-  }
-  if (this->DepthFramebuffer)
-  {
-    if (window)
-    {
-      this->DepthFramebuffer->ReleaseGraphicsResources(window);
-    }
-    this->DepthFramebuffer->Delete();
-    this->DepthFramebuffer = nullptr;
-  }
-  if (this->DepthQuad)
-  {
-    if (window)
-    {
-      this->DepthQuad->ReleaseGraphicsResources(window);
-    }
-    delete this->DepthQuad;
-    this->DepthQuad = nullptr;
-  }
-  if (this->Texture)
-  {
-    if (window)
-    {
-      this->Texture->ReleaseGraphicsResources(window);
-    }
-    this->Texture->Delete();
-    this->Texture = nullptr;
-  }
-  if (this->Quad)
-  {
-    if (window)
-    {
-      this->Quad->ReleaseGraphicsResources(window);
-    }
-    delete this->Quad;
-    this->Quad = nullptr;
-  }
+  Release(this->DepthCopy, window);
+  Release(this->DepthAsColor, window);
+  Release(this->DepthFramebuffer, window);
+  Release(this->DepthQuad, window);
+  Release(this->Texture, window);
+  Release(this->Quad, window);
 }

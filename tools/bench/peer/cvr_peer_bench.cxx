@@ -67,6 +67,7 @@ struct Options
   int Frames = 90;
   int Threads = 0;     // CPU mappers: 0 = all cores
   double Budget = 60;  // seconds per mapper; longer orbits are thinned
+  double SampleFactor = 0.5; // sample distance in units of the smallest spacing
   bool Shade = false;
   bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
   bool ProbeDepth = false;
@@ -90,6 +91,7 @@ void Usage()
     "                   (vtkOpenGLGPUVolumeRayCastMapper), fixed-point\n"
     "                   (vtkFixedPointVolumeRayCastMapper)\n"
     "  --threads T      threads of the CPU mappers (0: all cores)\n"
+    "  --sample-factor F  sample distance = F x the smallest voxel spacing (0.5)\n"
     "  --budget S       seconds per mapper: slower orbits render fewer, evenly spaced frames (60)\n"
     "  --shade          Phong shading under the headlight\n"
     "  --opaque         an opaque sphere in the volume's centre (the mappers read depth)\n"
@@ -129,6 +131,8 @@ bool Parse(int argc, char** argv, Options& o)
       o.Frames = std::atoi(next("a count"));
     else if (a == "--threads")
       o.Threads = std::atoi(next("a count"));
+    else if (a == "--sample-factor")
+      o.SampleFactor = std::atof(next("a factor"));
     else if (a == "--budget")
       o.Budget = std::atof(next("seconds"));
     else if (a == "--shade")
@@ -160,7 +164,8 @@ bool Parse(int argc, char** argv, Options& o)
       std::exit(a == "--help" ? 0 : 2);
     }
   }
-  if (o.Volume.empty() || !(o.Range[0] < o.Range[1]) || o.Size < 16 || o.Frames < 1)
+  if (o.Volume.empty() || !(o.Range[0] < o.Range[1]) || o.Size < 16 || o.Frames < 1 ||
+    !(o.SampleFactor > 0.0))
   {
     Usage();
     return false;
@@ -476,7 +481,7 @@ int main(int argc, char** argv)
   double spacing[3];
   image->GetDimensions(dims);
   image->GetSpacing(spacing);
-  const double dt = 0.5 * std::min(spacing[0], std::min(spacing[1], spacing[2]));
+  const double dt = o.SampleFactor * std::min(spacing[0], std::min(spacing[1], spacing[2]));
   const char* typeName = image->GetScalarTypeAsString();
 
   vtkNew<vtkColorTransferFunction> color;

@@ -9,6 +9,9 @@
 #     threads  the CPU mappers against thread count (bonsai, 512^2)
 #     volumes  time per frame against volume size: cubes of 64^3 .. 2048^3
 #              resampled from bonsai (CPU mappers up to 512^3), 1024^2
+# Environment: CVR_PEER_FRAMES (90), CVR_PEER_VOLUME_SIZES (64 .. 2048),
+# CVR_PEER_GPU_MAPPERS (auto,standard,standard-host,opengl: the first one waits
+# for VTK's range of a new array), CVR_PEER_TIMEOUT (300 s per program run).
 # Results: OUT/peer-<step>.jsonl, the programs' output in OUT/peer.log, and
 # OUT/peer-summary.txt; tools/bench/peer_report.py makes tables and plots.
 set -uo pipefail
@@ -27,7 +30,7 @@ frames=${CVR_PEER_FRAMES:-90}
 data=$pack/data
 bonsai=(--volume "$data/scivis/bonsai.nii.gz" --range 30 180)
 cranium=(--volume "$data/ct/cranium_ct.nii.gz" --range 100 1500)
-gpu=auto,standard,standard-host,opengl
+gpu=${CVR_PEER_GPU_MAPPERS:-auto,standard,standard-host,opengl}
 cpu=cpu,fixed-point
 
 bench() { # bench STEP ARGS...: one run, its output logged, its last lines noted
@@ -35,7 +38,7 @@ bench() { # bench STEP ARGS...: one run, its output logged, its last lines noted
   shift
   local log
   log=$(mktemp)
-  timeout 300 "$pack/bin/cvr-peer-bench" --frames "$frames" --out "$out/peer-$step.jsonl" "$@" \
+  timeout "${CVR_PEER_TIMEOUT:-300}" "$pack/bin/cvr-peer-bench" --frames "$frames" --out "$out/peer-$step.jsonl" "$@" \
     >"$log" 2>&1
   local rc=$?
   { echo "=== $step: $* (rc $rc)"; cat "$log"; } >>"$out/peer.log"

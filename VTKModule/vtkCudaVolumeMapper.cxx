@@ -392,8 +392,10 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       block.CellFlag = cellFlag;
       block.Time = dataTime;
     }
+    // the library found the range while uploading; vtkDataArray::GetRange
+    // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
     double r[2];
-    scalars->GetRange(r, 0);
+    cvr_volume_get_range(block.Volume.get(), r);
     range[0] = b == 0 ? r[0] : std::min(range[0], r[0]);
     range[1] = b == 0 ? r[1] : std::max(range[1], r[1]);
   }

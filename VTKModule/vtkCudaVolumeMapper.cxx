@@ -77,6 +77,7 @@ public:
   int ContextBackend = -1, ContextDevice = -1, ContextThreads = -1;
   bool FallbackReported = false;
   bool LightsReported = false;
+  std::string StrategyReported; // the last "strategy X renders Y" warning
 
   // one per image block (one for vtkImageData input)
   struct BlockVolume
@@ -164,6 +165,75 @@ static int TuningProgress(double fraction, void* user)
   auto* self = static_cast<vtkCudaVolumeMapper*>(user);
   self->UpdateProgress(fraction);
   return self->GetAbortExecute() ? 1 : 0;
+}
+
+// vtkVolumeMapper's blend mode as the library's; false for those it lacks.
+static bool BlendModeOf(int vtkMode, cvr_blend_mode& out)
+{
+  switch (vtkMode)
+  {
+    case vtkVolumeMapper::COMPOSITE_BLEND:
+      out = CVR_BLEND_COMPOSITE;
+      return true;
+    case vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND:
+      out = CVR_BLEND_MAXIMUM;
+      return true;
+    case vtkVolumeMapper::MINIMUM_INTENSITY_BLEND:
+      out = CVR_BLEND_MINIMUM;
+      return true;
+    case vtkVolumeMapper::AVERAGE_INTENSITY_BLEND:
+      out = CVR_BLEND_AVERAGE;
+      return true;
+    case vtkVolumeMapper::ADDITIVE_BLEND:
+      out = CVR_BLEND_ADDITIVE;
+      return true;
+    default:
+      return false;
+  }
+}
+
+const char* vtkCudaVolumeMapper::GetBlendModeName() const
+{
+  switch (this->BlendMode)
+  {
+    case vtkVolumeMapper::COMPOSITE_BLEND:
+      return "composite";
+    case vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND:
+      return "maximum intensity";
+    case vtkVolumeMapper::MINIMUM_INTENSITY_BLEND:
+      return "minimum intensity";
+    case vtkVolumeMapper::AVERAGE_INTENSITY_BLEND:
+      return "average intensity";
+    case vtkVolumeMapper::ADDITIVE_BLEND:
+      return "additive";
+    case vtkVolumeMapper::ISOSURFACE_BLEND:
+      return "isosurface";
+    case vtkVolumeMapper::SLICE_BLEND:
+      return "slice";
+    default:
+      return "unknown";
+  }
+}
+
+// Warp marching and the slab strategy composite only: the library renders the
+// other blend modes with the standard strategy; say so once per combination.
+void vtkCudaVolumeMapper::ReportStrategySwitch(
+  const cvr_render_settings& settings, const cvr_render_stats& stats)
+{
+  vtkInternals& in = *this->Internals;
+  if (settings.strategy == CVR_STRATEGY_AUTO || stats.backend != CVR_BACKEND_CUDA ||
+    stats.strategy == settings.strategy)
+  {
+    return;
+  }
+  const std::string report = std::string("the ") + cvr_strategy_name(settings.strategy) +
+    " strategy composites only: " + this->GetBlendModeName() + " blending renders with the " +
+    cvr_strategy_name(stats.strategy) + " strategy";
+  if (report != in.StrategyReported)
+  {
+    vtkWarningMacro(<< report);
+    in.StrategyReported = report;
+  }
 }
 
 static cvr_backend ToBackend(int backend)
@@ -548,9 +618,10 @@ void vtkCudaVolumeMapper::RenderImages(
     return;
   }
   in.UploadMs = stageMs();
-  if (this->BlendMode != vtkVolumeMapper::COMPOSITE_BLEND)
+  cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
+  if (!BlendModeOf(this->BlendMode, blend))
   {
-    vtkErrorMacro("blend mode " << this->BlendMode << " is not supported yet; use composite");
+    vtkErrorMacro("blend mode " << this->GetBlendModeName() << " is not supported yet");
     return;
   }
 
@@ -600,6 +671,9 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
     ? CVR_INTERPOLATION_NEAREST
     : CVR_INTERPOLATION_LINEAR;
+  settings.blend_mode = blend;
+  settings.average_range[0] = this->AverageIPScalarRange[0];
+  settings.average_range[1] = this->AverageIPScalarRange[1];
   settings.strategy = static_cast<cvr_strategy>(this->Strategy);
   settings.block_width = this->BlockSize[0];
   settings.block_height = this->BlockSize[1];
@@ -689,6 +763,7 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   in.RenderCallMs = stageMs();
   ++framesRendered;
+  this->ReportStrategySwitch(settings, in.Stats);
   in.ImageSize[0] = width;
   in.ImageSize[1] = height;
   char configuration[160];

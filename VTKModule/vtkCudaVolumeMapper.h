@@ -39,6 +39,7 @@
 struct cvr_view;
 struct cvr_render_settings;
 struct cvr_image;
+struct cvr_render_stats;
 
 class VTKCUDAVOLUMERENDERING_EXPORT vtkCudaVolumeMapper : public vtkGPUVolumeRayCastMapper
 {
@@ -251,6 +252,13 @@ public:
   const char* GetLastImageTransfer();
   ///@}
 
+  /// The blend mode in words ("maximum intensity", ...). Composite, maximum,
+  /// minimum and average intensity and additive render in every strategy
+  /// (warp marching and slab hand the ones other than composite to the
+  /// standard strategy, with a warning); isosurface and slice are not
+  /// supported yet (an error).
+  const char* GetBlendModeName() const;
+
   ///@{
   /**
    * Where the last frame's time went, in ms of wall time: sending what changed
@@ -392,6 +400,7 @@ private:
   bool UseInterop(int width, int height);
   bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
+  void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used

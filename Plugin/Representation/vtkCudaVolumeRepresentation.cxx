@@ -176,6 +176,14 @@ void vtkCudaVolumeRepresentation::SetSampleDistance(double v)
 {
   this->CudaMapper->SetSampleDistance(v);
 }
+void vtkCudaVolumeRepresentation::SetCudaBlendMode(int mode)
+{
+  this->CudaMapper->SetBlendMode(mode);
+}
+void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
+{
+  this->CudaMapper->SetAverageIPScalarRange(lo, hi);
+}
 void vtkCudaVolumeRepresentation::SetAutoAdjustSampleDistances(int v)
 {
   this->CudaMapper->SetAutoAdjustSampleDistances(v);

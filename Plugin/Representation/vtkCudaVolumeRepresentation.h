@@ -56,6 +56,10 @@ public:
   void SetCpuTileSize(int width, int height);
   void SetCpuSchedule(int schedule);
   void SetSampleDistance(double distance);
+  /// vtkVolumeMapper's blend modes, all of them (the stock BlendMode property
+  /// offers composite, isosurface and slice, and sets the superclass's mapper).
+  void SetCudaBlendMode(int mode);
+  void SetAverageIPScalarRange(double lo, double hi);
   void SetAutoAdjustSampleDistances(int on);
   void SetTuningRepeats(int repeats);
   void SetTuningPrune(double factor);

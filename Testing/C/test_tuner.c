@@ -41,7 +41,7 @@ static double true_cost(int k, int i, int count) {
 
 static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&classes[k], backend, k, shaded);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE);
   const int repeats = 2;
   const double prune = 1.5;
   int trials[CVR_TUNING_CLASSES] = {0};
@@ -77,13 +77,13 @@ static void check_search(cvr_backend backend, int shaded) {
              trials[7] + trials[8] + trials[9] + trials[10] + trials[11], trials[0]);
   /* a failing candidate is dropped, the rest still converge */
   cvr_tuning_class c;
-  cvr_tuning_class_init(&c, backend, 0, shaded);
+  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
   /* candidates whose kernels still load wait; the rest are measured
    * meanwhile, the class does not converge without them, and they are
    * measured once they are ready */
-  cvr_tuning_class_init(&c, backend, 0, shaded);
+  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
   waiting[0] = waiting[2] = 1;
   int frames = 0, picked_waiting = 0;
@@ -106,7 +106,7 @@ static void make_table(cvr_tuning_table *t, const char *key) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
   t->layout = CVR_LAYOUT_TEXTURE;
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE);
 }
 
 static long file_size(const char *path) {

@@ -121,6 +121,45 @@ auto = rep.GetPropertyValue("CudaAutoConfiguration")
 ok &= check("tuning:" in auto and not os.listdir(cache), "after Reset Tuning: %s, %s"
             % (auto, os.listdir(cache)))
 
+# every blend mode of vtkVolumeMapper (the stock BlendMode offers three); each
+# renders, and each image differs from the others
+modes = list(rep.GetProperty("CudaBlendMode").Available)
+ok &= check(modes == ["Composite", "Maximum Intensity", "Minimum Intensity", "Average Intensity",
+                      "Additive", "Isosurface", "Slice"], "CudaBlendMode offers %s" % modes)
+from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
+
+
+def pixels_apart(a, b):
+    """Pixels of two screenshots with a channel more than 8 levels apart."""
+    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
+    n = sa.GetNumberOfComponents()
+    return sum(1 for i in range(sa.GetNumberOfTuples())
+               if max(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c)) for c in range(3)) > 8)
+
+
+rep.CudaStrategy = "Standard"
+rep.CudaAverageIntensityRange = [60, 255]
+shots = []
+for mode in modes[:5]:
+    rep.CudaBlendMode = mode
+    Render(view)
+    rep.UpdatePropertyInformation()
+    stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+    print("%s: %s" % (mode, stats))
+    ok &= check(" 0 samples" not in stats and "standard" in stats, "%s: %s" % (mode, stats))
+    shot = os.path.join(args.output, "TestCudaVolumeRepresentation-%s.png" % mode.replace(" ", ""))
+    SaveScreenshot(shot, view, ImageResolution=[300, 300])
+    reader = vtkPNGReader()
+    reader.SetFileName(shot)
+    reader.Update()
+    shots.append((mode, reader.GetOutput()))
+for i in range(len(shots)):
+    for j in range(i + 1, len(shots)):
+        apart = pixels_apart(shots[i][1], shots[j][1])
+        ok &= check(apart > 900, "%s and %s render alike (%d pixels apart)"
+                    % (shots[i][0], shots[j][0], apart))
+rep.CudaBlendMode = "Composite"
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -155,6 +155,35 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   return (unsigned)(t - t_first);
 }
 
+/* Marches one ray for a blend mode other than COMPOSITE (raycast.h,
+ * cvr_blend_state), FETCH_AHEAD fetches in flight as cvr_march, and sets its
+ * pixel; only the samples that add to a sum are classified. Returns the
+ * number of samples taken. */
+template <int FETCH_AHEAD, typename Sampler>
+__device__ __forceinline__ unsigned cvr_project(const cvr_ray_params &p, const cvr_ray &ray,
+                                                const Sampler &volume, const uint4 *table,
+                                                int copies, cvr_rgba &pixel) {
+  const float t_first = cvr_ray_t_first(&ray, p.lattice_offset);
+  const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
+  cvr_blend_state q;
+  cvr_blend_init(&p, &q);
+  unsigned samples = 0;
+  for (float t = t_first; t <= t_last; t += (float)FETCH_AHEAD) {
+    float v[FETCH_AHEAD];
+#pragma unroll
+    for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+#pragma unroll
+    for (int j = 0; j < FETCH_AHEAD; ++j) {
+      if (t + (float)j > t_last) break;
+      const float weight = cvr_blend_take(&p, &q, v[j]);
+      if (weight > 0.0f) cvr_blend_add(&q, weight, cvr_classify_packed(table, copies, p, v[j]).a);
+      ++samples;
+    }
+  }
+  pixel = cvr_blend_pixel(&p, &q, cvr_classify_packed(table, copies, p, q.extreme));
+  return samples;
+}
+
 __device__ __forceinline__ void cvr_write_pixel(const cvr_cuda_launch &l, int px, int py,
                                                 const cvr_rgba &c, float depth) {
   const size_t o = (size_t)py * l.ray.width + px;

@@ -21,11 +21,16 @@
 #  define CVR_STANDARD_MIN_BLOCKS 1
 #endif
 
-/* SHADED: Phong shading with gradients; a separate instance so that the
- * unshaded kernel carries none of its registers. */
-template <bool SHADED, typename Sampler>
+/* The kernel's instances: compositing, compositing with Phong shading (its
+ * own instance so that the unshaded one carries none of the gradient's
+ * registers), and the other blend modes (cvr_project; the mode is a uniform
+ * branch). */
+enum { CVR_COMPOSITE = 0, CVR_COMPOSITE_SHADED = 1, CVR_PROJECT = 2, CVR_KINDS = 3 };
+
+template <int KIND, typename Sampler>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
+  constexpr bool SHADED = KIND == CVR_COMPOSITE_SHADED;
   extern __shared__ uint4 shared_table[];
   cvr_load_table(shared_table, l.table, l.ray.tf_size, l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, l.table_copies);
@@ -44,8 +49,13 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
       /* shading needs registers for its gradient: fewer fetches in flight */
       constexpr int ahead = Sampler::fetch_ahead < CVR_STANDARD_FETCH_AHEAD ? Sampler::fetch_ahead
                                                                             : CVR_STANDARD_FETCH_AHEAD;
-      samples = cvr_march<SHADED ? (ahead < 2 ? ahead : 2) : ahead, SHADED>(
-          l.ray, ray, volume, table, l.table_copies, acc, t_hit);
+      if constexpr (KIND == CVR_PROJECT) {
+        samples = cvr_project<ahead>(l.ray, ray, volume, table, l.table_copies, acc);
+        if (acc.a > 0.0f) t_hit = cvr_ray_t_first(&ray, l.ray.lattice_offset);
+      } else {
+        samples = cvr_march<SHADED ? (ahead < 2 ? ahead : 2) : ahead, SHADED>(
+            l.ray, ray, volume, table, l.table_copies, acc, t_hit);
+      }
     }
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */
@@ -62,13 +72,16 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
  * samplers use more registers than the texture's). */
 int cvr_cuda_standard_max_threads(void) {
   int limit = 1024;
-  for (int i = 0; i < 12; ++i) { /* texture, and the five stored types of global memory; x2 shaded */
-    const cvr_memory_layout layout = i / 2 == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
+  for (int i = 0; i < 6 * CVR_KINDS; ++i) { /* texture, and the five stored types of global memory */
+    const int sampler = i / CVR_KINDS, kind = i % CVR_KINDS;
+    const cvr_memory_layout layout = sampler == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
     const cvr_scalar_type types[6] = {CVR_UINT8, CVR_INT8, CVR_UINT8, CVR_INT16, CVR_UINT16, CVR_FLOAT32};
     cudaFuncAttributes a;
-    if (cvr_with_sampler(layout, types[i / 2], [&](auto tag) {
+    if (cvr_with_sampler(layout, types[sampler], [&](auto tag) {
           typedef typename decltype(tag)::type S;
-          return cudaFuncGetAttributes(&a, i % 2 ? cvr_standard_kernel<true, S> : cvr_standard_kernel<false, S>);
+          return cudaFuncGetAttributes(&a, kind == CVR_COMPOSITE_SHADED ? cvr_standard_kernel<CVR_COMPOSITE_SHADED, S>
+                                           : kind == CVR_PROJECT        ? cvr_standard_kernel<CVR_PROJECT, S>
+                                                                        : cvr_standard_kernel<CVR_COMPOSITE, S>);
         }) != cudaSuccess)
       return 0;
     if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
@@ -76,13 +89,13 @@ int cvr_cuda_standard_max_threads(void) {
   return limit;
 }
 
-template <bool SHADED, typename Sampler>
+template <int KIND, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
-  l.table_copies = cvr_table_copies(cvr_standard_kernel<SHADED, Sampler>, (int)(block.x * block.y),
+  l.table_copies = cvr_table_copies(cvr_standard_kernel<KIND, Sampler>, (int)(block.x * block.y),
                                     l.ray.tf_size, 0);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  cvr_standard_kernel<SHADED, Sampler><<<grid, block, shared, stream>>>(l);
+  cvr_standard_kernel<KIND, Sampler><<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
 }
 
@@ -90,7 +103,8 @@ cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout
                                      cvr_scalar_type stored_type, dim3 block, cudaStream_t stream) {
   return cvr_with_sampler(layout, stored_type, [&](auto tag) {
     typedef typename decltype(tag)::type S;
-    return l->ray.shading.enabled ? launch<true, S>(*l, block, stream)
-                                  : launch<false, S>(*l, block, stream);
+    if (l->ray.blend != CVR_BLEND_COMPOSITE) return launch<CVR_PROJECT, S>(*l, block, stream);
+    return l->ray.shading.enabled ? launch<CVR_COMPOSITE_SHADED, S>(*l, block, stream)
+                                  : launch<CVR_COMPOSITE, S>(*l, block, stream);
   });
 }

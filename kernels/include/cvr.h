@@ -78,6 +78,30 @@ typedef enum cvr_interpolation {
   CVR_INTERPOLATION_NEAREST
 } cvr_interpolation;
 
+/* How the samples along a ray make its pixel, as vtkVolumeMapper's blend
+ * modes. s is a sample's value normalized to the transfer function's range
+ * ([0, 1], clamped), opacity(s) the opacity function's value at it:
+ *   COMPOSITE  front-to-back "over" of classified (and shaded) samples, the
+ *              opacity corrected for the sample distance;
+ *   MAXIMUM    the largest value along the ray, classified once: colour
+ *              times opacity, as premultiplied RGBA;
+ *   MINIMUM    the smallest value, likewise;
+ *   AVERAGE    the mean of opacity(s) * s over the samples whose value lies
+ *              in average_range (data units), as opaque grey; a ray with no
+ *              such sample stays transparent;
+ *   ADDITIVE   the sum of opacity(s) * s, the opacity scaled by
+ *              sample_distance / unit_distance, clamped to 1, as opaque grey.
+ * Shading applies to COMPOSITE only. Warp marching and the slab strategy
+ * composite only: with another mode they render as the standard strategy,
+ * and cvr_render_stats.strategy says so. */
+typedef enum cvr_blend_mode {
+  CVR_BLEND_COMPOSITE = 0,
+  CVR_BLEND_MAXIMUM,
+  CVR_BLEND_MINIMUM,
+  CVR_BLEND_AVERAGE,
+  CVR_BLEND_ADDITIVE
+} cvr_blend_mode;
+
 /* Ray-casting strategies. A strategy is data: this enum plus the parameters
  * in cvr_render_settings, never a separate copy of the renderer. */
 typedef enum cvr_strategy {
@@ -183,6 +207,7 @@ CVR_API const char *cvr_status_string(cvr_status status);
 CVR_API const char *cvr_backend_name(cvr_backend backend);
 CVR_API const char *cvr_strategy_name(cvr_strategy strategy);
 CVR_API const char *cvr_warp_variant_name(cvr_warp_variant variant);
+CVR_API const char *cvr_blend_mode_name(cvr_blend_mode mode);
 CVR_API const char *cvr_memory_layout_name(cvr_memory_layout layout);
 CVR_API const char *cvr_rotation_policy_name(cvr_rotation_policy policy);
 CVR_API size_t cvr_scalar_type_size(cvr_scalar_type type);
@@ -326,6 +351,8 @@ typedef struct cvr_render_settings {
   double termination_opacity;  /* ... this, in (0, 1] */
   int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */
   cvr_interpolation interpolation;
+  cvr_blend_mode blend_mode;     /* COMPOSITE */
+  double average_range[2];       /* AVERAGE: values taken, data units (all) */
   cvr_strategy strategy;
   int block_width, block_height; /* CUDA thread block of the standard strategy */
   /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for

@@ -32,7 +32,7 @@ typedef struct cvr_tuner {
   char warm[MAX_WARM][320]; /* table key, layout, candidate */
   int warm_count;
   /* the same loads made ahead on a helper thread, per kernel set: stored
-   * type, layout and shading (kernel_preload.h) */
+   * type, layout, shading and composite or not (kernel_preload.h) */
   struct {
     char key[64];
     cvr_kernel_preload *loader;
@@ -92,12 +92,16 @@ static const char *device_key(const cvr_context *ctx, cvr_tuner *tu) {
 static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                       const cvr_render_settings *s, char *out, size_t size) {
   const size_t bytes = cvr_scalar_type_size(volume->stored_type);
-  snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s", device_key(ctx, ctx->tuner),
+  /* composite keeps the key it had before the other blend modes came */
+  char blend[48] = "";
+  if (s->blend_mode != CVR_BLEND_COMPOSITE)
+    snprintf(blend, sizeof blend, " | %s", cvr_blend_mode_name(s->blend_mode));
+  snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s%s", device_key(ctx, ctx->tuner),
            volume->dims[0], volume->dims[1], volume->dims[2],
            volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),
            power_of_two_class(view->width), power_of_two_class(view->height),
            view->projection == CVR_PROJECTION_PERSPECTIVE ? "perspective" : "parallel",
-           s->shading.enabled ? "shaded" : "unshaded");
+           s->shading.enabled ? "shaded" : "unshaded", blend);
 }
 
 static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
@@ -120,7 +124,7 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled);
+      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled, s->blend_mode);
     cvr_tuning_load(t, tu->dir, tu->warning, sizeof tu->warning);
   }
   t->last_used = ++tu->clock;
@@ -147,7 +151,8 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
 
 static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
                         const cvr_render_settings *s, char *out, size_t size) {
-  snprintf(out, size, "%d|%d|%d", (int)volume->stored_type, (int)t->layout, s->shading.enabled);
+  snprintf(out, size, "%d|%d|%d|%d", (int)volume->stored_type, (int)t->layout, s->shading.enabled,
+           s->blend_mode != CVR_BLEND_COMPOSITE); /* the kernels' instances */
 }
 
 /* Starts loading every candidate's kernels for this volume type, layout and
@@ -443,7 +448,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled); /* measured afresh, here */
+  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */
   start_preload(ctx, t, k, volume, s);
   while (helper_running(ctx->tuner)) {

@@ -89,6 +89,24 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   r.hit = 1;
   const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);
+  if (p->blend != CVR_BLEND_COMPOSITE) { /* the order does not matter here */
+    cvr_blend_state q;
+    cvr_blend_init(p, &q);
+    for (float t = t_first; t <= t_last; t += 1.0f) {
+      float pos[3];
+      cvr_ray_position(&ray, t, pos);
+      const float value = sample_volume(v, texel, pos);
+      const float weight = cvr_blend_take(p, &q, value);
+      if (weight > 0.0f)
+        cvr_blend_add(&q, weight,
+                           cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value).a);
+      ++r.samples;
+    }
+    const cvr_rgba extreme = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, q.extreme);
+    r.color = cvr_blend_pixel(p, &q, extreme);
+    if (r.color.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t_first);
+    return r;
+  }
   float t_hit = -1.0f, t = reverse_order ? t_last : t_first;
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     float pos[3];

@@ -109,9 +109,10 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
 void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[12],
                               cvr_shading_params *out);
 
-/* transfer_function.c: opacity corrected for the sample distance. */
+/* transfer_function.c: the table a frame classifies with, its opacity per
+ * sample for the blend mode (cvr.h, cvr_blend_mode). */
 void cvr_transfer_function_sample_table(const cvr_transfer_function *tf,
-                                        double sample_distance,
+                                        double sample_distance, cvr_blend_mode blend,
                                         cvr_rgba *out);
 /* Maps what the sampler returns for volume onto table coordinates. */
 void cvr_transfer_function_mapping(const cvr_transfer_function *tf,

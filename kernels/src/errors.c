@@ -53,6 +53,17 @@ const char *cvr_strategy_name(cvr_strategy strategy) {
   return "unknown";
 }
 
+const char *cvr_blend_mode_name(cvr_blend_mode mode) {
+  switch (mode) {
+  case CVR_BLEND_COMPOSITE: return "composite";
+  case CVR_BLEND_MAXIMUM: return "maximum intensity";
+  case CVR_BLEND_MINIMUM: return "minimum intensity";
+  case CVR_BLEND_AVERAGE: return "average intensity";
+  case CVR_BLEND_ADDITIVE: return "additive";
+  }
+  return "unknown";
+}
+
 const char *cvr_warp_variant_name(cvr_warp_variant variant) {
   switch (variant) {
   case CVR_WARP_SB_SHARED: return "SBShared";

@@ -82,6 +82,8 @@ typedef struct cvr_ray_params {
    * integers, raw for float) */
   float tf_scale, tf_bias;
   int tf_size;
+  int blend;                /* cvr_blend_mode */
+  float average_lo, average_hi; /* AVERAGE: the range, as table coordinates */
   cvr_shading_params shading;
 } cvr_ray_params;
 
@@ -337,6 +339,64 @@ CVR_HD void cvr_composite(cvr_rgba *acc, cvr_rgba s) {
   acc->g += w * s.g;
   acc->b += w * s.b;
   acc->a += w;
+}
+
+/* The blend modes other than COMPOSITE (cvr.h, cvr_blend_mode): what a ray
+ * keeps of its samples, and its pixel. Every backend and strategy that
+ * renders them goes through these. */
+typedef struct cvr_blend_state {
+  float extreme;  /* MAXIMUM, MINIMUM: the value so far, as sampled */
+  float sum;      /* AVERAGE, ADDITIVE: opacity(s) * s so far */
+  unsigned count; /* samples taken (AVERAGE: those in its range) */
+} cvr_blend_state;
+
+CVR_HD void cvr_blend_init(const cvr_ray_params *p, cvr_blend_state *q) {
+  q->extreme = p->blend == CVR_BLEND_MINIMUM ? INFINITY : -INFINITY;
+  q->sum = 0.0f;
+  q->count = 0;
+}
+
+/* Takes the sample of value (as sampled) into q. Returns the weight s (the
+ * value normalized to the table, [0, 1]) that the sample's opacity gets in
+ * the sum, or 0 when the sample adds nothing to it: then the caller need not
+ * classify it. The sampled value's order is the data's (the texture's
+ * normalization and the table mapping increase), so the extreme is kept as
+ * sampled and classified once at the end; NaN values are never extreme. */
+CVR_HD float cvr_blend_take(const cvr_ray_params *p, cvr_blend_state *q, float value) {
+  if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
+    q->extreme = p->blend == CVR_BLEND_MAXIMUM ? fmaxf(q->extreme, value) : fminf(q->extreme, value);
+    ++q->count;
+    return 0.0f;
+  }
+  const float u = CVR_ADD(CVR_MUL(value, p->tf_scale), p->tf_bias);
+  if (p->blend == CVR_BLEND_AVERAGE && !(u >= p->average_lo && u <= p->average_hi)) return 0.0f;
+  ++q->count;
+  return fminf(fmaxf(CVR_DIV(u, (float)(p->tf_size - 1)), 0.0f), 1.0f);
+}
+
+/* Adds a taken sample's opacity with the weight cvr_blend_take gave. */
+CVR_HD void cvr_blend_add(cvr_blend_state *q, float weight, float opacity) {
+  q->sum = CVR_ADD(q->sum, CVR_MUL(weight, opacity));
+}
+
+/* The ray's pixel, premultiplied. extreme: the classified q->extreme
+ * (MAXIMUM, MINIMUM; unused otherwise). No sample: transparent. */
+CVR_HD cvr_rgba cvr_blend_pixel(const cvr_ray_params *p, const cvr_blend_state *q,
+                                     cvr_rgba extreme) {
+  cvr_rgba out = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (q->count == 0) return out;
+  if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
+    out.r = CVR_MUL(extreme.r, extreme.a);
+    out.g = CVR_MUL(extreme.g, extreme.a);
+    out.b = CVR_MUL(extreme.b, extreme.a);
+    out.a = extreme.a;
+    return out;
+  }
+  float grey = p->blend == CVR_BLEND_AVERAGE ? CVR_DIV(q->sum, (float)q->count) : q->sum;
+  grey = fminf(fmaxf(grey, 0.0f), 1.0f);
+  out.r = out.g = out.b = grey;
+  out.a = 1.0f;
+  return out;
 }
 
 /* Index-space gradient at a sample from its six neighbours one voxel away

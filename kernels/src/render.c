@@ -1,4 +1,5 @@
 /* cvr_render: checks the frame's inputs once, then hands it to the backend. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,6 +19,21 @@ static double world_diagonal(const cvr_volume *v, const double *volume_to_world)
   double d = 0.0;
   for (int i = 0; i < 9; ++i) d += v->direction[i] * v->direction[i];
   return sqrt(s * n * d);
+}
+
+/* The average-intensity range in table coordinates, the units the ray
+ * compares sampled values in (cvr_projection_take); clamped to the float
+ * range, so an infinite bound stays an open end. */
+static void average_range_coordinates(const cvr_transfer_function *tf, const double range[2],
+                                      cvr_ray_params *p) {
+  const double per_value = (tf->size - 1) / (tf->range[1] - tf->range[0]);
+  double c[2];
+  for (int i = 0; i < 2; ++i) {
+    c[i] = (range[i] - tf->range[0]) * per_value;
+    c[i] = c[i] < -FLT_MAX ? -INFINITY : (c[i] > FLT_MAX ? INFINITY : c[i]);
+  }
+  p->average_lo = (float)c[0];
+  p->average_hi = (float)c[1];
 }
 
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
@@ -41,6 +57,14 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
                     "cvr_render: an OpenGL buffer was registered with another context");
   cvr_status st = cvr_validate_settings(ctx, settings);
   if (st != CVR_OK) return st;
+  cvr_render_settings composite_only;
+  if (settings->blend_mode != CVR_BLEND_COMPOSITE &&
+      (settings->strategy == CVR_STRATEGY_WARP_MARCHING || settings->strategy == CVR_STRATEGY_SLAB)) {
+    /* these two composite only (cvr.h): the standard strategy renders the rest */
+    composite_only = *settings;
+    composite_only.strategy = CVR_STRATEGY_STANDARD;
+    settings = &composite_only;
+  }
   if (ctx->backend == CVR_BACKEND_CUDA && (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
     return st;
   if (settings->strategy == CVR_STRATEGY_AUTO) /* picks the settings, comes back here */
@@ -56,9 +80,11 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   st = cvr_build_ray_params(ctx, volume, view, settings->sample_distance, &frame.ray);
   if (st != CVR_OK) return st;
   cvr_rgba table[CVR_TRANSFER_FUNCTION_TABLE_SIZE];
-  cvr_transfer_function_sample_table(tf, settings->sample_distance, table);
+  cvr_transfer_function_sample_table(tf, settings->sample_distance, settings->blend_mode, table);
   cvr_transfer_function_mapping(tf, volume, &frame.ray.tf_scale, &frame.ray.tf_bias);
   frame.ray.tf_size = tf->size;
+  frame.ray.blend = (int)settings->blend_mode;
+  average_range_coordinates(tf, settings->average_range, &frame.ray);
   frame.ray.max_samples = settings->max_samples_per_ray;
   frame.ray.early_termination = settings->early_termination != 0;
   frame.ray.termination_opacity = (float)settings->termination_opacity;

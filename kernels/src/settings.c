@@ -14,6 +14,9 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->termination_opacity = 254.0 / 255.0;
   s->max_samples_per_ray = 0;
   s->interpolation = CVR_INTERPOLATION_LINEAR;
+  s->blend_mode = CVR_BLEND_COMPOSITE;
+  s->average_range[0] = -HUGE_VAL; /* every value */
+  s->average_range[1] = HUGE_VAL;
   s->strategy = CVR_STRATEGY_STANDARD;
   s->block_width = 16;
   s->block_height = 16;
@@ -111,6 +114,14 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->interpolation != CVR_INTERPOLATION_LINEAR && s->interpolation != CVR_INTERPOLATION_NEAREST)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown interpolation %d",
                     (int)s->interpolation);
+  if (s->blend_mode < CVR_BLEND_COMPOSITE || s->blend_mode > CVR_BLEND_ADDITIVE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown blend mode %d",
+                    (int)s->blend_mode);
+  if (s->blend_mode == CVR_BLEND_AVERAGE &&
+      !(s->average_range[0] <= s->average_range[1])) /* NaN fails too */
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: average-intensity range [%g, %g] is empty or not a number",
+                    s->average_range[0], s->average_range[1]);
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
       s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&
       s->strategy != CVR_STRATEGY_AUTO)

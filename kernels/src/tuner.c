@@ -60,7 +60,8 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
   return c;
 }
 
-void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded) {
+void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
+                           cvr_blend_mode blend) {
   memset(c, 0, sizeof *c);
   const int across = (view_class & 2) != 0; /* CPU tiles along the stride axis */
   cvr_candidate *k = c->candidates;
@@ -86,9 +87,11 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     k[n++] = standard(64, 4);
     k[n++] = standard(16, 8);
     k[n++] = standard(8, 16);
-    k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-    k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
-    if (shaded) {
+    if (blend == CVR_BLEND_COMPOSITE) { /* they composite only (cvr.h) */
+      k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
+      k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
+    }
+    if (shaded && blend == CVR_BLEND_COMPOSITE) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
     }

@@ -60,9 +60,11 @@ CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 
 /* Fills a class with the candidates of a backend for that class, in the
  * order they are measured (the papers' prediction first, so it is the
- * configuration used until something measures faster). */
+ * configuration used until something measures faster). blend: the frames'
+ * blend mode (the strategies that composite only are no candidates for the
+ * others). */
 CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
-                                   int shaded);
+                                   int shaded, cvr_blend_mode blend);
 
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);

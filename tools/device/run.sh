@@ -4,7 +4,8 @@
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
 #   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto]...
-#     (default: tests bench sanitize; strategies runs the micro-benchmark
+#     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
+#      the sanitizers to some programs; strategies runs the micro-benchmark
 #      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
 #      their cache hit rates facing XY and ZY;
@@ -91,8 +92,11 @@ fi
 if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
   for tool in memcheck racecheck initcheck synccheck; do
-    for t in "test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick" \
-      "test_storage --quick --no-memory" "test_slab --quick"; do
+    tests=("test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"
+      "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick")
+    # CVR_SANITIZE_TESTS="a;b": only these (the programs changed)
+    [[ -n ${CVR_SANITIZE_TESTS:-} ]] && IFS=';' read -r -a tests <<<"$CVR_SANITIZE_TESTS"
+    for t in "${tests[@]}"; do
       log=$out/sanitizer.log
       echo "=== $tool: $t" >>"$log"
       extra=""

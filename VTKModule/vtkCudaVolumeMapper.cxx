@@ -16,6 +16,7 @@
 #include "vtkObjectFactory.h"
 #include "vtkOpenGLRenderWindow.h"
 #include "vtkPiecewiseFunction.h"
+#include "vtkPlaneCollection.h"
 #include "vtkPointData.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,7 @@ public:
   bool FallbackReported = false;
   bool LightsReported = false;
   std::string StrategyReported; // the last "strategy X renders Y" warning
+  std::set<std::string> IgnoredReported; // settings not supported yet, warned about once
 
   // one per image block (one for vtkImageData input)
   struct BlockVolume
@@ -212,6 +215,30 @@ const char* vtkCudaVolumeMapper::GetBlendModeName() const
       return "slice";
     default:
       return "unknown";
+  }
+}
+
+// Settings of VTK's mapper that this one does not implement yet: rendered
+// without them, with one warning each, rather than silently.
+void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
+{
+  vtkInternals& in = *this->Internals;
+  const std::pair<bool, const char*> settings[] = {
+    { this->Cropping != 0, "cropping" },
+    { this->ClippingPlanes && this->ClippingPlanes->GetNumberOfItems() > 0, "clipping planes" },
+    { this->UseJittering != 0, "jittering" },
+    { this->MaskInput != nullptr, "masks (SetMaskInput)" },
+    { this->ImageSampleDistance != 1.0f, "ImageSampleDistance other than 1" },
+    { property->HasGradientOpacity(), "gradient opacity" },
+    { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D,
+      "2D transfer functions" },
+  };
+  for (const auto& setting : settings)
+  {
+    if (setting.first && in.IgnoredReported.insert(setting.second).second)
+    {
+      vtkWarningMacro(<< setting.second << " not supported yet: rendered without");
+    }
   }
 }
 
@@ -618,6 +645,7 @@ void vtkCudaVolumeMapper::RenderImages(
     return;
   }
   in.UploadMs = stageMs();
+  this->ReportIgnoredSettings(property);
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
   if (!BlendModeOf(this->BlendMode, blend))
   {

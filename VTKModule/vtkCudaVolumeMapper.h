@@ -36,6 +36,7 @@
 #include <vector> // For the image blocks
 
 // the C library's frame description (cvr.h), used by private helpers
+class vtkVolumeProperty;
 struct cvr_view;
 struct cvr_render_settings;
 struct cvr_image;
@@ -401,6 +402,7 @@ private:
   bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
+  void ReportIgnoredSettings(vtkVolumeProperty* property);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used

@@ -11,6 +11,7 @@
 #include "vtkExtractVOI.h"
 #include "vtkOpenGLGPUVolumeRayCastMapper.h"
 #include "vtkRTAnalyticSource.h"
+#include "vtkTestErrorObserver.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -157,5 +158,33 @@ int TestCudaVolumeBlendModes(int argc, char* argv[])
   {
     iren->Start();
   }
+
+  // what the mapper does not do is said, not skipped silently: isosurface
+  // blending is an error; cropping a warning, once; with CUDA, a strategy
+  // that composites only says which one renders maximum intensity
+  vtkNew<vtkTest::ErrorObserver> observer;
+  for (vtkCudaVolumeMapper* m : { ours[0].Get(), ours[1].Get() })
+  {
+    m->AddObserver(vtkCommand::ErrorEvent, observer);
+    m->AddObserver(vtkCommand::WarningEvent, observer);
+  }
+  ours[1]->SetBlendMode(vtkVolumeMapper::ISOSURFACE_BLEND);
+  window->Render();
+  ok &= observer->CheckErrorMessage("blend mode isosurface is not supported yet") == 0;
+  ours[1]->SetBlendMode(vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND);
+  ours[0]->SetCropping(1);
+  window->Render();
+  ok &= observer->CheckWarningMessage("cropping not supported yet") == 0;
+  window->Render();
+  ok &= !observer->GetWarning(); // once
+  ours[0]->SetCropping(0);
+  if (std::string(ours[1]->GetLastConfiguration()).compare(0, 4, "cuda") == 0)
+  {
+    ours[1]->SetStrategy(vtkCudaVolumeMapper::STRATEGY_SLAB);
+    window->Render();
+    ok &= observer->CheckWarningMessage("the slab strategy composites only: maximum intensity "
+                                        "blending renders with the standard strategy") == 0;
+  }
+  ok &= !observer->GetError();
   return (ok && retVal) ? 0 : 1;
 }

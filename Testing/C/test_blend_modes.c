@@ -21,7 +21,7 @@
 #include "test_common.h"
 
 enum { N = 16, W = 20, H = 20, TABLE = 256 };
-static const double kDt = 0.5, kUnit = 2.0;
+static const double kDt = 0.5, kUnit = 40.0; /* additive stays below 1 */
 
 /* colour (0.8, 0.4, 0.2); opacity rising linearly over the table */
 static cvr_transfer_function *linear_tf(cvr_context *ctx) {
@@ -228,7 +228,8 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
         }
         long visible = 0;
         for (long i = 0; i < PIXELS; ++i) visible += ref[4 * i + 3] > 0;
-        CHECK(visible > PIXELS / 20, "%s %s view %d: only %ld pixels visible",
+        /* (a minimum along a ray is mostly the empty border's: transparent) */
+        CHECK(m == CVR_BLEND_MINIMUM || visible > PIXELS / 20, "%s %s view %d: only %ld pixels visible",
               cvr_test_datasets[d].file, cvr_blend_mode_name(s.blend_mode), v, visible);
         for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; ++k) {
           s.strategy = strategies[k];

@@ -321,7 +321,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   }
   
   if (c->table_version != frame->tf->version ||
-      c->table_sample_distance != frame->ray.sample_distance) {
+      c->table_sample_distance != frame->ray.sample_distance ||
+      c->table_blend != frame->ray.blend) {
     pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
@@ -329,6 +330,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                  "transfer-function upload");
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
+    c->table_blend = frame->ray.blend;
   }
   CVR_CUDA_TRY(ctx,
                ensure_buffer(&c->output, &c->output_bytes,

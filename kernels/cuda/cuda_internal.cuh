@@ -54,6 +54,7 @@ struct cvr_cuda_context {
   unsigned long long table_version; /* the transfer function the device table holds */
   uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */
   float table_sample_distance;
+  int table_blend; /* the table's opacity depends on the blend mode too */
   unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */
   void *output;                   /* rgba32f, rgba8 and depth planes */
   size_t output_bytes;

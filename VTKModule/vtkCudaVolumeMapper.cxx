@@ -197,25 +197,14 @@ static bool BlendModeOf(int vtkMode, cvr_blend_mode& out)
 
 const char* vtkCudaVolumeMapper::GetBlendModeName() const
 {
-  switch (this->BlendMode)
+  cvr_blend_mode mode;
+  if (BlendModeOf(this->BlendMode, mode))
   {
-    case vtkVolumeMapper::COMPOSITE_BLEND:
-      return "composite";
-    case vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND:
-      return "maximum intensity";
-    case vtkVolumeMapper::MINIMUM_INTENSITY_BLEND:
-      return "minimum intensity";
-    case vtkVolumeMapper::AVERAGE_INTENSITY_BLEND:
-      return "average intensity";
-    case vtkVolumeMapper::ADDITIVE_BLEND:
-      return "additive";
-    case vtkVolumeMapper::ISOSURFACE_BLEND:
-      return "isosurface";
-    case vtkVolumeMapper::SLICE_BLEND:
-      return "slice";
-    default:
-      return "unknown";
+    return cvr_blend_mode_name(mode);
   }
+  return this->BlendMode == vtkVolumeMapper::ISOSURFACE_BLEND ? "isosurface"
+    : this->BlendMode == vtkVolumeMapper::SLICE_BLEND         ? "slice"
+                                                              : "unknown";
 }
 
 // Settings of VTK's mapper that this one does not implement yet: rendered

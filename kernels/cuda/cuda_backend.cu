@@ -134,9 +134,20 @@ static cvr_status check_block(cvr_context *ctx, const char *what, int w, int h, 
   return CVR_OK;
 }
 
+enum { MAX_THREADS_STANDARD, MAX_THREADS_WARP_MARCHING, MAX_THREADS_SLAB };
+
+static int kernel_max_threads(cvr_context *ctx, int kernel) {
+  int *known = &ctx->cuda->max_threads[kernel];
+  if (!*known)
+    *known = kernel == MAX_THREADS_STANDARD        ? cvr_cuda_standard_max_threads()
+             : kernel == MAX_THREADS_WARP_MARCHING ? cvr_cuda_warp_marching_max_threads()
+                                                   : cvr_cuda_slab_max_threads();
+  return *known;
+}
+
 extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                                  const cvr_render_settings *s) {
-  const int standard_max = cvr_cuda_standard_max_threads();
+  const int standard_max = kernel_max_threads(ctx, MAX_THREADS_STANDARD);
   cvr_status st = CVR_OK;
   switch (s->strategy) {
   case CVR_STRATEGY_STANDARD:
@@ -151,11 +162,11 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
     break;
   case CVR_STRATEGY_WARP_MARCHING:
     st = check_block(ctx, "warp-marching block", 32 * s->block_warps[0] * s->block_warps[1], 1,
-                     cvr_cuda_warp_marching_max_threads());
+                     kernel_max_threads(ctx, MAX_THREADS_WARP_MARCHING));
     break;
   case CVR_STRATEGY_SLAB: {
     st = check_block(ctx, "slab block", s->slab_block[0], s->slab_block[1],
-                     cvr_cuda_slab_max_threads());
+                     kernel_max_threads(ctx, MAX_THREADS_SLAB));
     const size_t need = cvr_cuda_slab_shared_bytes(s->slab_block[0] * s->slab_block[1], s->slab_depth);
     if (st == CVR_OK && need > ctx->cuda->props.sharedMemPerBlockOptin)
       st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -358,6 +369,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   o = &frame->volume->cuda->orientation;
   cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
   l.ray.shading = stored.shading;
+  for (int i = 0; i < 6; ++i) l.ray.crop[i] = stored.crop[i];
+  l.ray.crop_flags = stored.crop_flags;
   l.table = c->table;
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;

@@ -60,6 +60,9 @@ struct cvr_cuda_context {
   size_t output_bytes;
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
   size_t opaque_depth_bytes;
+  /* the kernels' launch bounds (standard, warp marching, slab), asked of the
+   * driver once (0: not yet) rather than on every frame */
+  int max_threads[3];
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read

@@ -96,6 +96,7 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
                                                      const Sampler &volume,
                                                      const uint4 *table, int copies, float value,
                                                      float t) {
+  if (cvr_ray_cropped(&p, &ray, t)) return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
   if (SHADED && s.a > 0.0f) { /* gradient from the six neighbours, only where visible */
     float pos[3], neighbours[6], gradient[3];
@@ -175,9 +176,10 @@ __device__ __forceinline__ unsigned cvr_project(const cvr_ray_params &p, const c
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) {
       if (t + (float)j > t_last) break;
+      ++samples;
+      if (cvr_ray_cropped(&p, &ray, t + (float)j)) continue;
       const float weight = cvr_blend_take(&p, &q, v[j]);
       if (weight > 0.0f) cvr_blend_add(&q, weight, cvr_classify_packed(table, copies, p, v[j]).a);
-      ++samples;
     }
   }
   pixel = cvr_blend_pixel(&p, &q, cvr_classify_packed(table, copies, p, q.extreme));

@@ -136,6 +136,8 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
         }
         const float t = (float)k + offset;
         const float *c = column + (j + 1) * rays;
+        ++samples;
+        if (cvr_ray_cropped(&p, &ray, t)) continue; /* transparent */
         cvr_rgba s = cvr_classify_packed(table, l.table_copies, p, c[0]);
         if (SHADED && s.a > 0.0f) {
           float left = c[-1], right = c[1], below = c[-bw], above = c[bw];
@@ -154,7 +156,6 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
                            0.5f * (c[rays] - c[-rays]), gradient);
           s = cvr_shade(&p.shading, &ray, t, gradient, s);
         }
-        ++samples;
         if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
         cvr_composite(&acc, s);
         done = cvr_ray_done(&p, &acc);

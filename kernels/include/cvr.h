@@ -309,6 +309,11 @@ CVR_API void cvr_view_init(cvr_view *view);
 
 #define CVR_MAX_LIGHTS 8
 
+/* Clipping planes a frame takes (VTK's OpenGL mapper takes 8). */
+#define CVR_MAX_CLIP_PLANES 32
+/* Cropping flags: the centre region only (VTK_CROP_SUBVOLUME) */
+#define CVR_CROP_SUBVOLUME 0x2000u
+
 typedef enum cvr_light_type {
   CVR_LIGHT_HEADLIGHT = 0, /* at the eye: lights every sample along its ray */
   CVR_LIGHT_DIRECTIONAL,   /* from `position` towards `focal_point`, at infinity */
@@ -353,6 +358,26 @@ typedef struct cvr_render_settings {
   cvr_interpolation interpolation;
   cvr_blend_mode blend_mode;     /* COMPOSITE */
   double average_range[2];       /* AVERAGE: values taken, data units (all) */
+  /* Clipping planes, as VTK's mapper takes them (vtkAbstractMapper::
+   * ClippingPlanes): plane i keeps the half space of world points x with
+   * n . x + d >= 0, where (n, d) = clip_planes[i] and n != 0 (any length).
+   * Each narrows every ray's sample range, so every strategy and blend mode
+   * honours them at no per-sample cost; the gradients of samples next to a
+   * plane still see the data beyond it, as in VTK. */
+  int clip_plane_count;          /* 0 .. CVR_MAX_CLIP_PLANES; 0 */
+  double clip_planes[CVR_MAX_CLIP_PLANES][4];
+  /* Cropping, as vtkVolumeMapper's: two planes per axis cut the volume into
+   * 3 x 3 x 3 regions; a sample counts only inside a region whose bit
+   * (x + 3 y + 9 z, each coordinate 0 below the axis's first plane, 1 from it
+   * to the second, 2 from the second on) is set in cropping_flags, which
+   * takes VTK's values (VTK_CROP_SUBVOLUME = 0x2000, ...). The planes are
+   * voxel index positions (x min, x max, y min, y max, z min, z max; min <=
+   * max), so the mapper converts VTK's data coordinates per block. Samples
+   * outside are transparent (not classified; still counted in the
+   * statistics), the gradients of those inside still see them, as in VTK. */
+  int cropping;                  /* 0 */
+  double cropping_planes[6];
+  unsigned cropping_flags;       /* 27 bits; CVR_CROP_SUBVOLUME */
   cvr_strategy strategy;
   int block_width, block_height; /* CUDA thread block of the standard strategy */
   /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for

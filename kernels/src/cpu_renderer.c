@@ -95,12 +95,13 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     for (float t = t_first; t <= t_last; t += 1.0f) {
       float pos[3];
       cvr_ray_position(&ray, t, pos);
+      ++r.samples;
+      if (p->cropping && !cvr_crop_keeps(p, pos)) continue;
       const float value = sample_volume(v, texel, pos);
       const float weight = cvr_blend_take(p, &q, value);
       if (weight > 0.0f)
         cvr_blend_add(&q, weight,
                            cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value).a);
-      ++r.samples;
     }
     const cvr_rgba extreme = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, q.extreme);
     r.color = cvr_blend_pixel(p, &q, extreme);
@@ -111,10 +112,11 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     float pos[3];
     cvr_ray_position(&ray, t, pos);
+    ++r.samples;
+    if (p->cropping && !cvr_crop_keeps(p, pos)) continue; /* transparent */
     cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
                               sample_volume(v, texel, pos));
     if (p->shading.enabled && s.a > 0.0f) s = shade(p, &ray, v, texel, pos, t, s);
-    ++r.samples;
     if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
     cvr_composite(&r.color, s);
     if (cvr_ray_done(p, &r.color)) break;

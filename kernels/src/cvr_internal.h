@@ -153,8 +153,8 @@ void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
  * calls for a quarter turn under the policy. */
 CVR_API int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis);
 /* The ray parameters of a copy whose voxel s sits at sign[s] * i[axis[s]] +
- * offset[s] of the volume's index i: index transform, box and gradient
- * transform in the copy's axes. */
+ * offset[s] of the volume's index i: index transform, box, gradient
+ * transform and cropping in the copy's axes. */
 void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
                              const int offset[3], cvr_ray_params *out);
 

@@ -84,6 +84,11 @@ typedef struct cvr_ray_params {
   int tf_size;
   int blend;                /* cvr_blend_mode */
   float average_lo, average_hi; /* AVERAGE: the range, as table coordinates */
+  int clip_count;           /* clipping planes: n . x + d >= 0 kept, world space, |n| = 1 */
+  float clip[CVR_MAX_CLIP_PLANES][4];
+  int cropping;             /* cropping: the planes in the ray's sample coordinates */
+  float crop[6];            /* (texel coordinates; CUDA: the stored copy's) and the */
+  unsigned crop_flags;      /* regions kept, as cvr_render_settings in those coordinates */
   cvr_shading_params shading;
 } cvr_ray_params;
 
@@ -192,6 +197,20 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
  * the volume's box within [t0, t1]: sets k_first and k_last (capped at
  * max_samples) and returns whether there is any. */
 CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1) {
+  for (int i = 0; i < p->clip_count; ++i) { /* clipping planes: the kept side of each */
+    const float *c = p->clip[i];
+    const float *o = ray->world_origin, *s = ray->world_step;
+    const float at_origin = CVR_ADD(CVR_ADD(CVR_MUL(c[0], o[0]), CVR_MUL(c[1], o[1])),
+                                    CVR_ADD(CVR_MUL(c[2], o[2]), c[3]));
+    const float rate = CVR_ADD(CVR_ADD(CVR_MUL(c[0], s[0]), CVR_MUL(c[1], s[1])), CVR_MUL(c[2], s[2]));
+    if (rate == 0.0f) { /* parallel to the plane: all kept or all clipped */
+      if (!(at_origin >= 0.0f)) return 0;
+      continue;
+    }
+    const float t = CVR_DIV(-at_origin, rate);
+    if (rate > 0.0f) t0 = cvr_maxf(t0, t);
+    else t1 = cvr_minf(t1, t);
+  }
   for (int a = 0; a < 3; ++a) { /* slab test, in units of samples */
     const float o = ray->origin[a], s = ray->step[a], lo = p->box_min[a], hi = p->box_max[a];
     if (s == 0.0f) {
@@ -244,6 +263,25 @@ CVR_HD void cvr_ray_position(const cvr_ray *ray, float t, float pos[3]) {
   pos[0] = CVR_ADD(ray->origin[0], CVR_MUL(t, ray->step[0]));
   pos[1] = CVR_ADD(ray->origin[1], CVR_MUL(t, ray->step[1]));
   pos[2] = CVR_ADD(ray->origin[2], CVR_MUL(t, ray->step[2]));
+}
+
+/* Cropping: whether the sample at pos (the ray's coordinates, those of
+ * p->crop) lies in a kept region. Per axis the region coordinate is 0 below
+ * the first plane, 1 from it to the second, 2 from the second on. */
+CVR_HD int cvr_crop_keeps(const cvr_ray_params *p, const float pos[3]) {
+  const int region = (pos[0] >= p->crop[0]) + (pos[0] >= p->crop[1]) +
+                     3 * ((pos[1] >= p->crop[2]) + (pos[1] >= p->crop[3])) +
+                     9 * ((pos[2] >= p->crop[4]) + (pos[2] >= p->crop[5]));
+  return (int)((p->crop_flags >> region) & 1u);
+}
+
+/* Whether cropping removes the sample at lattice parameter t: then it is
+ * transparent, in every strategy and blend mode. */
+CVR_HD int cvr_ray_cropped(const cvr_ray_params *p, const cvr_ray *ray, float t) {
+  if (!p->cropping) return 0;
+  float pos[3];
+  cvr_ray_position(ray, t, pos);
+  return !cvr_crop_keeps(p, pos);
 }
 
 /* Window depth in [0, 1] of the sample at lattice parameter t. */

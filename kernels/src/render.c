@@ -36,6 +36,21 @@ static void average_range_coordinates(const cvr_transfer_function *tf, const dou
   p->average_hi = (float)c[1];
 }
 
+/* Clipping planes with unit normals (distances in world units, as the
+ * lattice), and the cropping planes as texel coordinates (index + 0.5), the
+ * coordinates rays sample at. */
+static void clipping_params(const cvr_render_settings *s, cvr_ray_params *p) {
+  p->clip_count = s->clip_plane_count;
+  for (int i = 0; i < s->clip_plane_count; ++i) {
+    const double *c = s->clip_planes[i];
+    const double n = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    for (int k = 0; k < 4; ++k) p->clip[i][k] = (float)(c[k] / n);
+  }
+  p->cropping = s->cropping != 0;
+  for (int i = 0; i < 6; ++i) p->crop[i] = (float)(s->cropping_planes[i] + 0.5);
+  p->crop_flags = s->cropping_flags;
+}
+
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *settings,
                       const cvr_image *image, cvr_render_stats *stats) {
@@ -85,6 +100,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.ray.tf_size = tf->size;
   frame.ray.blend = (int)settings->blend_mode;
   average_range_coordinates(tf, settings->average_range, &frame.ray);
+  clipping_params(settings, &frame.ray);
   frame.ray.max_samples = settings->max_samples_per_ray;
   frame.ray.early_termination = settings->early_termination != 0;
   frame.ray.termination_opacity = (float)settings->termination_opacity;

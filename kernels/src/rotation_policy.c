@@ -35,5 +35,19 @@ void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const 
     /* gradients are taken along stored axes: d/ds = sign * d/di[axis] */
     for (int r = 0; r < 3; ++r)
       out->shading.gradient_to_world[3 * r + s] = g * p.shading.gradient_to_world[3 * r + a];
+    /* cropping planes are texel coordinates (index + 0.5): a flipped axis
+     * maps texel x to offset + 1 - x, and swaps its two planes */
+    const float shift = (float)offset[s] + 0.5f * (1.0f - g);
+    out->crop[2 * s] = sign[s] > 0 ? p.crop[2 * a] + shift : shift - p.crop[2 * a + 1];
+    out->crop[2 * s + 1] = sign[s] > 0 ? p.crop[2 * a + 1] + shift : shift - p.crop[2 * a];
+  }
+  /* region (x, y, z) of the stored copy is region (c[0], c[1], c[2]) of the
+   * volume, a flipped axis counting its regions backwards */
+  out->crop_flags = 0;
+  for (int r = 0; r < 27; ++r) {
+    const int stored[3] = {r % 3, r / 3 % 3, r / 9};
+    int c[3];
+    for (int s = 0; s < 3; ++s) c[axis[s]] = sign[s] > 0 ? stored[s] : 2 - stored[s];
+    if ((p.crop_flags >> (c[0] + 3 * c[1] + 9 * c[2])) & 1u) out->crop_flags |= 1u << r;
   }
 }

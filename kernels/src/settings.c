@@ -17,6 +17,11 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->blend_mode = CVR_BLEND_COMPOSITE;
   s->average_range[0] = -HUGE_VAL; /* every value */
   s->average_range[1] = HUGE_VAL;
+  s->clip_plane_count = 0;
+  memset(s->clip_planes, 0, sizeof s->clip_planes);
+  s->cropping = 0;
+  memset(s->cropping_planes, 0, sizeof s->cropping_planes);
+  s->cropping_flags = CVR_CROP_SUBVOLUME;
   s->strategy = CVR_STRATEGY_STANDARD;
   s->block_width = 16;
   s->block_height = 16;
@@ -100,7 +105,37 @@ void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]) {
   rays[0] = n / rays[1];
 }
 
+static cvr_status validate_clipping(cvr_context *ctx, const cvr_render_settings *s) {
+  if (s->clip_plane_count < 0 || s->clip_plane_count > CVR_MAX_CLIP_PLANES)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: %d clipping planes; 0..%d are supported", s->clip_plane_count,
+                    CVR_MAX_CLIP_PLANES);
+  for (int i = 0; i < s->clip_plane_count; ++i) {
+    const double *c = s->clip_planes[i];
+    if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]) || !isfinite(c[3]) ||
+        (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: clipping plane %d (%g, %g, %g, %g) needs a finite, non-zero "
+                      "normal and a finite offset", i, c[0], c[1], c[2], c[3]);
+  }
+  if (!s->cropping) return CVR_OK;
+  if (s->cropping_flags >> 27)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: cropping flags 0x%x have bits beyond the 27 regions",
+                    s->cropping_flags);
+  static const char axes[] = "xyz";
+  for (int a = 0; a < 3; ++a) {
+    const double lo = s->cropping_planes[2 * a], hi = s->cropping_planes[2 * a + 1];
+    if (!isfinite(lo) || !isfinite(hi) || lo > hi)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: cropping planes of %c [%g, %g] must be finite with min <= max",
+                      axes[a], lo, hi);
+  }
+  return CVR_OK;
+}
+
 cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s) {
+  cvr_status st;
   if (!(s->sample_distance > 0.0) || !isfinite(s->sample_distance))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: sample distance %g must be positive and finite", s->sample_distance);
@@ -122,6 +157,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: average-intensity range [%g, %g] is empty or not a number",
                     s->average_range[0], s->average_range[1]);
+  if ((st = validate_clipping(ctx, s)) != CVR_OK) return st;
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
       s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&
       s->strategy != CVR_STRATEGY_AUTO)

@@ -93,7 +93,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
   for tool in memcheck racecheck initcheck synccheck; do
     tests=("test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"
-      "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick")
+      "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick"
+      "test_clipping cuda --quick")
     # CVR_SANITIZE_TESTS="a;b": only these (the programs changed)
     [[ -n ${CVR_SANITIZE_TESTS:-} ]] && IFS=';' read -r -a tests <<<"$CVR_SANITIZE_TESTS"
     for t in "${tests[@]}"; do

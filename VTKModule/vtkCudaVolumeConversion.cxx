@@ -9,6 +9,8 @@
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
 #include "vtkPiecewiseFunction.h"
+#include "vtkPlane.h"
+#include "vtkPlaneCollection.h"
 #include "vtkRenderer.h"
 #include "vtkType.h"
 #include "vtkVolume.h"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace vtkCudaVolumeConversion
 {
@@ -223,6 +226,78 @@ void DescribeShading(
       : light->GetPositional() ? CVR_LIGHT_POSITIONAL
                                : CVR_LIGHT_DIRECTIONAL;
   }
+}
+
+void DescribeCropping(vtkImageData* image, int cellFlag, const double planes[6], int flags,
+  cvr_render_settings& settings)
+{
+  int extent[6];
+  image->GetExtent(extent);
+  unsigned regions = static_cast<unsigned>(flags) & 0x7ffffffu;
+  for (int a = 0; a < 3; ++a)
+  {
+    // each plane alone, as VTK's OpenGL mapper converts them; the library
+    // counts index positions from the block's first point (or cell centre)
+    double index[2], unit[2];
+    for (int i = 0; i < 2; ++i)
+    {
+      double point[3] = { 0.0, 0.0, 0.0 }, ijk[3];
+      point[a] = planes[2 * a + i];
+      image->TransformPhysicalPointToContinuousIndex(point, ijk);
+      index[i] = ijk[a] - extent[2 * a] - (cellFlag == 1 ? 0.5 : 0.0);
+      point[a] = i; // where the data axis points in index space
+      image->TransformPhysicalPointToContinuousIndex(point, ijk);
+      unit[i] = ijk[a];
+    }
+    if (unit[1] < unit[0])
+    {
+      // the index axis runs against the data axis: its regions in reverse
+      std::swap(index[0], index[1]);
+      unsigned flipped = 0;
+      const int stride = a == 0 ? 1 : (a == 1 ? 3 : 9);
+      for (int r = 0; r < 27; ++r)
+      {
+        const int c = (r / stride) % 3;
+        if ((regions >> r) & 1u)
+        {
+          flipped |= 1u << (r + (2 - 2 * c) * stride);
+        }
+      }
+      regions = flipped;
+    }
+    settings.cropping_planes[2 * a] = index[0];
+    settings.cropping_planes[2 * a + 1] = index[1];
+  }
+  settings.cropping = 1;
+  settings.cropping_flags = regions;
+}
+
+bool DescribeClippingPlanes(
+  vtkPlaneCollection* planes, cvr_render_settings& settings, std::string& error)
+{
+  settings.clip_plane_count = 0;
+  const int count = planes ? planes->GetNumberOfItems() : 0;
+  if (count > CVR_MAX_CLIP_PLANES)
+  {
+    error = std::to_string(count) + " clipping planes; at most " +
+      std::to_string(CVR_MAX_CLIP_PLANES) + " are supported";
+    return false;
+  }
+  for (int i = 0; i < count; ++i)
+  {
+    vtkPlane* plane = planes->GetItem(i);
+    double* normal = plane->GetNormal();
+    double* origin = plane->GetOrigin();
+    double* c = settings.clip_planes[i];
+    c[3] = 0.0;
+    for (int a = 0; a < 3; ++a)
+    {
+      c[a] = normal[a];
+      c[3] -= normal[a] * origin[a];
+    }
+  }
+  settings.clip_plane_count = count;
+  return true;
 }
 
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view)

@@ -9,6 +9,7 @@
 
 class vtkDataArray;
 class vtkImageData;
+class vtkPlaneCollection;
 class vtkRenderer;
 class vtkVolume;
 class vtkVolumeProperty;
@@ -47,6 +48,19 @@ double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance
 /// beyond CVR_MAX_LIGHTS are dropped and counted in `dropped`.
 void DescribeShading(
   vtkRenderer* ren, vtkVolumeProperty* property, cvr_shading& shading, int& dropped);
+
+/// VTK's cropping (planes in the image's data coordinates, region flags) as
+/// the library takes it for one block: planes in the block's voxel index
+/// positions, and the flags counted along index axes that run against the
+/// data coordinates (negative spacing, a flipping direction matrix) reversed.
+void DescribeCropping(vtkImageData* image, int cellFlag, const double planes[6], int flags,
+  cvr_render_settings& settings);
+
+/// Clipping planes (world coordinates, each keeping the side its normal
+/// points to) into the settings; returns false and sets `error` when there
+/// are more than the library takes.
+bool DescribeClippingPlanes(vtkPlaneCollection* planes, cvr_render_settings& settings,
+  std::string& error);
 
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);

@@ -213,8 +213,6 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
 {
   vtkInternals& in = *this->Internals;
   const std::pair<bool, const char*> settings[] = {
-    { this->Cropping != 0, "cropping" },
-    { this->ClippingPlanes && this->ClippingPlanes->GetNumberOfItems() > 0, "clipping planes" },
     { this->UseJittering != 0, "jittering" },
     { this->MaskInput != nullptr, "masks (SetMaskInput)" },
     { this->ImageSampleDistance != 1.0f, "ImageSampleDistance other than 1" },
@@ -717,6 +715,13 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.tuning_prune = this->TuningPrune;
   settings.cpu_schedule =
     this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
+  std::string clippingError;
+  if (!vtkCudaVolumeConversion::DescribeClippingPlanes(
+        this->ClippingPlanes, settings, clippingError))
+  {
+    vtkErrorMacro(<< clippingError);
+    return;
+  }
   int droppedLights = 0;
   vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
   if (droppedLights && !in.LightsReported)
@@ -752,6 +757,11 @@ void vtkCudaVolumeMapper::RenderImages(
   for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
   {
     cvr_render_stats stats;
+    if (this->Cropping)
+    {
+      vtkCudaVolumeConversion::DescribeCropping(in.Blocks[b].Image, in.Blocks[b].CellFlag,
+        this->CroppingRegionPlanes, this->CroppingRegionFlags, settings);
+    }
     if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
           &settings, &out, &stats) != CVR_OK)
     {

@@ -160,6 +160,32 @@ for i in range(len(shots)):
                     % (shots[i][0], shots[j][0], apart))
 rep.CudaBlendMode = "Composite"
 
+
+def shown(image):
+    """Pixels more than 8 levels away from the background (the corner's)."""
+    s = image.GetPointData().GetScalars()
+    n = s.GetNumberOfComponents()
+    return sum(1 for i in range(s.GetNumberOfTuples())
+               if max(abs(s.GetValue(n * i + c) - s.GetValue(c)) for c in range(3)) > 8)
+
+
+# ParaView's own cropping properties (planes = origin + data bounds * scale)
+# reach the mapper: half of the volume along x is cut away, with no warning
+rep.UseCropping = 1
+rep.CroppingOrigin = [0, 0, 0]
+rep.CroppingScale = [0.5, 1, 1]
+Render(view)
+shot = os.path.join(args.output, "TestCudaVolumeRepresentation-Cropped.png")
+SaveScreenshot(shot, view, ImageResolution=[300, 300])
+reader = vtkPNGReader()
+reader.SetFileName(shot)
+reader.Update()
+whole, cropped = shown(shots[0][1]), shown(reader.GetOutput())
+print("cropping: %d pixels show the volume, %d without" % (cropped, whole))
+ok &= check(0 < cropped < 0.8 * whole, "cropped to half: %d pixels shown, %d uncropped"
+            % (cropped, whole))
+rep.UseCropping = 0
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -20,35 +20,8 @@
 #include "half.h"
 #include "test_common.h"
 
-enum { N = 16, W = 20, H = 20, TABLE = 256 };
+enum { N = CVR_COLUMN_N, W = CVR_COLUMN_W, H = CVR_COLUMN_H };
 static const double kDt = 0.5, kUnit = 40.0; /* additive stays below 1 */
-
-/* colour (0.8, 0.4, 0.2); opacity rising linearly over the table */
-static cvr_transfer_function *linear_tf(cvr_context *ctx) {
-  static float t[4 * TABLE];
-  for (int i = 0; i < TABLE; ++i) {
-    t[4 * i + 0] = 0.8f;
-    t[4 * i + 1] = 0.4f;
-    t[4 * i + 2] = 0.2f;
-    t[4 * i + 3] = (float)i / (TABLE - 1);
-  }
-  const cvr_transfer_function_desc d = {t, TABLE, {0.0, 255.0}, kUnit};
-  cvr_transfer_function *tf = NULL;
-  CHECK(cvr_transfer_function_create(ctx, &d, &tf) == CVR_OK, "tf: %s", cvr_last_error(ctx));
-  return tf;
-}
-
-static void straight_view(cvr_view *view) {
-  cvr_view_init(view);
-  const double eye[3] = {7.5, 7.5, 40.0}, at[3] = {7.5, 7.5, 0.0}, up[3] = {0.0, 1.0, 0.0};
-  double look[16], proj[16];
-  cvr_tools_look_at(eye, at, up, look);
-  cvr_tools_ortho(10.0, 10.0, 1.0, 60.0, proj); /* pixel centres on the voxel columns */
-  cvr_tools_multiply(proj, look, view->world_to_clip);
-  view->width = W;
-  view->height = H;
-  view->projection = CVR_PROJECTION_PARALLEL;
-}
 
 typedef struct frame {
   uint8_t rgba[W * H * 4];
@@ -59,28 +32,15 @@ typedef struct frame {
 static int render(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf,
                   const cvr_render_settings *s, frame *f) {
   cvr_view view;
-  straight_view(&view);
+  cvr_test_column_view(&view);
   const cvr_image img = {f->rgba, f->color, NULL, NULL};
   const cvr_status st = cvr_render(ctx, v, tf, &view, s, &img, &f->stats);
   CHECK(st == CVR_OK, "render (%s): %s", cvr_blend_mode_name(s->blend_mode), cvr_last_error(ctx));
   return st == CVR_OK;
 }
 
-static cvr_volume *make_volume(cvr_context *ctx, uint8_t *voxels) {
-  cvr_volume_desc d;
-  cvr_volume_desc_init(&d);
-  d.type = CVR_UINT8;
-  d.dims[0] = d.dims[1] = d.dims[2] = N;
-  d.data = voxels;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
-  return v;
-}
-
-/* The pixel whose ray runs through the centres of voxel column (i, j): the
- * view spans world [-2.5, 17.5] in x and y, one unit per pixel. */
 static const float *pixel_of(const frame *f, int i, int j) {
-  return f->color + 4 * ((size_t)(j + 2) * W + (i + 2));
+  return cvr_test_column_pixel(f->color, i, j);
 }
 
 static int near(double a, double b) { return fabs(a - b) <= 2e-3; }
@@ -93,7 +53,7 @@ static void check_pixel(const char *what, const float *p, double r, double g, do
 
 static void closed_form(cvr_context *ctx) {
   static uint8_t voxels[N * N * N];
-  cvr_transfer_function *tf = linear_tf(ctx);
+  cvr_transfer_function *tf = cvr_test_column_tf(ctx, kUnit);
   cvr_render_settings s;
   cvr_render_settings_init(&s);
   s.sample_distance = kDt;
@@ -101,7 +61,7 @@ static void closed_form(cvr_context *ctx) {
 
   /* constant 128: normalized value 128/255, table entry 128 */
   memset(voxels, 128, sizeof voxels);
-  cvr_volume *v = make_volume(ctx, voxels);
+  cvr_volume *v = cvr_test_column_volume(ctx, voxels);
   const double sn = 128.0 / 255.0;
   const double a = cvr_round_to_half(128.0f / 255.0f);
   const double colour[3] = {cvr_round_to_half(0.8f), cvr_round_to_half(0.4f), cvr_round_to_half(0.2f)};
@@ -146,7 +106,7 @@ static void closed_form(cvr_context *ctx) {
   memset(voxels, 100, sizeof voxels);
   voxels[(size_t)3 * N * N + 5 * N + 4] = 255; /* (4, 5, 3): z = 3 is far from the eye at z = 40 */
   voxels[(size_t)12 * N * N + 10 * N + 11] = 0; /* (11, 10, 12): near */
-  v = make_volume(ctx, voxels);
+  v = cvr_test_column_volume(ctx, voxels);
   s.blend_mode = CVR_BLEND_MAXIMUM;
   if (render(ctx, v, tf, &s, &f)) {
     const float *hot = pixel_of(&f, 4, 5), *plain = pixel_of(&f, 8, 8);
@@ -167,7 +127,7 @@ static void closed_form(cvr_context *ctx) {
 
   /* bad settings: refused with a message, and the context still renders */
   cvr_view view;
-  straight_view(&view);
+  cvr_test_column_view(&view);
   const cvr_image img = {f.rgba, NULL, NULL, NULL};
   s.blend_mode = (cvr_blend_mode)17;
   CHECK(cvr_render(ctx, v, tf, &view, &s, &img, NULL) == CVR_ERROR_INVALID_ARGUMENT &&

@@ -22,35 +22,8 @@
 
 #include "test_common.h"
 
-enum { N = 16, W = 20, H = 20, TABLE = 256, SAMPLES = 31 };
+enum { N = CVR_COLUMN_N, W = CVR_COLUMN_W, H = CVR_COLUMN_H, SAMPLES = 31 };
 static const double kDt = 0.5;
-
-/* colour (0.8, 0.4, 0.2); opacity rising linearly over the table */
-static cvr_transfer_function *linear_tf(cvr_context *ctx) {
-  static float t[4 * TABLE];
-  for (int i = 0; i < TABLE; ++i) {
-    t[4 * i + 0] = 0.8f;
-    t[4 * i + 1] = 0.4f;
-    t[4 * i + 2] = 0.2f;
-    t[4 * i + 3] = (float)i / (TABLE - 1);
-  }
-  const cvr_transfer_function_desc d = {t, TABLE, {0.0, 255.0}, 40.0};
-  cvr_transfer_function *tf = NULL;
-  CHECK(cvr_transfer_function_create(ctx, &d, &tf) == CVR_OK, "tf: %s", cvr_last_error(ctx));
-  return tf;
-}
-
-static void straight_view(cvr_view *view) {
-  cvr_view_init(view);
-  const double eye[3] = {7.5, 7.5, 40.0}, at[3] = {7.5, 7.5, 0.0}, up[3] = {0.0, 1.0, 0.0};
-  double look[16], proj[16];
-  cvr_tools_look_at(eye, at, up, look);
-  cvr_tools_ortho(10.0, 10.0, 1.0, 60.0, proj); /* pixel centres on the voxel columns */
-  cvr_tools_multiply(proj, look, view->world_to_clip);
-  view->width = W;
-  view->height = H;
-  view->projection = CVR_PROJECTION_PARALLEL;
-}
 
 typedef struct frame {
   uint8_t rgba[W * H * 4];
@@ -61,28 +34,15 @@ typedef struct frame {
 static int render(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf,
                   const cvr_render_settings *s, frame *f, const char *what) {
   cvr_view view;
-  straight_view(&view);
+  cvr_test_column_view(&view);
   const cvr_image img = {f->rgba, f->color, NULL, NULL};
   const cvr_status st = cvr_render(ctx, v, tf, &view, s, &img, &f->stats);
   CHECK(st == CVR_OK, "render (%s): %s", what, cvr_last_error(ctx));
   return st == CVR_OK;
 }
 
-static cvr_volume *make_volume(cvr_context *ctx, const uint8_t *voxels) {
-  cvr_volume_desc d;
-  cvr_volume_desc_init(&d);
-  d.type = CVR_UINT8;
-  d.dims[0] = d.dims[1] = d.dims[2] = N;
-  d.data = voxels;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
-  return v;
-}
-
-/* The pixel whose ray runs through the centres of voxel column (i, j): the
- * view spans world [-2.5, 17.5] in x and y, one unit per pixel. */
 static const float *pixel_of(const frame *f, int i, int j) {
-  return f->color + 4 * ((size_t)(j + 2) * W + (i + 2));
+  return cvr_test_column_pixel(f->color, i, j);
 }
 
 /* The ray of column (i, j) takes sample k at z = 15 - k / 2. */
@@ -207,7 +167,7 @@ static void maximum_intensity(cvr_context *ctx, cvr_transfer_function *tf) {
   static uint8_t voxels[N * N * N];
   memset(voxels, 100, sizeof voxels);
   voxels[(size_t)2 * N * N + 8 * N + 8] = 255; /* (8, 8, 2): far from the eye */
-  cvr_volume *v = make_volume(ctx, voxels);
+  cvr_volume *v = cvr_test_column_volume(ctx, voxels);
   cvr_render_settings s;
   cvr_render_settings_init(&s);
   s.sample_distance = kDt;
@@ -235,7 +195,7 @@ static void maximum_intensity(cvr_context *ctx, cvr_transfer_function *tf) {
 
 static void bad_settings(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf) {
   cvr_view view;
-  straight_view(&view);
+  cvr_test_column_view(&view);
   static uint8_t rgba[W * H * 4];
   const cvr_image img = {rgba, NULL, NULL, NULL};
   cvr_render_settings s;
@@ -282,8 +242,8 @@ static void bad_settings(cvr_context *ctx, cvr_volume *v, cvr_transfer_function 
 static void closed_form(cvr_context *ctx) {
   static uint8_t voxels[N * N * N];
   memset(voxels, 128, sizeof voxels);
-  cvr_volume *v = make_volume(ctx, voxels);
-  cvr_transfer_function *tf = linear_tf(ctx);
+  cvr_volume *v = cvr_test_column_volume(ctx, voxels);
+  cvr_transfer_function *tf = cvr_test_column_tf(ctx, 40.0);
   /* one sample's opacity, as the renderer has it (corrected, half precision) */
   cvr_render_settings s;
   cvr_render_settings_init(&s);

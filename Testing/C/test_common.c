@@ -116,3 +116,45 @@ void cvr_test_scene_view(const cvr_test_scene *s, int i, cvr_projection p, int w
   cvr_tools_orbit_view(s->center, s->radius, 30.0 * i + 7.0, elevations[i % 4], p, width, height,
                        view);
 }
+
+cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance) {
+  float t[4 * CVR_COLUMN_TABLE];
+  for (int i = 0; i < CVR_COLUMN_TABLE; ++i) {
+    t[4 * i + 0] = 0.8f;
+    t[4 * i + 1] = 0.4f;
+    t[4 * i + 2] = 0.2f;
+    t[4 * i + 3] = (float)i / (CVR_COLUMN_TABLE - 1);
+  }
+  const cvr_transfer_function_desc d = {t, CVR_COLUMN_TABLE, {0.0, 255.0}, unit_distance};
+  cvr_transfer_function *tf = NULL;
+  CHECK(cvr_transfer_function_create(ctx, &d, &tf) == CVR_OK, "tf: %s", cvr_last_error(ctx));
+  return tf;
+}
+
+void cvr_test_column_view(cvr_view *view) {
+  cvr_view_init(view);
+  const double eye[3] = {7.5, 7.5, 40.0}, at[3] = {7.5, 7.5, 0.0}, up[3] = {0.0, 1.0, 0.0};
+  double look[16], proj[16];
+  cvr_tools_look_at(eye, at, up, look);
+  cvr_tools_ortho(10.0, 10.0, 1.0, 60.0, proj); /* pixel centres on the voxel columns */
+  cvr_tools_multiply(proj, look, view->world_to_clip);
+  view->width = CVR_COLUMN_W;
+  view->height = CVR_COLUMN_H;
+  view->projection = CVR_PROJECTION_PARALLEL;
+}
+
+cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels) {
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = CVR_UINT8;
+  d.dims[0] = d.dims[1] = d.dims[2] = CVR_COLUMN_N;
+  d.data = voxels;
+  cvr_volume *v = NULL;
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
+  return v;
+}
+
+const float *cvr_test_column_pixel(const float *rgba32f, int i, int j) {
+  /* the view spans world [-2.5, 17.5] in x and y, one unit per pixel */
+  return rgba32f + 4 * ((size_t)(j + 2) * CVR_COLUMN_W + (i + 2));
+}

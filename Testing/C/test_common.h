@@ -92,4 +92,16 @@ void cvr_test_scene_close(cvr_test_scene *s);
 void cvr_test_scene_view(const cvr_test_scene *s, int i, cvr_projection p, int width, int height,
                          cvr_view *view);
 
+/* The closed-form tests' scene (test_blend_modes, test_clipping): a 16^3
+ * uint8 volume seen straight on along z in parallel projection, 20 x 20
+ * pixels, the ray of pixel (i + 2, j + 2) running through the centres of
+ * voxel column (i, j), its samples at z = 15, 14.5, ... (sample distance
+ * 0.5). Colour (0.8, 0.4, 0.2) with opacity rising linearly over 0..255. */
+enum { CVR_COLUMN_N = 16, CVR_COLUMN_W = 20, CVR_COLUMN_H = 20, CVR_COLUMN_TABLE = 256 };
+cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance);
+void cvr_test_column_view(cvr_view *view);
+cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels);
+/* Pixel (RGBA float) of the ray through voxel column (i, j). */
+const float *cvr_test_column_pixel(const float *rgba32f, int i, int j);
+
 #endif

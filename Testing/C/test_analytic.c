@@ -179,7 +179,8 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   make_table(table);
   if (s->ramp_axis >= 0) /* every value classifies alike: only shading varies */
     for (int i = 0; i < TABLE; ++i) memcpy(table + 4 * i, kFront, sizeof kFront);
-  const cvr_transfer_function_desc td = {table, TABLE, {tc->lo, tc->hi}, 1.0};
+  const cvr_transfer_function_desc td = {
+      .rgba = table, .size = TABLE, .range = {tc->lo, tc->hi}, .unit_distance = 1.0};
   cvr_volume *v = NULL;
   cvr_transfer_function *tf = NULL;
   if (cvr_volume_create(ctx, &d, &v) != CVR_OK || cvr_transfer_function_create(ctx, &td, &tf) != CVR_OK) {

@@ -114,7 +114,8 @@ int main(int argc, char **argv) {
 
   /* ---- transfer functions */
   float table[4 * 4] = {0, 0, 0, 0, 1, 0, 0, 0.2f, 0, 1, 0, 0.5f, 1, 1, 1, 1};
-  cvr_transfer_function_desc t = {table, 4, {0.0, 255.0}, 1.0};
+  cvr_transfer_function_desc t = {
+      .rgba = table, .size = 4, .range = {0.0, 255.0}, .unit_distance = 1.0};
   cvr_transfer_function *tf = NULL;
   EXPECT_FAIL(NULL, cvr_transfer_function_create(NULL, &t, &tf), CVR_ERROR_INVALID_ARGUMENT,
               "ctx is NULL");

@@ -69,7 +69,8 @@ cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], do
                                      double unit_distance) {
   float table[4 * 256];
   cvr_tools_ramp_tf(table, 256, range[0], range[1], lo, hi, 0.5f);
-  const cvr_transfer_function_desc d = {table, 256, {range[0], range[1]}, unit_distance};
+  const cvr_transfer_function_desc d = {
+      .rgba = table, .size = 256, .range = {range[0], range[1]}, .unit_distance = unit_distance};
   cvr_transfer_function *tf = NULL;
   if (cvr_transfer_function_create(ctx, &d, &tf) != CVR_OK) {
     fprintf(stderr, "transfer function: %s\n", cvr_last_error(ctx));
@@ -125,7 +126,8 @@ cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance
     t[4 * i + 2] = 0.2f;
     t[4 * i + 3] = (float)i / (CVR_COLUMN_TABLE - 1);
   }
-  const cvr_transfer_function_desc d = {t, CVR_COLUMN_TABLE, {0.0, 255.0}, unit_distance};
+  const cvr_transfer_function_desc d = {
+      .rgba = t, .size = CVR_COLUMN_TABLE, .range = {0.0, 255.0}, .unit_distance = unit_distance};
   cvr_transfer_function *tf = NULL;
   CHECK(cvr_transfer_function_create(ctx, &d, &tf) == CVR_OK, "tf: %s", cvr_last_error(ctx));
   return tf;

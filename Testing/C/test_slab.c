@@ -310,7 +310,8 @@ static void check_linear(cvr_context *cpu, cvr_context *gpu) {
       CHECK(cvr_volume_create(ctx[k], &d, &sc[k].volume) == CVR_OK, "%s", cvr_last_error(ctx[k]));
       double range[2];
       cvr_volume_get_range(sc[k].volume, range);
-      const cvr_transfer_function_desc td = {table, 256, {range[0], range[1]}, 1.0};
+      const cvr_transfer_function_desc td = {
+      .rgba = table, .size = 256, .range = {range[0], range[1]}, .unit_distance = 1.0};
       CHECK(cvr_transfer_function_create(ctx[k], &td, &sc[k].tf) == CVR_OK, "%s",
             cvr_last_error(ctx[k]));
       set_hooks(ctx[k], 1, 0);

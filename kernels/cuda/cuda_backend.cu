@@ -62,6 +62,8 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
   CVR_CUDA_TRY(ctx, cudaEventCreate(&c->copy_stop), "event");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->table, CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(uint4)),
                "transfer-function table");
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->gradient_table, CVR_GRADIENT_OPACITY_TABLE_SIZE * sizeof(float)),
+               "gradient-opacity table");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, 2 * sizeof(unsigned long long)), "counters");
   snprintf(ctx->description, sizeof ctx->description,
            "CUDA: %s (device %d, sm_%d%d, %d SMs, %.1f GiB)", c->props.name, device_index,
@@ -84,6 +86,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->opaque_depth);
     cudaFree(c->counters);
     cudaFree(c->table);
+    cudaFree(c->gradient_table);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
@@ -339,6 +342,12 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                  cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
                                  cudaMemcpyHostToDevice, c->stream),
                  "transfer-function upload");
+    if (frame->tf->gradient_size) /* small, and only a new version changes it */
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync(c->gradient_table, frame->tf->gradient_table,
+                                   (size_t)frame->tf->gradient_size * sizeof(float),
+                                   cudaMemcpyHostToDevice, c->stream),
+                   "gradient-opacity upload");
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
     c->table_blend = frame->ray.blend;
@@ -369,6 +378,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   o = &frame->volume->cuda->orientation;
   cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
   l.ray.shading = stored.shading;
+  for (int a = 0; a < 3; ++a) l.ray.gradient_scale[a] = stored.gradient_scale[a];
+  l.ray.gradient_table = c->gradient_table;
   for (int i = 0; i < 6; ++i) l.ray.crop[i] = stored.crop[i];
   l.ray.crop_flags = stored.crop_flags;
   l.table = c->table;

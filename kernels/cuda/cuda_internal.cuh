@@ -53,6 +53,7 @@ struct cvr_cuda_context {
   uint4 *table;                   /* CVR_TRANSFER_FUNCTION_TABLE_SIZE entry pairs */
   unsigned long long table_version; /* the transfer function the device table holds */
   uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */
+  float *gradient_table;          /* the function's gradient opacity, same version */
   float table_sample_distance;
   int table_blend; /* the table's opacity depends on the blend mode too */
   unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */

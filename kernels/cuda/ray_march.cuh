@@ -80,6 +80,15 @@ __device__ __forceinline__ bool cvr_setup_ray(const cvr_cuda_launch &l, int px, 
   return true;
 }
 
+/* cvr_setup_ray for SLICE: the ray and the parameter t where it meets the plane. */
+__device__ __forceinline__ bool cvr_setup_slice(const cvr_cuda_launch &l, int px, int py,
+                                                cvr_ray *ray, float *t) {
+  const float depth = l.opaque_depth ? l.opaque_depth[(size_t)py * l.ray.width + px] : 1.0f;
+  if (!cvr_slice_setup(&l.ray, px, py, depth, ray, t)) return false;
+  cvr_ray_to_storage(l.volume, ray);
+  return true;
+}
+
 /* The volume's value at lattice parameter t. */
 template <typename Sampler>
 __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &volume, float t) {
@@ -88,41 +97,53 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &vo
   return volume(pos[0], pos[1], pos[2]);
 }
 
-/* The classified (and with SHADED, shaded) sample of the value fetched at
- * lattice parameter t: straight colour, opacity corrected for the sample
- * distance. Every CUDA strategy takes its samples through here. */
-template <bool SHADED, typename Sampler>
+/* A classified sample with the gradient from its six neighbours at lattice
+ * parameter t applied (raycast.h, cvr_apply_gradient: gradient opacity and
+ * shading, as enabled). */
+template <typename Sampler>
+__device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p, const cvr_ray &ray,
+                                                        const Sampler &volume, float t, cvr_rgba s) {
+  float pos[3], neighbours[6], gradient[3];
+  cvr_ray_position(&ray, t, pos);
+#pragma unroll
+  for (int a = 0; a < 3; ++a)
+#pragma unroll
+    for (int side = 0; side < 2; ++side) {
+      float q[3] = {pos[0], pos[1], pos[2]};
+      q[a] += side ? -1.0f : 1.0f;
+      neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
+    }
+  cvr_gradient(neighbours, gradient);
+  return cvr_apply_gradient(&p, &ray, t, gradient, s);
+}
+
+/* The classified sample of the value fetched at lattice parameter t, with
+ * GRADIENT its gradient applied where visible (the instance launched when
+ * shading or gradient opacity is on, so that the plain one carries none of
+ * the gradient's registers): straight colour, opacity corrected for the
+ * sample distance. Every CUDA strategy takes its samples through here. */
+template <bool GRADIENT, typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, const cvr_ray &ray,
                                                      const Sampler &volume,
                                                      const uint4 *table, int copies, float value,
                                                      float t) {
   if (cvr_ray_cropped(&p, &ray, t)) return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  if (SHADED && s.a > 0.0f) { /* gradient from the six neighbours, only where visible */
-    float pos[3], neighbours[6], gradient[3];
-    cvr_ray_position(&ray, t, pos);
-#pragma unroll
-    for (int a = 0; a < 3; ++a)
-#pragma unroll
-      for (int side = 0; side < 2; ++side) {
-        float q[3] = {pos[0], pos[1], pos[2]};
-        q[a] += side ? -1.0f : 1.0f;
-        neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
-      }
-    cvr_gradient(neighbours, gradient);
-    s = cvr_shade(&p.shading, &ray, t, gradient, s);
-  }
+  if (GRADIENT && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
   return s;
 }
 
 /* Composites the sample of the value fetched at lattice parameter t; returns
- * whether the ray is finished. */
-template <bool SHADED, typename Sampler>
+ * whether the ray is finished. ISO: the ISOSURFACE mode, where a sample
+ * counts only where the ray crosses an iso value (raycast.h, cvr_iso_take),
+ * classified at that value; *interval is the ray's. */
+template <bool GRADIENT, bool ISO, typename Sampler>
 __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
                                                     const Sampler &volume, const uint4 *table,
                                                     int copies, float value, float t,
-                                                    cvr_rgba &acc, float &t_hit) {
-  const cvr_rgba s = cvr_sample_color<SHADED, Sampler>(p, ray, volume, table, copies, value, t);
+                                                    cvr_rgba &acc, float &t_hit, int &interval) {
+  if (ISO && (cvr_ray_cropped(&p, &ray, t) || !cvr_iso_take(&p, &interval, &value))) return false;
+  const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler>(p, ray, volume, table, copies, value, t);
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
   return cvr_ray_done(&p, &acc);
@@ -134,7 +155,7 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * past early termination) are clamped reads whose values are dropped: the
  * composited samples are exactly the lattice's. Returns the number of
  * samples composited. */
-template <int FETCH_AHEAD, bool SHADED, typename Sampler>
+template <int FETCH_AHEAD, bool GRADIENT, bool ISO, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               const Sampler &volume, const uint4 *table,
                                               int copies, cvr_rgba &acc, float &t_hit) {
@@ -142,6 +163,7 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
   float t = t_first;
   bool done = false;
+  int interval = -1; /* ISO */
   while (!done && t <= t_last) {
     float v[FETCH_AHEAD];
 #pragma unroll
@@ -149,7 +171,8 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) {
       if (done || t > t_last) break;
-      done = cvr_composite_value<SHADED, Sampler>(p, ray, volume, table, copies, v[j], t, acc, t_hit);
+      done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t, acc,
+                                                         t_hit, interval);
       t += 1.0f;
     }
   }
@@ -184,6 +207,20 @@ __device__ __forceinline__ unsigned cvr_project(const cvr_ray_params &p, const c
   }
   pixel = cvr_blend_pixel(&p, &q, cvr_classify_packed(table, copies, p, q.extreme));
   return samples;
+}
+
+/* SLICE: the sample where the ray meets the plane (cvr_slice_setup, at t),
+ * classified, shaded where visible and enabled, as premultiplied pixel. */
+template <typename Sampler>
+__device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, const cvr_ray &ray,
+                                                    const Sampler &volume, const uint4 *table,
+                                                    int copies, float t) {
+  cvr_rgba pixel = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (cvr_ray_cropped(&p, &ray, t)) return pixel;
+  cvr_rgba s = cvr_classify_packed(table, copies, p, cvr_fetch(ray, volume, t));
+  if (p.shading.enabled && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
+  cvr_composite(&pixel, s);
+  return pixel;
 }
 
 __device__ __forceinline__ void cvr_write_pixel(const cvr_cuda_launch &l, int px, int py,

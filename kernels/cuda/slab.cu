@@ -46,7 +46,7 @@ static size_t slab_shared_bytes(int rays, int depth, int tf_size, int copies) {
  * 1024-thread bound. */
 #define CVR_SLAB_PREFETCH 8
 
-template <bool SHADED, int DEPTH, typename Sampler>
+template <bool GRADIENT, int DEPTH, typename Sampler>
 __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     cvr_slab_kernel(const cvr_cuda_launch l, int one_sided) {
   extern __shared__ uint4 shared_table[];
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
   unsigned samples = 0;
   if (k_first <= k_last) { /* uniform: some inner ray of the block hits */
     float *basis = cache + (DEPTH + 2) * rays + me; /* column c, axis a: basis[(3c + a) * rays] */
-    if (SHADED && hit) { /* the neighbours' lines, computed as their own threads do */
+    if (GRADIENT && hit) { /* the neighbours' lines, computed as their own threads do */
       cvr_ray n[4];
       const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
 #pragma unroll
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     const Sampler volume(l.volume);
     float *column = cache + me; /* slice s of this ray: column[s * rays] */
     const float offset = p.lattice_offset;
-    constexpr int prefetch = SHADED ? CVR_SLAB_PREFETCH / 2 : CVR_SLAB_PREFETCH; /* shading's registers */
+    constexpr int prefetch = GRADIENT ? CVR_SLAB_PREFETCH / 2 : CVR_SLAB_PREFETCH; /* shading's registers */
     constexpr int AHEAD = DEPTH < prefetch ? DEPTH : prefetch;
     float ahead[AHEAD];
     column[0] = cvr_fetch(ray, volume, (float)(k_first - 1) + offset);
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
         ++samples;
         if (cvr_ray_cropped(&p, &ray, t)) continue; /* transparent */
         cvr_rgba s = cvr_classify_packed(table, l.table_copies, p, c[0]);
-        if (SHADED && s.a > 0.0f) {
+        if (GRADIENT && s.a > 0.0f) {
           float left = c[-1], right = c[1], below = c[-bw], above = c[bw];
           float h_u = 0.5f, h_v = 0.5f;
           if (one_sided) { /* test hook: what ignoring the border rays does */
@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
           float gradient[3];
           cvr_eye_gradient(&b, p.perspective, t, h_u * (right - left), h_v * (above - below),
                            0.5f * (c[rays] - c[-rays]), gradient);
-          s = cvr_shade(&p.shading, &ray, t, gradient, s);
+          s = cvr_apply_gradient(&p, &ray, t, gradient, s);
         }
         if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
         cvr_composite(&acc, s);
@@ -185,13 +185,13 @@ size_t cvr_cuda_slab_shared_bytes(int rays, int depth) { /* with the static k_ra
   return slab_shared_bytes(rays, depth, CVR_TRANSFER_FUNCTION_TABLE_SIZE, 1) + 2 * sizeof(int);
 }
 
-template <bool SHADED, int DEPTH, typename Sampler>
+template <bool GRADIENT, int DEPTH, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, const cvr_render_settings *s, int one_sided,
                           cudaStream_t stream) {
   const dim3 block((unsigned)s->slab_block[0], (unsigned)s->slab_block[1]);
   const int rays = s->slab_block[0] * s->slab_block[1];
   const size_t cache = slab_shared_bytes(rays, s->slab_depth, 0, 0);
-  auto kernel = cvr_slab_kernel<SHADED, DEPTH, Sampler>;
+  auto kernel = cvr_slab_kernel<GRADIENT, DEPTH, Sampler>;
   /* the replicas may not cost resident blocks (cvr_table_copies) */
   int device = 0, optin = 0;
   cudaFuncAttributes attributes;
@@ -219,7 +219,7 @@ cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *l, cvr_memory_layout lay
                                  int one_sided, cudaStream_t stream) {
   return cvr_with_sampler(layout, stored_type, [&](auto tag) -> cudaError_t {
     typedef typename decltype(tag)::type S;
-    const bool shaded = l->ray.shading.enabled;
+    const bool shaded = cvr_needs_gradient(&l->ray); /* shading or gradient opacity */
     switch (s->slab_depth) { /* CVR_SLAB_DEPTHS */
     case 4: return shaded ? launch<true, 4, S>(*l, s, one_sided, stream) : launch<false, 4, S>(*l, s, one_sided, stream);
     case 8: return shaded ? launch<true, 8, S>(*l, s, one_sided, stream) : launch<false, 8, S>(*l, s, one_sided, stream);

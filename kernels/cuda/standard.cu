@@ -21,16 +21,23 @@
 #  define CVR_STANDARD_MIN_BLOCKS 1
 #endif
 
-/* The kernel's instances: compositing, compositing with Phong shading (its
- * own instance so that the unshaded one carries none of the gradient's
- * registers), and the other blend modes (cvr_project; the mode is a uniform
- * branch). */
-enum { CVR_COMPOSITE = 0, CVR_COMPOSITE_SHADED = 1, CVR_PROJECT = 2, CVR_KINDS = 3 };
+/* The kernel's instances: compositing, compositing with gradients (shading
+ * or gradient opacity; its own instance so that the plain one carries none
+ * of the gradient's registers), the projections (cvr_project; the mode is a
+ * uniform branch), isosurfaces and slices (shading a uniform branch). */
+enum {
+  CVR_COMPOSITE = 0,
+  CVR_COMPOSITE_GRADIENT,
+  CVR_PROJECT,
+  CVR_ISOSURFACE,
+  CVR_SLICE,
+  CVR_KINDS
+};
 
 template <int KIND, typename Sampler>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
-  constexpr bool SHADED = KIND == CVR_COMPOSITE_SHADED;
+  constexpr bool GRADIENT = KIND == CVR_COMPOSITE_GRADIENT || KIND == CVR_ISOSURFACE;
   extern __shared__ uint4 shared_table[];
   cvr_load_table(shared_table, l.table, l.ray.tf_size, l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, l.table_copies);
@@ -43,7 +50,14 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     float t_hit = -1.0f; /* lattice parameter of the first visible sample */
     cvr_ray ray;
     const size_t pixel = (size_t)py * l.ray.width + px;
-    if (cvr_setup_ray(l, px, py, &ray)) {
+    if constexpr (KIND == CVR_SLICE) {
+      float t;
+      if (cvr_setup_slice(l, px, py, &ray, &t)) {
+        hit = samples = 1;
+        acc = cvr_slice_pixel(l.ray, ray, Sampler(l.volume), table, l.table_copies, t);
+        if (acc.a > 0.0f) t_hit = t;
+      }
+    } else if (cvr_setup_ray(l, px, py, &ray)) {
       hit = 1;
       const Sampler volume(l.volume);
       /* shading needs registers for its gradient: fewer fetches in flight */
@@ -53,15 +67,16 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
         samples = cvr_project<ahead>(l.ray, ray, volume, table, l.table_copies, acc);
         if (acc.a > 0.0f) t_hit = cvr_ray_t_first(&ray, l.ray.lattice_offset);
       } else {
-        samples = cvr_march<SHADED ? (ahead < 2 ? ahead : 2) : ahead, SHADED>(
+        samples = cvr_march<GRADIENT ? (ahead < 2 ? ahead : 2) : ahead, GRADIENT, KIND == CVR_ISOSURFACE>(
             l.ray, ray, volume, table, l.table_copies, acc, t_hit);
       }
     }
     /* the ray is set up again for its depth rather than keeping its world
      * coordinates live in registers through the loop */
-    float depth = 1.0f;
-    if (t_hit >= 0.0f &&
-        cvr_ray_setup(&l.ray, px, py, l.opaque_depth ? l.opaque_depth[pixel] : 1.0f, &ray))
+    float depth = 1.0f, t_slice;
+    const float opaque = l.opaque_depth ? l.opaque_depth[pixel] : 1.0f;
+    if (t_hit >= 0.0f && (KIND == CVR_SLICE ? cvr_slice_setup(&l.ray, px, py, opaque, &ray, &t_slice)
+                                            : cvr_ray_setup(&l.ray, px, py, opaque, &ray)))
       depth = cvr_ray_depth(&l.ray, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }
@@ -79,9 +94,11 @@ int cvr_cuda_standard_max_threads(void) {
     cudaFuncAttributes a;
     if (cvr_with_sampler(layout, types[sampler], [&](auto tag) {
           typedef typename decltype(tag)::type S;
-          return cudaFuncGetAttributes(&a, kind == CVR_COMPOSITE_SHADED ? cvr_standard_kernel<CVR_COMPOSITE_SHADED, S>
-                                           : kind == CVR_PROJECT        ? cvr_standard_kernel<CVR_PROJECT, S>
-                                                                        : cvr_standard_kernel<CVR_COMPOSITE, S>);
+          return cudaFuncGetAttributes(&a, kind == CVR_COMPOSITE_GRADIENT ? cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, S>
+                                           : kind == CVR_PROJECT          ? cvr_standard_kernel<CVR_PROJECT, S>
+                                           : kind == CVR_ISOSURFACE       ? cvr_standard_kernel<CVR_ISOSURFACE, S>
+                                           : kind == CVR_SLICE            ? cvr_standard_kernel<CVR_SLICE, S>
+                                                                          : cvr_standard_kernel<CVR_COMPOSITE, S>);
         }) != cudaSuccess)
       return 0;
     if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
@@ -103,8 +120,13 @@ cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout
                                      cvr_scalar_type stored_type, dim3 block, cudaStream_t stream) {
   return cvr_with_sampler(layout, stored_type, [&](auto tag) {
     typedef typename decltype(tag)::type S;
-    if (l->ray.blend != CVR_BLEND_COMPOSITE) return launch<CVR_PROJECT, S>(*l, block, stream);
-    return l->ray.shading.enabled ? launch<CVR_COMPOSITE_SHADED, S>(*l, block, stream)
-                                  : launch<CVR_COMPOSITE, S>(*l, block, stream);
+    switch (l->ray.blend) {
+    case CVR_BLEND_COMPOSITE:
+      return cvr_needs_gradient(&l->ray) ? launch<CVR_COMPOSITE_GRADIENT, S>(*l, block, stream)
+                                         : launch<CVR_COMPOSITE, S>(*l, block, stream);
+    case CVR_BLEND_ISOSURFACE: return launch<CVR_ISOSURFACE, S>(*l, block, stream);
+    case CVR_BLEND_SLICE: return launch<CVR_SLICE, S>(*l, block, stream);
+    default: return launch<CVR_PROJECT, S>(*l, block, stream);
+    }
   });
 }

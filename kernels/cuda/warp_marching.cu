@@ -170,7 +170,7 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 
 /* At most 512 threads (16 warps) per block, so that a lane may use 128
  * registers: the shaded kernels spill at 64. */
-template <int VARIANT, bool SHADED, typename Sampler>
+template <int VARIANT, bool GRADIENT, typename Sampler>
 __global__ void __launch_bounds__(512)
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
   extern __shared__ uint4 shared_mem[];
@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(512)
     if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, volume, t + (float)W);
     float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
     if (take)
-      p = cvr_premultiply(cvr_sample_color<SHADED, Sampler>(l.ray, ray, volume, table, l.table_copies, v, t));
+      p = cvr_premultiply(cvr_sample_color<GRADIENT, Sampler>(l.ray, ray, volume, table, l.table_copies, v, t));
     bool kept = true, terminated = false;
     if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
       transparency = shared_exchange
@@ -278,17 +278,17 @@ int cvr_cuda_warp_marching_max_threads(void) {
   return limit; /* every instance is bounded to 512 threads, whatever its sampler */
 }
 
-template <int VARIANT, bool SHADED, typename Sampler>
+template <int VARIANT, bool GRADIENT, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStream_t stream) {
   const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
   const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
   const size_t exchange = shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0;
-  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, SHADED, Sampler>, threads,
+  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, GRADIENT, Sampler>, threads,
                                     l.ray.tf_size, exchange);
   const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
   const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;
   const dim3 grid((l.ray.width + rays_x - 1) / rays_x, (l.ray.height + rays_y - 1) / rays_y);
-  cvr_warp_marching_kernel<VARIANT, SHADED, Sampler><<<grid, threads, bytes, stream>>>(l, w);
+  cvr_warp_marching_kernel<VARIANT, GRADIENT, Sampler><<<grid, threads, bytes, stream>>>(l, w);
   return cudaGetLastError();
 }
 
@@ -298,8 +298,8 @@ static cudaError_t launch_variant(const cvr_cuda_launch &l, cvr_memory_layout la
                                   cudaStream_t stream) {
   return cvr_with_sampler(layout, stored_type, [&](auto tag) {
     typedef typename decltype(tag)::type S;
-    return l.ray.shading.enabled ? launch<VARIANT, true, S>(l, w, stream)
-                                 : launch<VARIANT, false, S>(l, w, stream);
+    return cvr_needs_gradient(&l.ray) ? launch<VARIANT, true, S>(l, w, stream)
+                                      : launch<VARIANT, false, S>(l, w, stream);
   });
 }
 

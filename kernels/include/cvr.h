@@ -90,16 +90,30 @@ typedef enum cvr_interpolation {
  *              in average_range (data units), as opaque grey; a ray with no
  *              such sample stays transparent;
  *   ADDITIVE   the sum of opacity(s) * s, the opacity scaled by
- *              sample_distance / unit_distance, clamped to 1, as opaque grey.
- * Shading applies to COMPOSITE only. Warp marching and the slab strategy
- * composite only: with another mode they render as the standard strategy,
- * and cvr_render_stats.strategy says so. */
+ *              sample_distance / unit_distance, clamped to 1, as opaque grey;
+ *   ISOSURFACE "over" of the iso values the ray crosses (iso_values), each
+ *              classified at the iso value itself (opacity as given, not
+ *              corrected) and shaded with the gradient at the sample past
+ *              the crossing, VTK's rule: the ray keeps which interval
+ *              between iso values its last sample lay in, and a sample
+ *              beyond either end of it crosses that end (a jump over several
+ *              values crosses one per sample);
+ *   SLICE      the single sample where the ray meets the slice plane (as
+ *              VTK's SliceFunction), classified (opacity as given) and shaded,
+ *              or nothing where the plane is outside the volume, clipped,
+ *              cropped or behind opaque geometry.
+ * Shading applies to COMPOSITE, ISOSURFACE and SLICE; gradient opacity to
+ * COMPOSITE only (as VTK). Warp marching and the slab strategy composite
+ * only: with another mode they render as the standard strategy, and
+ * cvr_render_stats.strategy says so. */
 typedef enum cvr_blend_mode {
   CVR_BLEND_COMPOSITE = 0,
   CVR_BLEND_MAXIMUM,
   CVR_BLEND_MINIMUM,
   CVR_BLEND_AVERAGE,
-  CVR_BLEND_ADDITIVE
+  CVR_BLEND_ADDITIVE,
+  CVR_BLEND_ISOSURFACE,
+  CVR_BLEND_SLICE
 } cvr_blend_mode;
 
 /* Ray-casting strategies. A strategy is data: this enum plus the parameters
@@ -260,7 +274,19 @@ typedef struct cvr_transfer_function_desc {
                             range[0] < range[1]; values outside clamp */
   double unit_distance;  /* world distance over which an entry's opacity
                             applies (VTK's ScalarOpacityUnitDistance); > 0 */
+  /* Optional gradient opacity (VTK's GradientOpacity), COMPOSITE only: a
+   * sample's opacity (after the distance correction) is multiplied by this
+   * table's value at the gradient magnitude |grad f| * mean spacing (data
+   * units per mean voxel edge, central differences one voxel apart, as VTK
+   * measures it), the table spanning magnitudes [0, gradient_opacity_max]
+   * and clamping beyond. NULL: none. */
+  const float *gradient_opacity;  /* gradient_opacity_size values in [0, 1] */
+  int gradient_opacity_size;      /* 2 .. CVR_TRANSFER_FUNCTION_MAX_SIZE */
+  double gradient_opacity_max;    /* > 0; VTK: a quarter of the data's range */
 } cvr_transfer_function_desc;
+
+/* Gradient-opacity tables larger than this are resampled to it. */
+#define CVR_GRADIENT_OPACITY_TABLE_SIZE 256
 
 CVR_API cvr_status cvr_transfer_function_create(
     cvr_context *ctx, const cvr_transfer_function_desc *desc,
@@ -311,6 +337,8 @@ CVR_API void cvr_view_init(cvr_view *view);
 
 /* Clipping planes a frame takes (VTK's OpenGL mapper takes 8). */
 #define CVR_MAX_CLIP_PLANES 32
+/* Iso values an ISOSURFACE frame takes. */
+#define CVR_MAX_ISO_VALUES 32
 /* Cropping flags: the centre region only (VTK_CROP_SUBVOLUME) */
 #define CVR_CROP_SUBVOLUME 0x2000u
 
@@ -355,9 +383,23 @@ typedef struct cvr_render_settings {
   int early_termination;       /* stop a ray once its opacity reaches ... */
   double termination_opacity;  /* ... this, in (0, 1] */
   int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */
+  /* Jittering (VTK's UseJittering): each ray's samples move along it by a
+   * fraction of the sample distance fixed per pixel (a hash of its
+   * coordinates, the same on every backend), which turns the wood-grain
+   * pattern of a regular lattice into fine noise. The slab strategy needs
+   * its rays on one lattice: with jittering it renders as the standard
+   * strategy, and cvr_render_stats.strategy says so. */
+  int jittering;               /* 0 */
   cvr_interpolation interpolation;
   cvr_blend_mode blend_mode;     /* COMPOSITE */
   double average_range[2];       /* AVERAGE: values taken, data units (all) */
+  /* ISOSURFACE: the iso values, data units, any order, at least one (VTK's
+   * vtkVolumeProperty::GetIsoSurfaceValues) */
+  int iso_value_count;           /* 0 .. CVR_MAX_ISO_VALUES; 0 */
+  double iso_values[CVR_MAX_ISO_VALUES];
+  /* SLICE: the plane through slice_origin normal to slice_normal (any
+   * nonzero length), world coordinates (VTK's SliceFunction, a vtkPlane) */
+  double slice_origin[3], slice_normal[3]; /* 0 0 0, 0 0 1 */
   /* Clipping planes, as VTK's mapper takes them (vtkAbstractMapper::
    * ClippingPlanes): plane i keeps the half space of world points x with
    * n . x + d >= 0, where (n, d) = clip_planes[i] and n != 0 (any length).

@@ -149,21 +149,27 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
   return out;
 }
 
+/* Whether frames with tf in settings s take gradients for gradient opacity
+ * (the kernels' gradient instances, as shading does). */
+static int gradient_opacity(const cvr_transfer_function *tf, const cvr_render_settings *s) {
+  return s->blend_mode == CVR_BLEND_COMPOSITE && tf->gradient_size > 0;
+}
+
 static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
-                        const cvr_render_settings *s, char *out, size_t size) {
-  snprintf(out, size, "%d|%d|%d|%d", (int)volume->stored_type, (int)t->layout, s->shading.enabled,
-           s->blend_mode != CVR_BLEND_COMPOSITE); /* the kernels' instances */
+                        const cvr_render_settings *s, int gradients, char *out, size_t size) {
+  snprintf(out, size, "%d|%d|%d|%d|%d", (int)volume->stored_type, (int)t->layout,
+           s->shading.enabled, (int)s->blend_mode, gradients); /* the kernels' instances */
 }
 
 /* Starts loading every candidate's kernels for this volume type, layout and
  * shading on a helper thread, once per context: the classes' candidates,
  * this view's class first (it is measured first), then the rotation kernel. */
 static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
-                          const cvr_volume *volume, const cvr_render_settings *s) {
+                          const cvr_volume *volume, const cvr_render_settings *s, int gradients) {
   cvr_tuner *tu = ctx->tuner;
   if (ctx->backend != CVR_BACKEND_CUDA || tu->preload_count == MAX_PRELOADS) return;
   char key[sizeof tu->preloads[0].key];
-  preload_key(volume, t, s, key, sizeof key);
+  preload_key(volume, t, s, gradients, key, sizeof key);
   for (int i = 0; i < tu->preload_count; ++i)
     if (!strcmp(tu->preloads[i].key, key)) return;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
@@ -190,7 +196,7 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
   tu->preloads[tu->preload_count].count = n;
   snprintf(tu->preloads[tu->preload_count].key, sizeof key, "%s", key);
   tu->preloads[tu->preload_count++].loader =
-      cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n);
+      cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n, gradients);
 }
 
 /* Whether a helper thread is still loading kernels. */
@@ -203,9 +209,10 @@ static int helper_running(const cvr_tuner *tu) {
 /* Whether the helper thread has launched candidate i's configuration (its
  * kernels are loaded). */
 static int helper_loaded(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                         int i, const cvr_volume *volume, const cvr_render_settings *s) {
+                         int i, const cvr_volume *volume, const cvr_render_settings *s,
+                         int gradients) {
   char key[sizeof tu->preloads[0].key];
-  preload_key(volume, t, s, key, sizeof key);
+  preload_key(volume, t, s, gradients, key, sizeof key);
   for (int p = 0; p < tu->preload_count; ++p) {
     if (strcmp(tu->preloads[p].key, key) || !tu->preloads[p].loader) continue;
     const int launched = cvr_kernel_preload_launched(tu->preloads[p].loader);
@@ -322,7 +329,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
-  start_preload(ctx, t, k, volume, s);
+  start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   /* nothing is measured while the helper thread loads kernels: loading
    * stalls the GPU now and then, and frames measured meanwhile ran up to 2x
@@ -344,7 +351,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && !is_warm(ctx->tuner, t, c, i) && !helper_loaded(ctx->tuner, t, c, i, volume, s)) {
+    if (i >= 0 && !is_warm(ctx->tuner, t, c, i) && !helper_loaded(ctx->tuner, t, c, i, volume, s, gradient_opacity(tf, s))) {
       /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
@@ -450,7 +457,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */
-  start_preload(ctx, t, k, volume, s);
+  start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   while (helper_running(ctx->tuner)) {
     const struct timespec ms = {0, 1000000};
     nanosleep(&ms, NULL);

@@ -56,9 +56,11 @@ CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const
   return cvr_trilinear(c, w);
 }
 
-/* Shades a visible sample with the gradient from its six neighbours. */
-CVR_ALWAYS_INLINE cvr_rgba shade(const cvr_ray_params *p, const cvr_ray *ray, const cpu_volume *v,
-                                 texel_fn texel, const float pos[3], float t, cvr_rgba s) {
+/* A visible sample with the gradient from its six neighbours applied
+ * (gradient opacity, shading). */
+CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray,
+                                          const cpu_volume *v, texel_fn texel, const float pos[3],
+                                          float t, cvr_rgba s) {
   float neighbours[6], gradient[3];
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side) {
@@ -67,7 +69,7 @@ CVR_ALWAYS_INLINE cvr_rgba shade(const cvr_ray_params *p, const cvr_ray *ray, co
       neighbours[2 * a + side] = sample_volume(v, texel, q);
     }
   cvr_gradient(neighbours, gradient);
-  return cvr_shade(&p->shading, ray, t, gradient, s);
+  return cvr_apply_gradient(&f->ray, ray, t, gradient, s);
 }
 
 typedef struct pixel_result {
@@ -85,11 +87,26 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   const cvr_ray_params *p = &f->ray;
   cvr_ray ray;
   const float depth = f->opaque_depth ? f->opaque_depth[(size_t)py * p->width + px] : 1.0f;
+  if (p->blend == CVR_BLEND_SLICE) { /* one sample, where the ray meets the plane */
+    float t, pos[3];
+    if (!cvr_slice_setup(p, px, py, depth, &ray, &t)) return r;
+    r.hit = 1;
+    r.samples = 1;
+    cvr_ray_position(&ray, t, pos);
+    if (p->cropping && !cvr_crop_keeps(p, pos)) return r;
+    cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
+                              sample_volume(v, texel, pos));
+    if (p->shading.enabled && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, s);
+    cvr_composite(&r.color, s);
+    if (s.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t);
+    return r;
+  }
   if (!cvr_ray_setup(p, px, py, depth, &ray)) return r;
   r.hit = 1;
   const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);
-  if (p->blend != CVR_BLEND_COMPOSITE) { /* the order does not matter here */
+  if (p->blend != CVR_BLEND_COMPOSITE && p->blend != CVR_BLEND_ISOSURFACE) {
+    /* the order does not matter here */
     cvr_blend_state q;
     cvr_blend_init(p, &q);
     for (float t = t_first; t <= t_last; t += 1.0f) {
@@ -108,15 +125,18 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     if (r.color.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t_first);
     return r;
   }
+  const int iso = p->blend == CVR_BLEND_ISOSURFACE, gradients = cvr_needs_gradient(p);
+  int interval = -1; /* ISOSURFACE */
   float t_hit = -1.0f, t = reverse_order ? t_last : t_first;
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     float pos[3];
     cvr_ray_position(&ray, t, pos);
     ++r.samples;
     if (p->cropping && !cvr_crop_keeps(p, pos)) continue; /* transparent */
-    cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
-                              sample_volume(v, texel, pos));
-    if (p->shading.enabled && s.a > 0.0f) s = shade(p, &ray, v, texel, pos, t, s);
+    float value = sample_volume(v, texel, pos);
+    if (iso && !cvr_iso_take(p, &interval, &value)) continue; /* no surface here */
+    cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value);
+    if (gradients && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, s);
     if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
     cvr_composite(&r.color, s);
     if (cvr_ray_done(p, &r.color)) break;

@@ -78,6 +78,9 @@ struct cvr_transfer_function {
   int size;
   double range[2];
   double unit_distance;
+  float gradient_table[CVR_GRADIENT_OPACITY_TABLE_SIZE]; /* gradient opacity, */
+  int gradient_size;            /* 0: none */
+  double gradient_max;          /* the magnitude of its last entry */
   unsigned long long version; /* unique per create/update; keys device copies */
 };
 

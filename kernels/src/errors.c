@@ -60,6 +60,8 @@ const char *cvr_blend_mode_name(cvr_blend_mode mode) {
   case CVR_BLEND_MINIMUM: return "minimum intensity";
   case CVR_BLEND_AVERAGE: return "average intensity";
   case CVR_BLEND_ADDITIVE: return "additive";
+  case CVR_BLEND_ISOSURFACE: return "isosurface";
+  case CVR_BLEND_SLICE: return "slice";
   }
   return "unknown";
 }

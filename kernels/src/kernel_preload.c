@@ -17,6 +17,7 @@ struct cvr_kernel_preload {
   atomic_int launched; /* configs launched so far, in order */
   int device_index;
   cvr_scalar_type stored_type;
+  int gradient_opacity; /* the tiny frames' transfer function has one */
   int count;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
 };
@@ -60,7 +61,11 @@ static void load_all(cvr_kernel_preload *p) {
     d.origin[a] = -0.5;
   }
   const float rgba[8] = {0.2f, 0.4f, 0.6f, 0.0f, 1.0f, 0.8f, 0.6f, 0.5f};
-  const cvr_transfer_function_desc td = {rgba, 2, {-6400.0, 12800.0}, 1.0};
+  const float gradient_opacity[2] = {0.5f, 1.0f};
+  const cvr_transfer_function_desc td = {
+      .rgba = rgba, .size = 2, .range = {-6400.0, 12800.0}, .unit_distance = 1.0,
+      .gradient_opacity = p->gradient_opacity ? gradient_opacity : NULL,
+      .gradient_opacity_size = 2, .gradient_opacity_max = 1.0};
   if (data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
       cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK) {
     /* parallel, looking along x (clip z = world x): a config whose rotation
@@ -91,11 +96,13 @@ static void *thread_main(void *arg) {
 }
 
 cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type stored_type,
-                                             const cvr_render_settings *configs, int count) {
+                                             const cvr_render_settings *configs, int count,
+                                             int gradient_opacity) {
   cvr_kernel_preload *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->device_index = device_index;
   p->stored_type = stored_type;
+  p->gradient_opacity = gradient_opacity;
   p->count = count < CVR_PRELOAD_MAX_CONFIGS ? count : CVR_PRELOAD_MAX_CONFIGS;
   memcpy(p->configs, configs, (size_t)p->count * sizeof *configs);
   for (int i = 0; i < p->count; ++i) {

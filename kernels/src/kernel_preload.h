@@ -18,10 +18,12 @@ typedef struct cvr_kernel_preload cvr_kernel_preload;
 
 /* Starts loading the kernels that `configs` launch for volumes of
  * stored_type on CUDA device device_index (configs[i].memory_layout and
- * shading are used as given). NULL when no thread could be started: the
- * caller then loads kernels itself. */
+ * shading are used as given; gradient_opacity: with a transfer function that
+ * has one). NULL when no thread could be started: the caller then loads
+ * kernels itself. */
 cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type stored_type,
-                                             const cvr_render_settings *configs, int count);
+                                             const cvr_render_settings *configs, int count,
+                                             int gradient_opacity);
 /* 1 once every config has been launched (or failed to: then the caller's
  * own first launch reports the problem). Never blocks. */
 int cvr_kernel_preload_done(const cvr_kernel_preload *p);

@@ -77,6 +77,7 @@ typedef struct cvr_ray_params {
   int max_samples;          /* 0 = unlimited */
   int early_termination;
   float termination_opacity;
+  int jitter;               /* shift each ray's lattice by cvr_jitter(px, py) of a sample */
   /* transfer-function coordinate = sampled value * tf_scale + tf_bias, where
    * the sampled value is what the texture unit returns (normalized for 8/16-bit
    * integers, raw for float) */
@@ -84,6 +85,13 @@ typedef struct cvr_ray_params {
   int tf_size;
   int blend;                /* cvr_blend_mode */
   float average_lo, average_hi; /* AVERAGE: the range, as table coordinates */
+  int iso_count;            /* ISOSURFACE: the iso values as sampled, ascending, distinct */
+  float iso[CVR_MAX_ISO_VALUES];
+  float slice[4];           /* SLICE: the plane n . x + d = 0, world space, |n| = 1 */
+  int gradient_opacity;     /* COMPOSITE: entries of the gradient-opacity table, 0: none */
+  const float *gradient_table; /* ... the table (host memory for the CPU, device for CUDA) */
+  float gradient_scale[3];  /* index-space gradient component (the ray's axes) ->
+                               table coordinate of the magnitude */
   int clip_count;           /* clipping planes: n . x + d >= 0 kept, world space, |n| = 1 */
   float clip[CVR_MAX_CLIP_PLANES][4];
   int cropping;             /* cropping: the planes in the ray's sample coordinates */
@@ -137,13 +145,28 @@ CVR_HD void cvr_transform_vector(const float *m, const float v[3], float out[3])
   }
 }
 
+/* Jittering: a fraction in [0, 1) per pixel, from an integer hash (the
+ * same on every backend), that shifts the ray's lattice along it, so that
+ * neighbouring rays sample at different depths and the slicing pattern of a
+ * regular lattice (wood grain) becomes fine noise. */
+CVR_HD float cvr_jitter(int px, int py) {
+  unsigned h = (unsigned)px * 0x8da6b343u ^ (unsigned)py * 0xd8163841u;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
+  return (float)(h >> 8) * (1.0f / 16777216.0f);
+}
+
 /* The line of the ray through the centre of pixel (px, py): its world and
  * index-space origin and step, and the part of it between the near and far
  * planes (or the opaque geometry) as lattice parameters [*t0, *t1]. The
  * lattice is global to the ray: sample k lies at world distance
  * (k + lattice_offset) * sample_distance from the eye (perspective) or from
  * the near plane (parallel), whatever part of the volume the ray crosses, so
- * every strategy samples the same points. opaque_depth is the window depth of
+ * every strategy samples the same points (with jitter, from a start moved
+ * along the ray by the pixel's fraction of a sample). opaque_depth is the window depth of
  * opaque geometry at the pixel (1: none). Pixels outside the viewport have
  * lines too (the slab strategy's border rays). Returns 0 for a degenerate
  * projection. */
@@ -181,8 +204,14 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
     t_far = cvr_minf(t_far, CVR_DIV(CVR_DIV(ds, len), dt));
   }
   float wstep[3];
+  for (int a = 0; a < 3; ++a) wstep[a] = CVR_MUL(CVR_DIV(dir[a], len), dt);
+  if (p->jitter) {
+    const float j = cvr_jitter(px, py);
+    for (int a = 0; a < 3; ++a) start[a] = CVR_ADD(start[a], CVR_MUL(j, wstep[a]));
+    t_near = CVR_SUB(t_near, j);
+    t_far = CVR_SUB(t_far, j);
+  }
   for (int a = 0; a < 3; ++a) {
-    wstep[a] = CVR_MUL(CVR_DIV(dir[a], len), dt);
     ray->world_origin[a] = start[a];
     ray->world_step[a] = wstep[a];
   }
@@ -193,10 +222,12 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
   return 1;
 }
 
-/* The samples of a line (cvr_ray_line, origin still in index space) inside
- * the volume's box within [t0, t1]: sets k_first and k_last (capped at
- * max_samples) and returns whether there is any. */
-CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1) {
+/* Narrows [*t0, *t1] of a line (cvr_ray_line, origin still in index space)
+ * to the part inside the volume's box and on the kept side of every clipping
+ * plane; returns whether any is left. */
+CVR_HD int cvr_ray_range(const cvr_ray_params *p, const cvr_ray *ray, float *t0_inout,
+                         float *t1_inout) {
+  float t0 = *t0_inout, t1 = *t1_inout;
   for (int i = 0; i < p->clip_count; ++i) { /* clipping planes: the kept side of each */
     const float *c = p->clip[i];
     const float *o = ray->world_origin, *s = ray->world_step;
@@ -222,7 +253,16 @@ CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t
     t0 = cvr_maxf(t0, cvr_minf(ta, tb));
     t1 = cvr_minf(t1, cvr_maxf(ta, tb));
   }
-  if (!(t0 <= t1)) return 0;
+  *t0_inout = t0;
+  *t1_inout = t1;
+  return t0 <= t1;
+}
+
+/* The samples of a line (cvr_ray_line, origin still in index space) inside
+ * the volume's box within [t0, t1], clipped: sets k_first and k_last (capped
+ * at max_samples) and returns whether there is any. */
+CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1) {
+  if (!cvr_ray_range(p, ray, &t0, &t1)) return 0;
   const float first = ceilf(CVR_SUB(t0, p->lattice_offset));
   const float last = floorf(CVR_SUB(t1, p->lattice_offset));
   if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
@@ -246,6 +286,28 @@ CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_d
   if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1) || !cvr_ray_clip(p, ray, t0, t1))
     return 0;
   cvr_ray_to_texel(ray);
+  return 1;
+}
+
+/* SLICE: sets up the ray through the centre of pixel (px, py) and finds the
+ * parameter *t (not on the lattice) where it meets the slice plane inside
+ * the volume, on the kept side of the clipping planes and before opaque
+ * geometry; returns whether it does. */
+CVR_HD int cvr_slice_setup(const cvr_ray_params *p, int px, int py, float opaque_depth,
+                           cvr_ray *ray, float *t) {
+  float t0, t1;
+  if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1) || !cvr_ray_range(p, ray, &t0, &t1))
+    return 0;
+  const float *n = p->slice, *o = ray->world_origin, *s = ray->world_step;
+  const float at_origin = CVR_ADD(CVR_ADD(CVR_MUL(n[0], o[0]), CVR_MUL(n[1], o[1])),
+                                  CVR_ADD(CVR_MUL(n[2], o[2]), n[3]));
+  const float rate = CVR_ADD(CVR_ADD(CVR_MUL(n[0], s[0]), CVR_MUL(n[1], s[1])), CVR_MUL(n[2], s[2]));
+  if (rate == 0.0f) return 0; /* along the plane */
+  const float ts = CVR_DIV(-at_origin, rate);
+  if (!(ts >= t0 && ts <= t1)) return 0;
+  cvr_ray_to_texel(ray);
+  ray->k_first = ray->k_last = 0;
+  *t = ts;
   return 1;
 }
 
@@ -437,6 +499,40 @@ CVR_HD cvr_rgba cvr_blend_pixel(const cvr_ray_params *p, const cvr_blend_state *
   return out;
 }
 
+/* ISOSURFACE (VTK's rule). A ray keeps the interval of the iso values its
+ * last sample lay in: i for iso[i - 1] <= value < iso[i] (iso[-1] = -inf,
+ * iso[n] = +inf); -1 before its first sample. */
+CVR_HD int cvr_iso_interval(const cvr_ray_params *p, float value) {
+  int i = 0;
+  while (i < p->iso_count && value >= p->iso[i]) ++i;
+  return i;
+}
+
+/* Takes a sample of *value into the ray's interval; returns whether it
+ * crossed an iso value, and then sets *value to it (the value to classify and
+ * composite). A sample beyond either end of the interval crosses that end and
+ * moves the interval one step, so a jump over several iso values crosses them
+ * on successive samples. The first sample only finds its interval; NaN
+ * crosses nothing. */
+CVR_HD int cvr_iso_take(const cvr_ray_params *p, int *interval, float *value) {
+  const int i = *interval;
+  if (i < 0) {
+    *interval = cvr_iso_interval(p, *value);
+    return 0;
+  }
+  if (i > 0 && *value < p->iso[i - 1]) {
+    *value = p->iso[i - 1];
+    *interval = i - 1;
+    return 1;
+  }
+  if (i < p->iso_count && *value > p->iso[i]) {
+    *value = p->iso[i];
+    *interval = i + 1;
+    return 1;
+  }
+  return 0;
+}
+
 /* Index-space gradient at a sample from its six neighbours one voxel away
  * (+x, -x, +y, -y, +z, -z): central differences per index unit. */
 CVR_HD void cvr_gradient(const float neighbours[6], float gradient[3]) {
@@ -573,6 +669,38 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
   out.b = sh->ambient * ambient[2] * s.b + sh->diffuse * diffuse[2] * s.b + sh->specular * specular[2];
   out.a = s.a;
   return out;
+}
+
+/* Gradient opacity: the table's value (linear between entries, clamped) at
+ * the magnitude of an index-space gradient, measured as VTK does (cvr.h,
+ * cvr_transfer_function_desc); gradient_scale folds in the spacing, the
+ * stored type's normalization and the table's extent. */
+CVR_HD float cvr_gradient_opacity(const cvr_ray_params *p, const float gradient[3]) {
+  const float *table = p->gradient_table;
+  const float x = CVR_MUL(gradient[0], p->gradient_scale[0]);
+  const float y = CVR_MUL(gradient[1], p->gradient_scale[1]);
+  const float z = CVR_MUL(gradient[2], p->gradient_scale[2]);
+  const float u = fminf(CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(x, x), CVR_MUL(y, y)), CVR_MUL(z, z))),
+                        (float)(p->gradient_opacity - 1));
+  int i = (int)u;
+  if (i > p->gradient_opacity - 2) i = p->gradient_opacity - 2;
+  const float f = CVR_SUB(u, (float)i);
+  return CVR_ADD(table[i], CVR_MUL(f, CVR_SUB(table[i + 1], table[i])));
+}
+
+/* What a visible sample's gradient does to it: the gradient opacity scales
+ * its opacity, then Phong shading lights its colour (each where enabled).
+ * Every backend and strategy goes through here once it has the gradient. */
+CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
+                                   const float gradient[3], cvr_rgba s) {
+  if (p->gradient_opacity) s.a = CVR_MUL(s.a, cvr_gradient_opacity(p, gradient));
+  if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, gradient, s);
+  return s;
+}
+
+/* Whether a visible sample needs its gradient. */
+CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
+  return p->shading.enabled || p->gradient_opacity;
 }
 
 /* Output quantization shared by every backend. */

@@ -1,6 +1,7 @@
 /* cvr_render: checks the frame's inputs once, then hands it to the backend. */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_backend.h"
@@ -51,6 +52,48 @@ static void clipping_params(const cvr_render_settings *s, cvr_ray_params *p) {
   p->crop_flags = s->cropping_flags;
 }
 
+static int ascending(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* ISOSURFACE's values as sampled (data * the stored type's normalization),
+ * ascending and distinct; SLICE's plane with a unit normal. */
+static void surface_params(const cvr_render_settings *s, const cvr_volume *volume,
+                           cvr_ray_params *p) {
+  double iso[CVR_MAX_ISO_VALUES];
+  const int n = s->blend_mode == CVR_BLEND_ISOSURFACE ? s->iso_value_count : 0;
+  memcpy(iso, s->iso_values, (size_t)n * sizeof *iso);
+  qsort(iso, (size_t)n, sizeof *iso, ascending);
+  const double norm = cvr_stored_type_normalization(volume->stored_type);
+  p->iso_count = 0;
+  for (int i = 0; i < n; ++i) {
+    const float v = (float)(iso[i] * norm);
+    if (p->iso_count == 0 || v > p->iso[p->iso_count - 1]) p->iso[p->iso_count++] = v;
+  }
+  const double *o = s->slice_origin, *nv = s->slice_normal;
+  const double len = sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
+  for (int a = 0; a < 3; ++a) p->slice[a] = len > 0.0 ? (float)(nv[a] / len) : 0.0f;
+  p->slice[3] = len > 0.0 ? (float)(-(nv[0] * o[0] + nv[1] * o[1] + nv[2] * o[2]) / len) : 0.0f;
+}
+
+/* Gradient opacity (COMPOSITE only, as VTK): an index-space gradient's
+ * component along axis a, times gradient_scale[a], is the magnitude's part in
+ * table entries: mean spacing / |spacing a| (VTK's measure), / the stored
+ * type's normalization (data units), * (size - 1) / the table's maximum. */
+static void gradient_opacity_params(const cvr_transfer_function *tf, const cvr_volume *volume,
+                                    cvr_blend_mode blend, cvr_ray_params *p) {
+  p->gradient_opacity = blend == CVR_BLEND_COMPOSITE ? tf->gradient_size : 0;
+  p->gradient_table = tf->gradient_table;
+  const double *sp = volume->spacing;
+  const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;
+  const double norm = cvr_stored_type_normalization(volume->stored_type);
+  for (int a = 0; a < 3; ++a)
+    p->gradient_scale[a] =
+        tf->gradient_size ? (float)(mean / fabs(sp[a]) / norm * (tf->gradient_size - 1) / tf->gradient_max)
+                          : 0.0f;
+}
+
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *settings,
                       const cvr_image *image, cvr_render_stats *stats) {
@@ -73,9 +116,11 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   cvr_status st = cvr_validate_settings(ctx, settings);
   if (st != CVR_OK) return st;
   cvr_render_settings composite_only;
-  if (settings->blend_mode != CVR_BLEND_COMPOSITE &&
-      (settings->strategy == CVR_STRATEGY_WARP_MARCHING || settings->strategy == CVR_STRATEGY_SLAB)) {
-    /* these two composite only (cvr.h): the standard strategy renders the rest */
+  if ((settings->blend_mode != CVR_BLEND_COMPOSITE &&
+       (settings->strategy == CVR_STRATEGY_WARP_MARCHING || settings->strategy == CVR_STRATEGY_SLAB)) ||
+      (settings->jittering && settings->strategy == CVR_STRATEGY_SLAB)) {
+    /* these two composite only, the slab on one lattice (cvr.h): the
+     * standard strategy renders the rest */
     composite_only = *settings;
     composite_only.strategy = CVR_STRATEGY_STANDARD;
     settings = &composite_only;
@@ -101,8 +146,11 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   frame.ray.blend = (int)settings->blend_mode;
   average_range_coordinates(tf, settings->average_range, &frame.ray);
   clipping_params(settings, &frame.ray);
+  surface_params(settings, volume, &frame.ray);
+  gradient_opacity_params(tf, volume, settings->blend_mode, &frame.ray);
   frame.ray.max_samples = settings->max_samples_per_ray;
   frame.ray.early_termination = settings->early_termination != 0;
+  frame.ray.jitter = settings->jittering != 0;
   frame.ray.termination_opacity = (float)settings->termination_opacity;
   frame.ray.lattice_offset = ctx->debug.lattice_offset;
   cvr_build_shading_params(&settings->shading, frame.ray.world_to_index, &frame.ray.shading);

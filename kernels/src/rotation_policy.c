@@ -35,6 +35,7 @@ void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const 
     /* gradients are taken along stored axes: d/ds = sign * d/di[axis] */
     for (int r = 0; r < 3; ++r)
       out->shading.gradient_to_world[3 * r + s] = g * p.shading.gradient_to_world[3 * r + a];
+    out->gradient_scale[s] = p.gradient_scale[a];
     /* cropping planes are texel coordinates (index + 0.5): a flipped axis
      * maps texel x to offset + 1 - x, and swaps its two planes */
     const float shift = (float)offset[s] + 0.5f * (1.0f - g);

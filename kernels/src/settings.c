@@ -11,12 +11,18 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   if (!s) return;
   s->sample_distance = 1.0;
   s->early_termination = 1;
+  s->jittering = 0;
   s->termination_opacity = 254.0 / 255.0;
   s->max_samples_per_ray = 0;
   s->interpolation = CVR_INTERPOLATION_LINEAR;
   s->blend_mode = CVR_BLEND_COMPOSITE;
   s->average_range[0] = -HUGE_VAL; /* every value */
   s->average_range[1] = HUGE_VAL;
+  s->iso_value_count = 0;
+  memset(s->iso_values, 0, sizeof s->iso_values);
+  memset(s->slice_origin, 0, sizeof s->slice_origin);
+  s->slice_normal[0] = s->slice_normal[1] = 0.0;
+  s->slice_normal[2] = 1.0;
   s->clip_plane_count = 0;
   memset(s->clip_planes, 0, sizeof s->clip_planes);
   s->cropping = 0;
@@ -105,6 +111,30 @@ void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]) {
   rays[0] = n / rays[1];
 }
 
+/* The settings of the ISOSURFACE and SLICE modes, checked in those modes only. */
+static cvr_status validate_surfaces(cvr_context *ctx, const cvr_render_settings *s) {
+  if (s->blend_mode == CVR_BLEND_ISOSURFACE) {
+    if (s->iso_value_count < 1 || s->iso_value_count > CVR_MAX_ISO_VALUES)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: isosurface blending with %d iso values; 1..%d are supported",
+                      s->iso_value_count, CVR_MAX_ISO_VALUES);
+    for (int i = 0; i < s->iso_value_count; ++i)
+      if (!isfinite(s->iso_values[i]))
+        return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: iso value %d is %g, not finite",
+                        i, s->iso_values[i]);
+  }
+  if (s->blend_mode == CVR_BLEND_SLICE) {
+    const double *o = s->slice_origin, *n = s->slice_normal;
+    if (!isfinite(o[0]) || !isfinite(o[1]) || !isfinite(o[2]) || !isfinite(n[0]) ||
+        !isfinite(n[1]) || !isfinite(n[2]) || (n[0] == 0.0 && n[1] == 0.0 && n[2] == 0.0))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: slice plane through (%g, %g, %g) normal to (%g, %g, %g) needs "
+                      "a finite origin and a finite, non-zero normal", o[0], o[1], o[2], n[0],
+                      n[1], n[2]);
+  }
+  return CVR_OK;
+}
+
 static cvr_status validate_clipping(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->clip_plane_count < 0 || s->clip_plane_count > CVR_MAX_CLIP_PLANES)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -149,7 +179,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->interpolation != CVR_INTERPOLATION_LINEAR && s->interpolation != CVR_INTERPOLATION_NEAREST)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown interpolation %d",
                     (int)s->interpolation);
-  if (s->blend_mode < CVR_BLEND_COMPOSITE || s->blend_mode > CVR_BLEND_ADDITIVE)
+  if (s->blend_mode < CVR_BLEND_COMPOSITE || s->blend_mode > CVR_BLEND_SLICE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown blend mode %d",
                     (int)s->blend_mode);
   if (s->blend_mode == CVR_BLEND_AVERAGE &&
@@ -157,6 +187,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: average-intensity range [%g, %g] is empty or not a number",
                     s->average_range[0], s->average_range[1]);
+  if ((st = validate_surfaces(ctx, s)) != CVR_OK) return st;
   if ((st = validate_clipping(ctx, s)) != CVR_OK) return st;
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
       s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&

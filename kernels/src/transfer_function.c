@@ -25,7 +25,31 @@ static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "transfer function: entry %d component %d is %g, outside [0, 1]", i / 4,
                       i % 4, (double)d->rgba[i]);
+  if (!d->gradient_opacity) return CVR_OK;
+  if (d->gradient_opacity_size < 2 || d->gradient_opacity_size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: gradient-opacity size %d is outside 2..%d",
+                    d->gradient_opacity_size, CVR_TRANSFER_FUNCTION_MAX_SIZE);
+  if (!(d->gradient_opacity_max > 0.0) || !isfinite(d->gradient_opacity_max))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: gradient-opacity maximum %g must be positive and finite",
+                    d->gradient_opacity_max);
+  for (int i = 0; i < d->gradient_opacity_size; ++i)
+    if (!(d->gradient_opacity[i] >= 0.0f && d->gradient_opacity[i] <= 1.0f))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: gradient-opacity entry %d is %g, outside [0, 1]", i,
+                      (double)d->gradient_opacity[i]);
   return CVR_OK;
+}
+
+/* Resamples n values to m <= n entries linearly (the ends stay). */
+static void resample(const float *in, int n, float *out, int m) {
+  for (int j = 0; j < m; ++j) {
+    const double u = (double)j * (n - 1) / (m - 1);
+    int i = (int)u;
+    if (i > n - 2) i = n - 2;
+    out[j] = (float)(in[i] + (u - i) * (in[i + 1] - in[i]));
+  }
 }
 
 /* Versions are unique in the process, so a device copy keyed by (pointer,
@@ -48,6 +72,14 @@ static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d
     tf->table[j].a = (float)(a[3] + f * (b[3] - a[3]));
   }
   tf->size = n;
+  tf->gradient_size = 0;
+  if (d->gradient_opacity) {
+    tf->gradient_size = d->gradient_opacity_size <= CVR_GRADIENT_OPACITY_TABLE_SIZE
+                            ? d->gradient_opacity_size
+                            : CVR_GRADIENT_OPACITY_TABLE_SIZE;
+    resample(d->gradient_opacity, d->gradient_opacity_size, tf->gradient_table, tf->gradient_size);
+    tf->gradient_max = d->gradient_opacity_max;
+  }
   tf->range[0] = d->range[0];
   tf->range[1] = d->range[1];
   tf->unit_distance = d->unit_distance;

@@ -203,8 +203,8 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
   for (int a = 1; a < 3; ++a) spacing = fmin(spacing, data.desc.spacing[a]);
   if (micro) cvr_tools_ramp_tf(table, 1024, 0.0, 255.0, 0.0, 255.0, 0.05f);
   else cvr_tools_ramp_tf(table, 1024, range[0], range[1], lo, hi, 0.5f);
-  const cvr_transfer_function_desc td = {table, 1024, {micro ? 0.0 : range[0], micro ? 255.0 : range[1]},
-                                         micro ? 1.0 : spacing};
+  const cvr_transfer_function_desc td = {
+      .rgba = table, .size = 1024, .range = {micro ? 0.0 : range[0], micro ? 255.0 : range[1]}, .unit_distance = micro ? 1.0 : spacing};
   cvr_transfer_function_create(ctx, &td, &sc->tf);
   cvr_render_settings_init(&sc->base);
   if (micro) {

@@ -201,7 +201,8 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
   cvr_tools_ramp_tf(table, 1024, range[0], range[1], lo, hi, 0.5f);
   double spacing = data.desc.spacing[0];
   for (int a = 1; a < 3; ++a) spacing = data.desc.spacing[a] < spacing ? data.desc.spacing[a] : spacing;
-  const cvr_transfer_function_desc td = {table, 1024, {range[0], range[1]}, spacing};
+  const cvr_transfer_function_desc td = {
+      .rgba = table, .size = 1024, .range = {range[0], range[1]}, .unit_distance = spacing};
   cvr_transfer_function_create(ctx, &td, &tf);
   cvr_tools_volume_bounds(&data.desc, center, &radius);
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -395,7 +396,8 @@ int main(int argc, char **argv) {
   }
   float table[4 * 256];
   cvr_tools_ramp_tf(table, 256, 0.0, 255.0, 0.0, 255.0, 0.05f);
-  const cvr_transfer_function_desc td = {table, 256, {0.0, 255.0}, 1.0};
+  const cvr_transfer_function_desc td = {
+      .rgba = table, .size = 256, .range = {0.0, 255.0}, .unit_distance = 1.0};
   cvr_transfer_function *tf = NULL;
   cvr_transfer_function_create(ctx, &td, &tf);
   int rc = 0;

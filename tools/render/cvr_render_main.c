@@ -132,7 +132,8 @@ int main(int argc, char **argv) {
   double min_spacing = vol.desc.spacing[0];
   for (int a = 1; a < 3; ++a)
     if (vol.desc.spacing[a] < min_spacing) min_spacing = vol.desc.spacing[a];
-  const cvr_transfer_function_desc tfd = {table, 256, {range[0], range[1]}, min_spacing};
+  const cvr_transfer_function_desc tfd = {
+      .rgba = table, .size = 256, .range = {range[0], range[1]}, .unit_distance = min_spacing};
   if ((st = cvr_transfer_function_create(ctx, &tfd, &tf)) != CVR_OK) goto fail;
 
   double center[3], radius;

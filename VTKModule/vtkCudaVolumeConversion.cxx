@@ -2,6 +2,7 @@
 
 #include "vtkCamera.h"
 #include "vtkColorTransferFunction.h"
+#include "vtkContourValues.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
 #include "vtkLight.h"
@@ -144,6 +145,67 @@ void SampleTransferFunction(
     }
     rgba[4 * i + 3] = static_cast<float>(std::min(std::max(opacity[i], 0.0), 1.0));
   }
+}
+
+bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
+  int size, std::vector<float>& table, double& max)
+{
+  if (!property->HasGradientOpacity(0) || property->GetDisableGradientOpacity(0))
+  {
+    return false;
+  }
+  vtkPiecewiseFunction* go = property->GetGradientOpacity(0);
+  double extent[2] = { range[0], range[1] };
+  if (nativeRange && go->GetSize() > 0)
+  {
+    go->GetRange(extent);
+  }
+  std::vector<double> values(static_cast<size_t>(size));
+  go->GetTable(0.0, 0.25 * (extent[1] - extent[0]), size, values.data());
+  table.resize(static_cast<size_t>(size));
+  for (int i = 0; i < size; ++i)
+  {
+    table[i] = static_cast<float>(std::min(std::max(values[i], 0.0), 1.0));
+  }
+  max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+  return true;
+}
+
+bool DescribeSurfaces(vtkVolumeProperty* property, cvr_render_settings& settings,
+  std::string& error)
+{
+  if (settings.blend_mode == CVR_BLEND_ISOSURFACE)
+  {
+    vtkContourValues* values = property->GetIsoSurfaceValues();
+    const int n = values->GetNumberOfContours();
+    if (n > CVR_MAX_ISO_VALUES)
+    {
+      error = std::to_string(n) + " iso values; at most " + std::to_string(CVR_MAX_ISO_VALUES) +
+        " are supported";
+      return false;
+    }
+    settings.iso_value_count = n;
+    for (int i = 0; i < n; ++i)
+    {
+      settings.iso_values[i] = values->GetValue(i);
+    }
+  }
+  if (settings.blend_mode == CVR_BLEND_SLICE)
+  {
+    vtkPlane* plane = vtkPlane::SafeDownCast(property->GetSliceFunction());
+    if (!plane)
+    {
+      error = property->GetSliceFunction()
+        ? std::string("slice blending takes a vtkPlane as the slice function, not a ") +
+          property->GetSliceFunction()->GetClassName()
+        : std::string("slice blending needs a slice function (vtkVolumeProperty::SetSliceFunction "
+                      "with a vtkPlane)");
+      return false;
+    }
+    plane->GetOrigin(settings.slice_origin);
+    plane->GetNormal(settings.slice_normal);
+  }
+  return true;
 }
 
 double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance,

@@ -36,6 +36,21 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, Vo
 void SampleTransferFunction(
   vtkVolumeProperty* property, const double range[2], int size, std::vector<float>& rgba);
 
+/// The gradient opacity of component 0 of `property` as the library takes it
+/// (VTK's measure: magnitudes normalized by a quarter of the data's `range`),
+/// sampled into `size` entries, the table's extent in `max`; false when the
+/// property has none or disables it. nativeRange: the mapper's
+/// GradientOpacityRangeType is NATIVE (the function's own range spans the
+/// table, as VTK's OpenGL mapper does).
+bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
+  int size, std::vector<float>& table, double& max);
+
+/// The blend-mode settings VTK keeps in the volume property: the iso values
+/// (ISOSURFACE) and the slice plane (SLICE, a vtkPlane in world coordinates).
+/// Returns false and sets `error` when they cannot be rendered.
+bool DescribeSurfaces(vtkVolumeProperty* property, cvr_render_settings& settings,
+  std::string& error);
+
 /// The sample distance vtkOpenGLGPUVolumeRayCastMapper would use, given the
 /// mapper's settings and vtkVolumeMapper::SpacingAdjustedSampleDistance.
 double SampleDistance(bool autoAdjust, bool lockToSpacing, double sampleDistance,

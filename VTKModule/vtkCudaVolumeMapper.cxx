@@ -81,6 +81,7 @@ public:
   bool LightsReported = false;
   std::string StrategyReported; // the last "strategy X renders Y" warning
   std::set<std::string> IgnoredReported; // settings not supported yet, warned about once
+  int GradientOpacityRangeType = -1;     // the one the transfer function was built with
 
   // one per image block (one for vtkImageData input)
   struct BlockVolume
@@ -190,6 +191,12 @@ static bool BlendModeOf(int vtkMode, cvr_blend_mode& out)
     case vtkVolumeMapper::ADDITIVE_BLEND:
       out = CVR_BLEND_ADDITIVE;
       return true;
+    case vtkVolumeMapper::ISOSURFACE_BLEND:
+      out = CVR_BLEND_ISOSURFACE;
+      return true;
+    case vtkVolumeMapper::SLICE_BLEND:
+      out = CVR_BLEND_SLICE;
+      return true;
     default:
       return false;
   }
@@ -202,9 +209,7 @@ const char* vtkCudaVolumeMapper::GetBlendModeName() const
   {
     return cvr_blend_mode_name(mode);
   }
-  return this->BlendMode == vtkVolumeMapper::ISOSURFACE_BLEND ? "isosurface"
-    : this->BlendMode == vtkVolumeMapper::SLICE_BLEND         ? "slice"
-                                                              : "unknown";
+  return "unknown";
 }
 
 // Settings of VTK's mapper that this one does not implement yet: rendered
@@ -213,10 +218,8 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
 {
   vtkInternals& in = *this->Internals;
   const std::pair<bool, const char*> settings[] = {
-    { this->UseJittering != 0, "jittering" },
     { this->MaskInput != nullptr, "masks (SetMaskInput)" },
     { this->ImageSampleDistance != 1.0f, "ImageSampleDistance other than 1" },
-    { property->HasGradientOpacity(), "gradient opacity" },
     { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D,
       "2D transfer functions" },
   };
@@ -229,8 +232,9 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
   }
 }
 
-// Warp marching and the slab strategy composite only: the library renders the
-// other blend modes with the standard strategy; say so once per combination.
+// Warp marching and the slab strategy composite only, and the slab needs its
+// rays on one lattice (no jittering): the library renders the rest with the
+// standard strategy; say so once per combination.
 void vtkCudaVolumeMapper::ReportStrategySwitch(
   const cvr_render_settings& settings, const cvr_render_stats& stats)
 {
@@ -240,9 +244,11 @@ void vtkCudaVolumeMapper::ReportStrategySwitch(
   {
     return;
   }
-  const std::string report = std::string("the ") + cvr_strategy_name(settings.strategy) +
-    " strategy composites only: " + this->GetBlendModeName() + " blending renders with the " +
-    cvr_strategy_name(stats.strategy) + " strategy";
+  const std::string why = settings.blend_mode != CVR_BLEND_COMPOSITE
+    ? std::string(" strategy composites only: ") + this->GetBlendModeName() + " blending"
+    : std::string(" strategy needs its rays on one lattice: jittering");
+  const std::string report = std::string("the ") + cvr_strategy_name(settings.strategy) + why +
+    " renders with the " + cvr_strategy_name(stats.strategy) + " strategy";
   if (report != in.StrategyReported)
   {
     vtkWarningMacro(<< report);
@@ -495,19 +501,36 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   vtkInternals& in = *this->Internals;
   vtkMTimeType tfTime = property->GetMTime();
   tfTime = std::max(tfTime, property->GetScalarOpacity(0)->GetMTime());
+  if (property->HasGradientOpacity(0))
+  {
+    tfTime = std::max(tfTime, property->GetStoredGradientOpacity(0)->GetMTime());
+  }
   tfTime = std::max(tfTime,
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
   if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
-    in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1])
+    in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1] &&
+    in.GradientOpacityRangeType == this->GradientOpacityRangeType)
   {
     return true;
   }
   std::vector<float> table;
   vtkCudaVolumeConversion::SampleTransferFunction(
     property, range, CVR_TRANSFER_FUNCTION_TABLE_SIZE, table);
-  const cvr_transfer_function_desc desc = { table.data(), CVR_TRANSFER_FUNCTION_TABLE_SIZE,
-    { range[0], range[1] }, property->GetScalarOpacityUnitDistance(0) };
+  std::vector<float> gradientTable;
+  double gradientMax = 0.0;
+  const bool gradientOpacity = vtkCudaVolumeConversion::SampleGradientOpacity(property, range,
+    this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
+    CVR_GRADIENT_OPACITY_TABLE_SIZE, gradientTable, gradientMax);
+  cvr_transfer_function_desc desc = {};
+  desc.rgba = table.data();
+  desc.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+  desc.range[0] = range[0];
+  desc.range[1] = range[1];
+  desc.unit_distance = property->GetScalarOpacityUnitDistance(0);
+  desc.gradient_opacity = gradientOpacity ? gradientTable.data() : nullptr;
+  desc.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
+  desc.gradient_opacity_max = gradientMax;
   cvr_status st = CVR_OK;
   if (in.TransferFunction)
   {
@@ -528,6 +551,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   in.TransferFunctionTime = tfTime;
   in.TransferFunctionRange[0] = range[0];
   in.TransferFunctionRange[1] = range[1];
+  in.GradientOpacityRangeType = this->GradientOpacityRangeType;
   return true;
 }
 
@@ -682,6 +706,7 @@ void vtkCudaVolumeMapper::RenderImages(
     settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
   }
   settings.early_termination = this->EarlyRayTermination != 0;
+  settings.jittering = this->UseJittering != 0;
   settings.termination_opacity = this->TerminationOpacity;
   settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
     ? CVR_INTERPOLATION_NEAREST
@@ -715,11 +740,22 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.tuning_prune = this->TuningPrune;
   settings.cpu_schedule =
     this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
-  std::string clippingError;
+  std::string settingsError;
   if (!vtkCudaVolumeConversion::DescribeClippingPlanes(
-        this->ClippingPlanes, settings, clippingError))
+        this->ClippingPlanes, settings, settingsError) ||
+    !vtkCudaVolumeConversion::DescribeSurfaces(property, settings, settingsError))
   {
-    vtkErrorMacro(<< clippingError);
+    vtkErrorMacro(<< settingsError);
+    return;
+  }
+  if (blend == CVR_BLEND_ISOSURFACE && settings.iso_value_count == 0)
+  {
+    // VTK's OpenGL mapper draws nothing then, and says nothing
+    if (in.IgnoredReported.insert("no iso values").second)
+    {
+      vtkWarningMacro("isosurface blending without iso values (vtkVolumeProperty::"
+                      "GetIsoSurfaceValues): nothing to render");
+    }
     return;
   }
   int droppedLights = 0;

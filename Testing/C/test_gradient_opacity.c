@@ -7,8 +7,9 @@
  *    from 0 to 1 over magnitudes [0, 16] scales every sample's opacity by
  *    0.25 (0.125 at the edges): the pixel is 1 - (1 - 0.25 a)^n. With the
  *    spacing 2 along z the measure is VTK's (per mean spacing: 4 * (4/3) / 1
- *    along x), 1/3. A table over [0, 4] clamps: 1. Maximum intensity ignores
- *    it (composite only, as VTK). Bad tables are refused with a message.
+ *    along x), 1/3. A table over [0, 4] clamps: 1. A slice's one sample is
+ *    scaled too (0.25 a); maximum intensity ignores it (cvr.h). Bad tables
+ *    are refused with a message.
  *  - Jittering, closed form: on a constant volume 15 units deep sampled
  *    every 0.45, a ray keeps 33 or 34 samples depending on its offset, its
  *    pixel 1 - (1 - a)^n for its own n; both counts occur (without jittering
@@ -109,10 +110,16 @@ static void gradient_opacity_closed_form(cvr_context *ctx, cvr_strategy strategy
                 samples_per_ray(&f));
   s.shading.enabled = 0;
   if (strategy == CVR_STRATEGY_STANDARD) {
-    s.blend_mode = CVR_BLEND_MAXIMUM; /* composite only */
+    s.blend_mode = CVR_BLEND_MAXIMUM; /* the projections ignore it */
     if (render(ctx, v, tf, &s, &f, "maximum with gradient opacity"))
       CHECK(fabs(cvr_test_column_pixel(f.color, 7, 8)[3] - cvr_round_to_half(0.5f)) < 2e-3,
             "maximum intensity with gradient opacity: opacity %.4f, expected the table's 0.5",
+            cvr_test_column_pixel(f.color, 7, 8)[3]);
+    s.blend_mode = CVR_BLEND_SLICE; /* one sample, opacity as given, scaled */
+    s.slice_origin[2] = 7.3;
+    if (render(ctx, v, tf, &s, &f, "slice with gradient opacity"))
+      CHECK(fabs(cvr_test_column_pixel(f.color, 7, 8)[3] - 0.25 * cvr_round_to_half(0.5f)) < 2e-3,
+            "slice with gradient opacity: opacity %.4f, expected 0.25 of the table's 0.5",
             cvr_test_column_pixel(f.color, 7, 8)[3]);
     s.blend_mode = CVR_BLEND_COMPOSITE;
   }

@@ -67,31 +67,34 @@ int TestCudaVolumeBlendModes(int argc, char* argv[])
   bool ok = scene.RenderAndCompare();
   vtkCudaVolumeMapper* ours[2] = { scene.Viewports[0].Ours, scene.Viewports[1].Ours };
 
-  // what the mapper does not do is said, not skipped silently: isosurface
-  // blending is an error; jittering a warning, once; with CUDA, a strategy
-  // that composites only says which one renders maximum intensity
+  // what the mapper does not do is said, not skipped silently:
+  // ImageSampleDistance a warning, once;
+  // with CUDA, a strategy that composites only says which one renders
+  // maximum intensity, and the slab which one renders jittering
   vtkNew<vtkTest::ErrorObserver> observer;
   for (vtkCudaVolumeMapper* m : ours)
   {
     m->AddObserver(vtkCommand::ErrorEvent, observer);
     m->AddObserver(vtkCommand::WarningEvent, observer);
   }
-  ours[1]->SetBlendMode(vtkVolumeMapper::ISOSURFACE_BLEND);
+  ours[0]->SetImageSampleDistance(2.0f);
   scene.Window->Render();
-  ok &= observer->CheckErrorMessage("blend mode isosurface is not supported yet") == 0;
-  ours[1]->SetBlendMode(vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND);
-  ours[0]->SetUseJittering(1);
-  scene.Window->Render();
-  ok &= observer->CheckWarningMessage("jittering not supported yet") == 0;
+  ok &= observer->CheckWarningMessage("ImageSampleDistance other than 1 not supported yet") == 0;
   scene.Window->Render();
   ok &= !observer->GetWarning(); // once
-  ours[0]->SetUseJittering(0);
+  ours[0]->SetImageSampleDistance(1.0f);
   if (std::string(ours[1]->GetLastConfiguration()).compare(0, 4, "cuda") == 0)
   {
     ours[1]->SetStrategy(vtkCudaVolumeMapper::STRATEGY_SLAB);
     scene.Window->Render();
     ok &= observer->CheckWarningMessage("the slab strategy composites only: maximum intensity "
                                         "blending renders with the standard strategy") == 0;
+    ours[0]->SetStrategy(vtkCudaVolumeMapper::STRATEGY_SLAB);
+    ours[0]->SetUseJittering(1);
+    scene.Window->Render();
+    ok &= observer->CheckWarningMessage("the slab strategy needs its rays on one lattice: "
+                                        "jittering renders with the standard strategy") == 0;
+    ours[0]->SetUseJittering(0);
   }
   ok &= !observer->GetError();
   scene.Window->Render();

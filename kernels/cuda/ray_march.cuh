@@ -210,7 +210,8 @@ __device__ __forceinline__ unsigned cvr_project(const cvr_ray_params &p, const c
 }
 
 /* SLICE: the sample where the ray meets the plane (cvr_slice_setup, at t),
- * classified, shaded where visible and enabled, as premultiplied pixel. */
+ * classified, its gradient applied where visible (gradient opacity, shading),
+ * as premultiplied pixel. */
 template <typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, const cvr_ray &ray,
                                                     const Sampler &volume, const uint4 *table,
@@ -218,7 +219,7 @@ __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, con
   cvr_rgba pixel = {0.0f, 0.0f, 0.0f, 0.0f};
   if (cvr_ray_cropped(&p, &ray, t)) return pixel;
   cvr_rgba s = cvr_classify_packed(table, copies, p, cvr_fetch(ray, volume, t));
-  if (p.shading.enabled && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
+  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
   cvr_composite(&pixel, s);
   return pixel;
 }

@@ -102,8 +102,9 @@ typedef enum cvr_interpolation {
  *              VTK's SliceFunction), classified (opacity as given) and shaded,
  *              or nothing where the plane is outside the volume, clipped,
  *              cropped or behind opaque geometry.
- * Shading applies to COMPOSITE, ISOSURFACE and SLICE; gradient opacity to
- * COMPOSITE only (as VTK). Warp marching and the slab strategy composite
+ * Shading and gradient opacity apply to COMPOSITE, ISOSURFACE and SLICE (VTK's
+ * OpenGL mapper also scales the projections' pixel by the gradient opacity
+ * at the ray's last sample, which has no meaning; here they ignore it). Warp marching and the slab strategy composite
  * only: with another mode they render as the standard strategy, and
  * cvr_render_stats.strategy says so. */
 typedef enum cvr_blend_mode {
@@ -274,8 +275,8 @@ typedef struct cvr_transfer_function_desc {
                             range[0] < range[1]; values outside clamp */
   double unit_distance;  /* world distance over which an entry's opacity
                             applies (VTK's ScalarOpacityUnitDistance); > 0 */
-  /* Optional gradient opacity (VTK's GradientOpacity), COMPOSITE only: a
-   * sample's opacity (after the distance correction) is multiplied by this
+  /* Optional gradient opacity (VTK's GradientOpacity; COMPOSITE, ISOSURFACE
+   * and SLICE, see cvr_blend_mode): a sample's opacity (after the distance correction) is multiplied by this
    * table's value at the gradient magnitude |grad f| * mean spacing (data
    * units per mean voxel edge, central differences one voxel apart, as VTK
    * measures it), the table spanning magnitudes [0, gradient_opacity_max]

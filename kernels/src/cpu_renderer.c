@@ -96,7 +96,7 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     if (p->cropping && !cvr_crop_keeps(p, pos)) return r;
     cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
                               sample_volume(v, texel, pos));
-    if (p->shading.enabled && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, s);
+    if (cvr_needs_gradient(p) && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, s);
     cvr_composite(&r.color, s);
     if (s.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t);
     return r;

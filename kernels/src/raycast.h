@@ -88,7 +88,7 @@ typedef struct cvr_ray_params {
   int iso_count;            /* ISOSURFACE: the iso values as sampled, ascending, distinct */
   float iso[CVR_MAX_ISO_VALUES];
   float slice[4];           /* SLICE: the plane n . x + d = 0, world space, |n| = 1 */
-  int gradient_opacity;     /* COMPOSITE: entries of the gradient-opacity table, 0: none */
+  int gradient_opacity;     /* entries of the gradient-opacity table, 0: none (cvr.h) */
   const float *gradient_table; /* ... the table (host memory for the CPU, device for CUDA) */
   float gradient_scale[3];  /* index-space gradient component (the ray's axes) ->
                                table coordinate of the magnitude */

@@ -77,13 +77,16 @@ static void surface_params(const cvr_render_settings *s, const cvr_volume *volum
   p->slice[3] = len > 0.0 ? (float)(-(nv[0] * o[0] + nv[1] * o[1] + nv[2] * o[2]) / len) : 0.0f;
 }
 
-/* Gradient opacity (COMPOSITE only, as VTK): an index-space gradient's
+/* Gradient opacity (COMPOSITE, ISOSURFACE and SLICE, where a sample's
+ * gradient is taken; not the projections): an index-space gradient's
  * component along axis a, times gradient_scale[a], is the magnitude's part in
  * table entries: mean spacing / |spacing a| (VTK's measure), / the stored
  * type's normalization (data units), * (size - 1) / the table's maximum. */
 static void gradient_opacity_params(const cvr_transfer_function *tf, const cvr_volume *volume,
                                     cvr_blend_mode blend, cvr_ray_params *p) {
-  p->gradient_opacity = blend == CVR_BLEND_COMPOSITE ? tf->gradient_size : 0;
+  const int gradients =
+      blend == CVR_BLEND_COMPOSITE || blend == CVR_BLEND_ISOSURFACE || blend == CVR_BLEND_SLICE;
+  p->gradient_opacity = gradients ? tf->gradient_size : 0;
   p->gradient_table = tf->gradient_table;
   const double *sp = volume->spacing;
   const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;

@@ -316,7 +316,6 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   cvr_cuda_launch l;
   memset(&l, 0, sizeof l);
   const cvr_orientation *o = NULL;
-  cvr_ray_params stored;
   cvr_gl_mapping gl;
   gl.count = 0;
   device_scope scope;
@@ -372,16 +371,12 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                  "opaque depth upload");
     l.opaque_depth = c->opaque_depth;
   }
+  /* rays are set up in the volume's index space, sampled in the copy's */
   l.ray = frame->ray;
   l.volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
-  /* gradients are taken along the stored axes */
   o = &frame->volume->cuda->orientation;
-  cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
-  l.ray.shading = stored.shading;
-  for (int a = 0; a < 3; ++a) l.ray.gradient_scale[a] = stored.gradient_scale[a];
+  cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
   l.ray.gradient_table = c->gradient_table;
-  for (int i = 0; i < 6; ++i) l.ray.crop[i] = stored.crop[i];
-  l.ray.crop_flags = stored.crop_flags;
   l.table = c->table;
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
@@ -396,8 +391,10 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
      * choice for this view, or warp marching's warps */
     int block[2] = {s->block_width, s->block_height};
     if (s->strategy == CVR_STRATEGY_BLOCK_SHAPE) {
+      cvr_ray_params stored; /* strides are the stored copy's */
+      cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
       cvr_block_shape_choice choice;
-      cvr_choose_block_shape_for(&stored, &choice); /* strides are the stored copy's */
+      cvr_choose_block_shape_for(&stored, &choice);
       const int *b = choice.horizontal ? s->horizontal_block : s->vertical_block;
       block[0] = b[0];
       block[1] = b[1];

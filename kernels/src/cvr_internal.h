@@ -156,10 +156,16 @@ void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
  * calls for a quarter turn under the policy. */
 CVR_API int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis);
 /* The ray parameters of a copy whose voxel s sits at sign[s] * i[axis[s]] +
- * offset[s] of the volume's index i: index transform, box, gradient
- * transform and cropping in the copy's axes. */
+ * offset[s] of the volume's index i: index transform and box (the rays'
+ * geometry) and the sample parameters below, in the copy's axes. */
 void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
                              const int offset[3], cvr_ray_params *out);
+/* Only what samples read in the copy's axes once a ray has moved there
+ * (cvr_ray_to_storage): gradient transform and gradient-opacity scale,
+ * cropping planes and flags. The kernels' parameters, whose rays are set up
+ * in the volume's own index space, take these and nothing else. */
+void cvr_reorient_sample_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
+                                const int offset[3], cvr_ray_params *out);
 
 /* time.c */
 double cvr_now_ms(void);

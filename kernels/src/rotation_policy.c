@@ -21,17 +21,12 @@ int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double h
   return angle > 45.0 + margin;
 }
 
-void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
-                             const int offset[3], cvr_ray_params *out) {
+void cvr_reorient_sample_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
+                                const int offset[3], cvr_ray_params *out) {
   const cvr_ray_params p = *in; /* out may be in */
-  *out = p;
   for (int s = 0; s < 3; ++s) {
     const int a = axis[s];
     const float g = (float)sign[s];
-    for (int c = 0; c < 4; ++c) out->world_to_index[4 * s + c] = g * p.world_to_index[4 * a + c];
-    out->world_to_index[4 * s + 3] += (float)offset[s];
-    out->box_min[s] = sign[s] > 0 ? p.box_min[a] + offset[s] : offset[s] - p.box_max[a];
-    out->box_max[s] = sign[s] > 0 ? p.box_max[a] + offset[s] : offset[s] - p.box_min[a];
     /* gradients are taken along stored axes: d/ds = sign * d/di[axis] */
     for (int r = 0; r < 3; ++r)
       out->shading.gradient_to_world[3 * r + s] = g * p.shading.gradient_to_world[3 * r + a];
@@ -51,4 +46,19 @@ void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const 
     for (int s = 0; s < 3; ++s) c[axis[s]] = sign[s] > 0 ? stored[s] : 2 - stored[s];
     if ((p.crop_flags >> (c[0] + 3 * c[1] + 9 * c[2])) & 1u) out->crop_flags |= 1u << r;
   }
+}
+
+void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const int sign[3],
+                             const int offset[3], cvr_ray_params *out) {
+  const cvr_ray_params p = *in; /* out may be in */
+  *out = p;
+  for (int s = 0; s < 3; ++s) {
+    const int a = axis[s];
+    const float g = (float)sign[s];
+    for (int c = 0; c < 4; ++c) out->world_to_index[4 * s + c] = g * p.world_to_index[4 * a + c];
+    out->world_to_index[4 * s + 3] += (float)offset[s];
+    out->box_min[s] = sign[s] > 0 ? p.box_min[a] + offset[s] : offset[s] - p.box_max[a];
+    out->box_max[s] = sign[s] > 0 ? p.box_max[a] + offset[s] : offset[s] - p.box_min[a];
+  }
+  cvr_reorient_sample_params(&p, axis, sign, offset, out);
 }

@@ -729,6 +729,7 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.slab_block[0] = this->SlabBlock[0];
   settings.slab_block[1] = this->SlabBlock[1];
   settings.slab_depth = this->SlabDepth;
+  settings.slab_border = static_cast<cvr_slab_border>(this->SlabBorder);
   settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
   settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
   settings.rotation_hysteresis = this->RotationHysteresis;
@@ -843,7 +844,8 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   if (in.Stats.strategy == CVR_STRATEGY_SLAB)
   {
-    std::snprintf(configuration, sizeof configuration, ", slab depth %d", in.Stats.slab_depth);
+    std::snprintf(configuration, sizeof configuration, ", slab depth %d, %s border",
+      in.Stats.slab_depth, cvr_slab_border_name(in.Stats.slab_border));
     in.Configuration += configuration;
   }
   if (in.Stats.backend == CVR_BACKEND_CUDA && in.Stats.memory_layout != CVR_LAYOUT_TEXTURE)
@@ -1041,6 +1043,7 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "BlockWarps: " << this->BlockWarps[0] << " x " << this->BlockWarps[1] << "\n";
   os << indent << "SlabBlock: " << this->SlabBlock[0] << " x " << this->SlabBlock[1] << "\n";
   os << indent << "SlabDepth: " << this->SlabDepth << "\n";
+  os << indent << "SlabBorder: " << this->SlabBorder << "\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
   os << indent << "CpuThreads: " << this->CpuThreads << "\n";

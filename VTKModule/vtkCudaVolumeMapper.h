@@ -70,6 +70,11 @@ public:
     WARP_SB_SHUFFLE = 2,
     WARP_DB_SHUFFLE = 3
   };
+  enum SlabBorderType
+  {
+    SLAB_BORDER_RING = 0,
+    SLAB_BORDER_GATHERED = 1
+  };
   enum MemoryLayoutType
   {
     LAYOUT_TEXTURE = 0,
@@ -118,13 +123,17 @@ public:
    *    (at most 16; default 1 x 8). WarpVariant: single or double buffer,
    *    through shared memory or shuffles (default WARP_DB_SHUFFLE). Width 32
    *    (the default) is 1D warp marching; 8 is the paper's 3D shape 2 x 2 x 8.
-   *  - STRATEGY_SLAB (Mensmann et al.): SlabBlock[0] x SlabBlock[1] rays per
-   *    thread block (each side >= 3, at most 1024; the outer ring are border
-   *    rays, so a block renders a (w - 2) x (h - 2) tile; default 16 x 8)
-   *    step through slabs of SlabDepth samples (4, 8, 16 or 32; default 8)
-   *    cached in shared memory; shading takes its gradients from the cache
-   *    (the neighbouring rays) instead of six more volume fetches, so shaded
-   *    images differ slightly from the other strategies'.
+   *  - STRATEGY_SLAB (Mensmann et al.): SlabBlock[0] x SlabBlock[1] threads
+   *    per block (at most 1024; default 16 x 8) step through slabs of
+   *    SlabDepth samples (4, 8, 16 or 32; default 8) cached in shared
+   *    memory; shading takes its gradients from the cache (the neighbouring
+   *    rays) instead of six more volume fetches, so shaded images differ
+   *    slightly from the other strategies'. The rays around a block's tile
+   *    only fill the cache: SlabBorder SLAB_BORDER_RING (default, the
+   *    paper's) casts them from the block's outer ring of threads (each side
+   *    >= 3; the tile is (w - 2) x (h - 2)), SLAB_BORDER_GATHERED from the
+   *    tile's own threads besides their pixels (the tile is the block, which
+   *    needs at least 2 (w + 2) + 2 h threads); both render the same image.
    *  - STRATEGY_AUTO (the default): the auto-tuner picks the fastest
    *    configuration (strategy, its parameters, memory layout; on the CPU
    *    tile size and schedule) for each class of view direction by measuring
@@ -151,6 +160,8 @@ public:
   vtkGetVector2Macro(SlabBlock, int);
   vtkSetMacro(SlabDepth, int);
   vtkGetMacro(SlabDepth, int);
+  vtkSetMacro(SlabBorder, int);
+  vtkGetMacro(SlabBorder, int);
   ///@}
 
   ///@{
@@ -379,6 +390,7 @@ protected:
   int BlockWarps[2] = { 1, 8 };
   int SlabBlock[2] = { 16, 8 };
   int SlabDepth = 8;
+  int SlabBorder = SLAB_BORDER_RING;
   int MemoryLayout = LAYOUT_TEXTURE;
   int RotationPolicy = ROTATION_NEVER;
   double RotationHysteresis = 5.0;

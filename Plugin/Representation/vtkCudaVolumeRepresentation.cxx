@@ -132,6 +132,10 @@ void vtkCudaVolumeRepresentation::SetSlabDepth(int v)
 {
   this->CudaMapper->SetSlabDepth(v);
 }
+void vtkCudaVolumeRepresentation::SetSlabBorder(int v)
+{
+  this->CudaMapper->SetSlabBorder(v);
+}
 void vtkCudaVolumeRepresentation::SetMemoryLayout(int v)
 {
   this->CudaMapper->SetMemoryLayout(v);

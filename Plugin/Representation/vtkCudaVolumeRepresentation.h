@@ -45,6 +45,7 @@ public:
   void SetBlockWarps(int x, int y);
   void SetSlabBlock(int x, int y);
   void SetSlabDepth(int samples);
+  void SetSlabBorder(int border);
   void SetMemoryLayout(int layout);
   void SetRotationPolicy(int policy);
   void SetRotationHysteresis(double degrees);

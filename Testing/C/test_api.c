@@ -330,14 +330,19 @@ int main(int argc, char **argv) {
                 "hysteresis");
   }
   /* slab-based ray casting (Strategies III) */
-  const int bad_slabs[][3] = {{2, 8, 8}, {8, 2, 8}, {64, 32, 8}, {-3, 8, 8}, {32, 8, 0},
-                              {32, 8, 5}, {32, 8, 64}};
-  for (int i = 0; i < 7; ++i) {
+  /* w, h, depth, border: a ring needs a pixel between its sides; gathering
+   * needs a thread per border ray (4 x 4 has 16 threads, 20 border rays) */
+  const int R = CVR_SLAB_BORDER_RING, G = CVR_SLAB_BORDER_GATHERED;
+  const int bad_slabs[][4] = {{2, 8, 8, R},   {8, 2, 8, R},  {64, 32, 8, R},  {-3, 8, 8, R},
+                              {32, 8, 0, R},  {32, 8, 5, R}, {32, 8, 64, R},  {4, 4, 8, G},
+                              {32, 1, 8, G},  {0, 8, 8, G},  {64, 32, 8, G},  {16, 8, 8, 2}};
+  for (int i = 0; i < (int)(sizeof bad_slabs / sizeof bad_slabs[0]); ++i) {
     sb = s;
     sb.strategy = CVR_STRATEGY_SLAB;
     sb.slab_block[0] = bad_slabs[i][0];
     sb.slab_block[1] = bad_slabs[i][1];
     sb.slab_depth = bad_slabs[i][2];
+    sb.slab_border = (cvr_slab_border)bad_slabs[i][3];
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "slab");
   }

@@ -5,7 +5,8 @@
  *  1. Unshaded, the slab strategy takes exactly the reference's samples: the
  *     tolerance of test_common.h, the reference's rays, and with early ray
  *     termination off its sample count; for several block shapes and slab
- *     depths (3 x 3 with depth 4 up to 32 x 32 with depth 32), every layout,
+ *     depths (3 x 3 with depth 4 up to 32 x 32 with depth 32), the border
+ *     rays cast by a ring of threads or gathered by the tile's, every layout,
  *     nearest filtering.
  *  2. Shaded, the gradients come from the slab cache (eye space) instead of
  *     six fetches one voxel away (the reference). Stated tolerances: the
@@ -15,8 +16,8 @@
  *     On a linear field both gradients are exact: SLAB_LINEAR_DEGREES at the
  *     95th percentile (the rest: rays that graze the clamped edges).
  *  3. No grid pattern: with border rays, a ray's gradient does not depend on
- *     where the tiles fall, so every block shape and depth renders the same
- *     image, bit for bit. Ignoring the border rays (a test hook: one-sided
+ *     where the tiles fall, so every block shape, depth and way of casting
+ *     the border rays renders the same image, bit for bit. Ignoring the border rays (a test hook: one-sided
  *     differences at tile edges, the paper's Figure 4) breaks that, and its
  *     error concentrates on the tile edges (SLAB_EDGE_RATIO): the test would
  *     catch it.
@@ -49,9 +50,16 @@ enum { SIZE = 256, PIXELS = SIZE * SIZE };
 
 typedef struct slab_config {
   int bw, bh, depth;
+  cvr_slab_border border;
 } slab_config;
-static const slab_config configs[] = {{32, 8, 8}, {16, 16, 16}, {3, 3, 4}, {7, 5, 8},
-                                      {32, 32, 32}, {18, 6, 4}};
+#define RING CVR_SLAB_BORDER_RING
+#define GATHERED CVR_SLAB_BORDER_GATHERED
+/* the first four in --quick; [0] for the linear field and the layouts, [1]
+ * the tiling the others must match, [2] the gathered one of the layouts */
+static const slab_config configs[] = {
+    {32, 8, 8, RING},      {16, 16, 16, RING},  {16, 8, 8, GATHERED}, {3, 3, 4, RING},
+    {7, 5, 8, RING},       {32, 32, 32, RING},  {18, 6, 4, RING},     {8, 8, 32, GATHERED},
+    {32, 4, 4, GATHERED},  {5, 8, 16, GATHERED}, {32, 32, 32, GATHERED}};
 enum { CONFIGS = sizeof configs / sizeof configs[0] };
 
 static const cvr_test_dataset datasets[3] = {
@@ -67,6 +75,7 @@ static void slab(cvr_render_settings *s, const slab_config *c) {
   s->slab_block[0] = c->bw;
   s->slab_block[1] = c->bh;
   s->slab_depth = c->depth;
+  s->slab_border = c->border;
 }
 
 static int render(cvr_context *ctx, const cvr_test_scene *sc, const cvr_view *view,
@@ -102,9 +111,10 @@ static void check_unshaded(cvr_context *gpu, const cvr_test_scene *g, const uint
          (unsigned long long)st.samples);
   CHECK(cvr_test_within_tolerance(&d) && nan_depth == 0, "%s: outside the tolerance", what);
   CHECK(st.strategy == CVR_STRATEGY_SLAB && st.block_width == s->slab_block[0] &&
-            st.block_height == s->slab_block[1] && st.slab_depth == s->slab_depth,
-        "%s: launched as %s %dx%d depth %d", what, cvr_strategy_name(st.strategy), st.block_width,
-        st.block_height, st.slab_depth);
+            st.block_height == s->slab_block[1] && st.slab_depth == s->slab_depth &&
+            st.slab_border == s->slab_border,
+        "%s: launched as %s %dx%d depth %d border %s", what, cvr_strategy_name(st.strategy),
+        st.block_width, st.block_height, st.slab_depth, cvr_slab_border_name(st.slab_border));
   CHECK(ref_st->rays == st.rays, "%s: %llu rays on the CPU, %llu on the GPU", what,
         (unsigned long long)ref_st->rays, (unsigned long long)st.rays);
   if (!s->early_termination)
@@ -223,9 +233,9 @@ static void check_shaded(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
     render(gpu, g, view, &u, other8, NULL, NULL, &st, name);
     const cvr_tools_image_diff d = cvr_tools_compare_rgba8(slab8, other8, pixels, 0);
     if (d.max_diff) {
-      CHECK(0, "%s: slab %dx%d depth %d differs from 16x16 depth 16 by up to %d levels in %ld "
-               "pixels: its tiles show", name, configs[k].bw, configs[k].bh, configs[k].depth,
-            d.max_diff, d.over_count);
+      CHECK(0, "%s: slab %dx%d depth %d %s differs from 16x16 depth 16 by up to %d levels in "
+               "%ld pixels: its tiles show", name, configs[k].bw, configs[k].bh, configs[k].depth,
+            cvr_slab_border_name(configs[k].border), d.max_diff, d.over_count);
       same = 0;
     }
   }
@@ -371,6 +381,10 @@ static void check_limits(cvr_context *gpu, const cvr_test_scene *g) {
   s.shading.enabled = 1;
   CHECK(cvr_render(gpu, g->volume, g->tf, &view, &s, &img, NULL) == CVR_OK, "32 x 32 x 32 renders: %s",
         cvr_last_error(gpu));
+  /* gathered, the cache also holds the border rays: 34 x 34 x 34 floats */
+  s.slab_border = CVR_SLAB_BORDER_GATHERED;
+  CHECK(cvr_render(gpu, g->volume, g->tf, &view, &s, &img, NULL) == CVR_OK,
+        "32 x 32 x 32 gathered renders: %s", cvr_last_error(gpu));
 }
 
 int main(int argc, char **argv) {
@@ -407,19 +421,19 @@ int main(int argc, char **argv) {
         s.early_termination = v % 2;
         render(cpu, &c, &view, &s, ref, NULL, ref_depth, &ref_st, ds->file);
         for (int k = 0; k < CONFIGS; ++k) {
-          if (quick && k > 2) break;
+          if (quick && k > 3) break;
           cvr_render_settings t = s;
           slab(&t, &configs[k]);
-          snprintf(what, sizeof what, "%s view %d %s slab %dx%d depth %d%s", ds->file, v,
+          snprintf(what, sizeof what, "%s view %d %s slab %dx%d depth %d %s%s", ds->file, v,
                    proj ? "persp" : "par", configs[k].bw, configs[k].bh, configs[k].depth,
-                   s.early_termination ? "" : " no-ERT");
+                   cvr_slab_border_name(configs[k].border), s.early_termination ? "" : " no-ERT");
           check_unshaded(gpu, &g, ref, ref_depth, &ref_st, &view, &t, what);
         }
         if (v == 1) /* the global-memory layouts, and nearest */
           for (int k = 0; k < 3; ++k) {
             cvr_render_settings t = s;
-            slab(&t, &configs[0]);
-            const char *how = k == 2 ? "nearest" : (k ? "Z-order" : "array order");
+            slab(&t, &configs[k == 1 ? 2 : 0]);
+            const char *how = k == 2 ? "nearest" : (k ? "Z-order, gathered" : "array order");
             t.memory_layout = k == 1 ? CVR_LAYOUT_Z_ORDER : CVR_LAYOUT_ARRAY_ORDER;
             if (k == 2) {
               t.memory_layout = CVR_LAYOUT_TEXTURE;

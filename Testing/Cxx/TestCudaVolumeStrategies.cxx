@@ -45,7 +45,7 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     const char* Name;
     int Strategy, Variant, Width, RaysX, RaysY, WarpsX, WarpsY;
     const char* Expect; // in the configuration line on CUDA
-    int Layout, Rotation;
+    int Layout, Rotation, SlabBorder;
   };
   const Config configs[] = {
     { "block shape", vtkCudaVolumeMapper::STRATEGY_BLOCK_SHAPE, 0, 32, 1, 1, 1, 8, "block-shape" },
@@ -73,7 +73,11 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
       "array order, rotation hysteresis", vtkCudaVolumeMapper::LAYOUT_ARRAY_ORDER,
       vtkCudaVolumeMapper::ROTATION_HYSTERESIS },
     // unshaded, the slab strategy takes the same samples: the same image
-    { "slab", vtkCudaVolumeMapper::STRATEGY_SLAB, 0, 32, 1, 1, 1, 8, "slab 16x16, slab depth 16" },
+    { "slab", vtkCudaVolumeMapper::STRATEGY_SLAB, 0, 32, 1, 1, 1, 8,
+      "slab 16x16, slab depth 16, ring border" },
+    { "slab, gathered", vtkCudaVolumeMapper::STRATEGY_SLAB, 0, 32, 1, 1, 1, 8,
+      "slab 16x16, slab depth 16, gathered border", vtkCudaVolumeMapper::LAYOUT_TEXTURE,
+      vtkCudaVolumeMapper::ROTATION_NEVER, vtkCudaVolumeMapper::SLAB_BORDER_GATHERED },
   };
   bool ok = true;
   for (const Config& c : configs)
@@ -87,6 +91,7 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
     scene.Mapper->SetRotationPolicy(c.Rotation);
     scene.Mapper->SetSlabBlock(16, 16);
     scene.Mapper->SetSlabDepth(16);
+    scene.Mapper->SetSlabBorder(c.SlabBorder);
     scene.Window->Render();
     const cvrTest::ImageDifference d =
       cvrTest::Compare(cvrTest::Grab(scene.Window), reference, 1);

@@ -42,6 +42,7 @@ rep.CudaBlockWarps = [2, 4]
 rep.CudaStrategy = "Slab"
 rep.CudaSlabBlock = [16, 12]
 rep.CudaSlabDepth = "16"
+rep.CudaSlabBorder = "Gathered"
 rep.CudaStrategy = "Warp Marching"
 rep.CudaMemoryLayout = "Z-Order"
 rep.CudaRotationPolicy = "With Hysteresis"

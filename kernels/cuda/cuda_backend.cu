@@ -170,14 +170,14 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
   case CVR_STRATEGY_SLAB: {
     st = check_block(ctx, "slab block", s->slab_block[0], s->slab_block[1],
                      kernel_max_threads(ctx, MAX_THREADS_SLAB));
-    const size_t need = cvr_cuda_slab_shared_bytes(s->slab_block[0] * s->slab_block[1], s->slab_depth);
+    const size_t need = cvr_cuda_slab_shared_bytes(s);
     if (st == CVR_OK && need > ctx->cuda->props.sharedMemPerBlockOptin)
       st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: a slab block of %d x %d rays and slabs of %d samples needs %zu "
-                    "bytes of shared memory with the transfer function; this device has %zu per "
-                    "block (fewer rays or a smaller slab depth)",
-                    s->slab_block[0], s->slab_block[1], s->slab_depth, need,
-                    ctx->cuda->props.sharedMemPerBlockOptin);
+                    "settings: a slab block of %d x %d threads (%s border) and slabs of %d "
+                    "samples needs %zu bytes of shared memory with the transfer function; this "
+                    "device has %zu per block (fewer threads or a smaller slab depth)",
+                    s->slab_block[0], s->slab_block[1], cvr_slab_border_name(s->slab_border),
+                    s->slab_depth, need, ctx->cuda->props.sharedMemPerBlockOptin);
     break;
   }
   }
@@ -407,6 +407,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       block[0] = s->slab_block[0];
       block[1] = s->slab_block[1];
       stats->slab_depth = s->slab_depth;
+      stats->slab_border = s->slab_border;
     }
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     const cvr_memory_layout layout = frame->volume->cuda->layout;

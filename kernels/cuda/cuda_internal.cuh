@@ -162,8 +162,8 @@ cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *launch, cvr_memory_layou
                                  cvr_scalar_type stored_type, const cvr_render_settings *settings,
                                  int one_sided, cudaStream_t stream);
 int cvr_cuda_slab_max_threads(void);
-/* Shared memory of a block of `rays` rays and slabs of `depth` samples with
- * the largest transfer function, once. */
-size_t cvr_cuda_slab_shared_bytes(int rays, int depth);
+/* Shared memory of the slab block of `settings` with the largest transfer
+ * function, once. */
+size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *settings);
 
 #endif

@@ -150,6 +150,20 @@ typedef enum cvr_warp_variant {
   CVR_WARP_DB_SHUFFLE
 } cvr_warp_variant;
 
+/* Who casts the slab strategy's border rays (the ring of rays around a
+ * block's tile whose samples only fill the cache, so gradients at the tile's
+ * edge see real neighbours). RING: the block's outer ring of threads, as
+ * Mensmann et al. build it; a block of w x h threads renders a tile of
+ * (w - 2) x (h - 2) pixels, and those threads idle while the others shade.
+ * GATHERED: every thread renders a pixel of a w x h tile, and the block's
+ * threads also fetch the 2 (w + 2) + 2 h border rays, one each besides
+ * their own, so no thread idles (the block needs at least as many threads as
+ * border rays). Both take the same samples and render the same image. */
+typedef enum cvr_slab_border {
+  CVR_SLAB_BORDER_RING = 0,
+  CVR_SLAB_BORDER_GATHERED
+} cvr_slab_border;
+
 /* Where the CUDA backend keeps the volume (Bethel and Howison section 3.3).
  * TEXTURE: a 3D CUDA array read through the texture unit, which filters in
  * hardware. ARRAY_ORDER and Z_ORDER: plain global memory, x fastest or along
@@ -222,6 +236,7 @@ CVR_API const char *cvr_status_string(cvr_status status);
 CVR_API const char *cvr_backend_name(cvr_backend backend);
 CVR_API const char *cvr_strategy_name(cvr_strategy strategy);
 CVR_API const char *cvr_warp_variant_name(cvr_warp_variant variant);
+CVR_API const char *cvr_slab_border_name(cvr_slab_border border);
 CVR_API const char *cvr_blend_mode_name(cvr_blend_mode mode);
 CVR_API const char *cvr_memory_layout_name(cvr_memory_layout layout);
 CVR_API const char *cvr_rotation_policy_name(cvr_rotation_policy policy);
@@ -436,16 +451,20 @@ typedef struct cvr_render_settings {
   int warp_width;
   int warp_rays[2];
   int block_warps[2];
-  /* SLAB: a thread block of slab_block[0] x slab_block[1] rays, the outer ring
-   * of them border rays that only fill the cache, so a block renders a tile
-   * of (slab_block[0] - 2) x (slab_block[1] - 2) pixels (each side 3..1024,
-   * at most 1024 rays); slabs of slab_depth samples per ray (4, 8, 16 or 32:
-   * each is a compiled kernel whose slab fetches are all in flight). The
-   * cache holds (slab_depth + 2) float samples per ray and must fit the
-   * device's shared memory beside the transfer function: cvr_render says so
-   * when it does not. Defaults: 16 x 8, 8 (the fastest shaded on an H100
-   * in most cases, tools/bench/results/2026-11-22-h100-slab). */
+  /* SLAB: a thread block of slab_block[0] x slab_block[1] threads (at most
+   * 1024) and who casts its border rays (slab_border): with RING the outer
+   * ring of threads, so a block renders a tile of (slab_block[0] - 2) x
+   * (slab_block[1] - 2) pixels (each side at least 3); with GATHERED the
+   * block's own threads besides their pixels, so the tile is the block
+   * (2 (w + 2) + 2 h border rays, at most one per thread). Slabs of
+   * slab_depth samples per ray (4, 8, 16 or 32: each is a compiled kernel
+   * whose slab fetches are all in flight). The cache holds (slab_depth + 2)
+   * float samples per ray, border rays included, and must fit the device's
+   * shared memory beside the transfer function: cvr_render says so when it
+   * does not. Defaults: 16 x 8, RING, 8 (the fastest shaded on an H100 in
+   * most cases, tools/bench/results/2026-11-22-h100-slab). */
   int slab_block[2];
+  cvr_slab_border slab_border;
   int slab_depth;
   /* CUDA: where the volume lives (changing it rebuilds the device copy once,
    * through host memory, so device memory never holds two copies) */
@@ -496,7 +515,8 @@ typedef struct cvr_render_stats {
   int block_width, block_height;  /* thread block launched, in threads (CUDA: for
                                      warp marching, 32 x warps), or tile (CPU) */
   int warp_rays[2], warp_width;   /* warp marching: the warp's shape as launched */
-  int slab_depth;                 /* slab: samples per slab (the block holds border rays) */
+  int slab_depth;                 /* slab: samples per slab */
+  cvr_slab_border slab_border;    /* slab: who cast the border rays */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */
   double total_ms;   /* the whole cvr_render call */
   double transfer_ms; /* CUDA: this frame's copies between host and device around the kernel

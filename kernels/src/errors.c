@@ -76,6 +76,14 @@ const char *cvr_warp_variant_name(cvr_warp_variant variant) {
   return "unknown";
 }
 
+const char *cvr_slab_border_name(cvr_slab_border border) {
+  switch (border) {
+  case CVR_SLAB_BORDER_RING: return "ring";
+  case CVR_SLAB_BORDER_GATHERED: return "gathered";
+  }
+  return "unknown";
+}
+
 const char *cvr_memory_layout_name(cvr_memory_layout layout) {
   switch (layout) {
   case CVR_LAYOUT_TEXTURE: return "texture";

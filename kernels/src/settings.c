@@ -42,6 +42,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->block_warps[1] = 8;
   s->slab_block[0] = 16;
   s->slab_block[1] = 8;
+  s->slab_border = CVR_SLAB_BORDER_RING;
   s->slab_depth = 8;
   s->memory_layout = CVR_LAYOUT_TEXTURE;
   s->rotation_policy = CVR_ROTATION_NEVER;
@@ -222,12 +223,24 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
                     s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
-  if (s->slab_block[0] < 3 || s->slab_block[1] < 3 ||
+  if (s->slab_border != CVR_SLAB_BORDER_RING && s->slab_border != CVR_SLAB_BORDER_GATHERED)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown slab border %d",
+                    (int)s->slab_border);
+  if (s->slab_block[0] < 1 || s->slab_block[1] < 1 ||
       (long)s->slab_block[0] * s->slab_block[1] > CVR_MAX_BLOCK_THREADS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: slab block %d x %d must have each side >= 3 (a pixel between two "
-                    "border rays) and at most %d rays", s->slab_block[0], s->slab_block[1],
-                    CVR_MAX_BLOCK_THREADS);
+                    "settings: slab block %d x %d must have 1..%d threads", s->slab_block[0],
+                    s->slab_block[1], CVR_MAX_BLOCK_THREADS);
+  if (s->slab_border == CVR_SLAB_BORDER_RING && (s->slab_block[0] < 3 || s->slab_block[1] < 3))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: slab block %d x %d with a ring of border rays must have each side "
+                    ">= 3 (a pixel between two border rays)", s->slab_block[0], s->slab_block[1]);
+  if (s->slab_border == CVR_SLAB_BORDER_GATHERED &&
+      2 * (s->slab_block[0] + 2) + 2 * s->slab_block[1] > s->slab_block[0] * s->slab_block[1])
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: slab block %d x %d has fewer threads than the %d border rays it "
+                    "gathers (one per thread; a larger block, or the ring)", s->slab_block[0],
+                    s->slab_block[1], 2 * (s->slab_block[0] + 2) + 2 * s->slab_block[1]);
   if (s->slab_depth != 4 && s->slab_depth != 8 && s->slab_depth != 16 && s->slab_depth != 32)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: slab depth %d must be 4, 8, 16 or 32 samples", s->slab_depth);

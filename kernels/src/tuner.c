@@ -10,8 +10,9 @@
  *    on Hopper, so both orientations stay in every class);
  *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best) and
  *    1D, which win where rays are long and the strides large;
- *  - the slab (Mensmann) only with shading, its only purpose, at the block
- *    and depth that were fastest on the H100;
+ *  - the slab (Mensmann) only with shading, its only purpose, at the blocks
+ *    and depth that were fastest on the H100, its border rays as a ring of
+ *    threads and gathered;
  *  - on the CPU, tile shapes along the stride axis, dynamic and static.
  * The first candidate is the papers' prediction, used until a measurement
  * says otherwise. Every candidate is measured once; only contenders (within
@@ -46,17 +47,19 @@ void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
 }
 
 static cvr_candidate standard(int w, int h) {
-  cvr_candidate c = {CVR_STRATEGY_STANDARD, {w, h}, 0, 0, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC};
+  cvr_candidate c = {CVR_STRATEGY_STANDARD, {w, h}, 0, 0, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC,
+                     CVR_SLAB_BORDER_RING};
   return c;
 }
 
 static cvr_candidate strategy(cvr_strategy s, int b0, int b1, int width, int depth) {
-  cvr_candidate c = {s, {b0, b1}, width, depth, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC};
+  cvr_candidate c = {s, {b0, b1}, width, depth, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC,
+                     CVR_SLAB_BORDER_RING};
   return c;
 }
 
 static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
-  cvr_candidate c = {CVR_STRATEGY_STANDARD, {0, 0}, 0, 0, {w, h}, schedule};
+  cvr_candidate c = {CVR_STRATEGY_STANDARD, {0, 0}, 0, 0, {w, h}, schedule, CVR_SLAB_BORDER_RING};
   return c;
 }
 
@@ -94,6 +97,10 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     if (shaded && blend == CVR_BLEND_COMPOSITE) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
+      /* the border rays gathered: faster at large viewports on the H100
+       * (tools/bench/results/2026-11-23-h100-slab-gathered) */
+      k[n] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
+      k[n++].slab_border = CVR_SLAB_BORDER_GATHERED;
     }
   }
   c->count = n;
@@ -167,6 +174,7 @@ void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
     s->slab_block[0] = c->block[0];
     s->slab_block[1] = c->block[1];
     s->slab_depth = c->slab_depth;
+    s->slab_border = c->slab_border;
     break;
   default: /* block shape: the settings' pair (the paper's by default) */
     break;
@@ -188,7 +196,8 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
     snprintf(out, size, "warp marching %s, %d lanes/ray", c->warp_width == 32 ? "1D" : "3D",
              c->warp_width);
   else if (c->strategy == CVR_STRATEGY_SLAB)
-    snprintf(out, size, "slab %dx%d depth %d", c->block[0], c->block[1], c->slab_depth);
+    snprintf(out, size, "slab %dx%d depth %d%s", c->block[0], c->block[1], c->slab_depth,
+             c->slab_border == CVR_SLAB_BORDER_GATHERED ? " gathered" : "");
   else
     snprintf(out, size, "%s", cvr_strategy_name(c->strategy));
 }

@@ -25,6 +25,7 @@ typedef struct cvr_candidate {
   int slab_depth; /* slab */
   int cpu_tile[2];
   cvr_cpu_schedule cpu_schedule;
+  cvr_slab_border slab_border; /* slab */
 } cvr_candidate;
 
 typedef struct cvr_tuning_class {

@@ -33,8 +33,9 @@ static void usage(void) {
           "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
           "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
           "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
-          "                          slab:WxH:D (slab-based: W x H rays with the border\n"
-          "                          ones, slabs of D samples), e.g. slab:32x8:8\n"
+          "                          slab:WxH:D (slab-based: W x H threads, the outer ring\n"
+          "                          border rays, slabs of D samples), e.g. slab:32x8:8,\n"
+          "                          +gather: every thread a pixel, the border rays gathered\n"
           "                          any followed by @texture, @array or @zorder (memory\n"
           "                          layout), +shade (Phong shading, a headlight),\n"
           "                          +rot (in-place rotation on region change),\n"
@@ -76,7 +77,8 @@ typedef struct bench_config {
 } bench_config;
 
 /* Layout and rotation modifiers after the strategy: @texture, @array,
- * @zorder, +rot, +rot:H, +tile:TxK. */
+ * @zorder, +rot, +rot:H, +tile:TxK; +shade; +gather (the slab's border rays
+ * fetched by the tile's threads). */
 static int parse_modifiers(const char *m, cvr_render_settings *s) {
   while (*m) {
     int n = 0;
@@ -88,6 +90,7 @@ static int parse_modifiers(const char *m, cvr_render_settings *s) {
       s->rotation_policy = CVR_ROTATION_HYSTERESIS;
     else if (!strncmp(m, "+rot", 4)) s->rotation_policy = CVR_ROTATION_ON_REGION_CHANGE, n = 4;
     else if (!strncmp(m, "+shade", 6)) s->shading.enabled = 1, n = 6;
+    else if (!strncmp(m, "+gather", 7)) s->slab_border = CVR_SLAB_BORDER_GATHERED, n = 7;
     if (n <= 0) return 0;
     m += n;
   }
@@ -227,13 +230,14 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
                 "{\"bench\":\"orbit\",\"volume\":\"%s\",\"resampled_from\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
                 "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
-                "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"rays\":%llu,"
+                "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"slab_border\":\"%s\",\"rays\":%llu,"
                 "\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
                 name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                 st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], s.shading.enabled,
-                st.slab_depth, (unsigned long long)st.rays, (unsigned long long)st.samples,
+                st.slab_depth, cvr_slab_border_name(st.slab_border), (unsigned long long)st.rays,
+                (unsigned long long)st.samples,
                 st.samples / (median * 1e-3) / 1e9);
         fflush(out);
       }
@@ -297,7 +301,8 @@ static int rotation_bandwidth(cvr_context *ctx, FILE *out, cvr_volume *vol, cons
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
-  static bench_config configs[64];
+  enum { MAX_CONFIGS = 256 };
+  static bench_config configs[MAX_CONFIGS];
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
   int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
@@ -320,12 +325,17 @@ int main(int argc, char **argv) {
         ++s;
       }
     } else if (!strcmp(a, "--configs") && v) {
-      for (const char *c = argv[++i]; c && *c && n_configs < 64; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+      for (const char *c = argv[++i]; c && *c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL) {
+        if (n_configs == MAX_CONFIGS) { /* never drop configurations silently */
+          fprintf(stderr, "cvr-bench: more than %d configurations\n", MAX_CONFIGS);
+          return 2;
+        }
         if (!parse_config(c, &configs[n_configs++])) {
           fprintf(stderr, "cvr-bench: bad configuration in %s\n", c);
           usage();
           return 2;
         }
+      }
     } else if (!strcmp(a, "--axes") && v) axes = argv[++i];
     else if (!strcmp(a, "--step") && v) step = atoi(argv[++i]);
     else if (!strcmp(a, "--range") && v) range = atoi(argv[++i]);

@@ -186,7 +186,8 @@ fi
 
 if [[ " $steps " == *" slab "* ]]; then
   # Table 3 of Mensmann et al. on Hopper: the basic kernel (block sizes) and
-  # the slab kernel (block sizes x slab depths), unshaded and shaded, 360
+  # the slab kernel (block sizes x slab depths, border rays as a ring of
+  # threads or gathered), unshaded and shaded, 360
   # degree perspective orbits, viewports 512, 768 and 1024; the 8-bit engine
   # (the paper's own) and the 16-bit cranium CT, as it is and resampled to
   # vmhead's 512 x 512 x 294
@@ -195,6 +196,10 @@ if [[ " $steps " == *" slab "* ]]; then
     for b in 8x8 16x8 16x16 32x4 32x8; do sconfigs+=,std:$b$shade; done
     for b in 8x8 16x8 16x16 32x8 16x32 32x16; do
       for d in 4 8 16 32; do sconfigs+=,slab:$b:$d$shade; done
+    done
+    # the border rays gathered by the tile's threads: blocks are tiles
+    for b in 8x8 16x8 16x16 32x4 32x8; do
+      for d in 4 8 16 32; do sconfigs+=,slab:$b:$d+gather$shade; done
     done
   done
   sconfigs=${CVR_SLAB_CONFIGS:-${sconfigs#,}}

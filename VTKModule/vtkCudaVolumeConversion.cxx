@@ -202,8 +202,27 @@ bool DescribeSurfaces(vtkVolumeProperty* property, cvr_render_settings& settings
                       "with a vtkPlane)");
       return false;
     }
-    plane->GetOrigin(settings.slice_origin);
-    plane->GetNormal(settings.slice_normal);
+    // The plane the function describes, not only its Origin and Normal: a
+    // subclass may move it (ParaView's plane widget, vtkPVPlane, by an
+    // Offset along the normal) and any vtkImplicitFunction may transform it.
+    // An affine function f has f(x) = g . (x - p) for its gradient g and any
+    // point p of the plane: p = o - f(o) g / |g|^2. A plain vtkPlane gives
+    // its own origin and normal, which is all VTK's mapper reads.
+    double o[3], g[3];
+    plane->GetOrigin(o);
+    plane->FunctionGradient(o, g);
+    const double f = plane->FunctionValue(o);
+    const double gg = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+    if (!(gg > 0.0) || !std::isfinite(f))
+    {
+      error = "the slice plane has no normal (its gradient is zero)";
+      return false;
+    }
+    for (int a = 0; a < 3; ++a)
+    {
+      settings.slice_origin[a] = o[a] - f * g[a] / gg;
+      settings.slice_normal[a] = g[a];
+    }
   }
   return true;
 }

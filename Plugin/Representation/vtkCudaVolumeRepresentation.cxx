@@ -1,6 +1,9 @@
 #include "vtkCudaVolumeRepresentation.h"
 
 #include "vtkCommand.h"
+#include "vtkContourValues.h"
+#include "vtkImplicitFunction.h"
+#include "vtkVolumeProperty.h"
 
 #include "vtkCellData.h"
 #include "vtkCudaVolumeMapper.h"
@@ -182,7 +185,70 @@ void vtkCudaVolumeRepresentation::SetSampleDistance(double v)
 }
 void vtkCudaVolumeRepresentation::SetCudaBlendMode(int mode)
 {
-  this->CudaMapper->SetBlendMode(mode);
+  this->CudaBlendMode = mode;
+  this->UpdateBlendMode();
+}
+void vtkCudaVolumeRepresentation::SetBlendMode(int mode)
+{
+  this->StockBlendMode = mode;
+  this->UpdateBlendMode();
+}
+void vtkCudaVolumeRepresentation::SetCudaIsosurfaceValue(int i, double value)
+{
+  if (i >= 0 && i < static_cast<int>(this->CudaIsoValues.size()))
+  {
+    this->CudaIsoValues[i] = value;
+    this->UpdateSurfaceInputs();
+  }
+}
+void vtkCudaVolumeRepresentation::SetCudaNumberOfIsosurfaces(int n)
+{
+  this->CudaIsoValues.resize(static_cast<size_t>(std::max(n, 0)), 0.0);
+  this->UpdateSurfaceInputs();
+}
+void vtkCudaVolumeRepresentation::SetIsosurfaceValue(int i, double value)
+{
+  if (i >= 0 && i < static_cast<int>(this->StockIsoValues.size()))
+  {
+    this->StockIsoValues[i] = value;
+    this->UpdateSurfaceInputs();
+  }
+}
+void vtkCudaVolumeRepresentation::SetNumberOfIsosurfaces(int n)
+{
+  this->StockIsoValues.resize(static_cast<size_t>(std::max(n, 0)), 0.0);
+  this->UpdateSurfaceInputs();
+}
+void vtkCudaVolumeRepresentation::SetCudaSliceFunction(vtkImplicitFunction* plane)
+{
+  this->CudaSlice = plane;
+  this->UpdateSurfaceInputs();
+}
+void vtkCudaVolumeRepresentation::SetSliceFunction(vtkImplicitFunction* plane)
+{
+  this->StockSlice = plane;
+  this->UpdateSurfaceInputs();
+}
+void vtkCudaVolumeRepresentation::UpdateSurfaceInputs()
+{
+  const std::vector<double>& iso =
+    this->CudaIsoValues.empty() ? this->StockIsoValues : this->CudaIsoValues;
+  vtkContourValues* values = this->Property->GetIsoSurfaceValues();
+  values->SetNumberOfContours(static_cast<int>(iso.size()));
+  for (size_t i = 0; i < iso.size(); ++i)
+  {
+    values->SetValue(static_cast<int>(i), iso[i]);
+  }
+  this->Property->SetSliceFunction(this->CudaSlice ? this->CudaSlice : this->StockSlice);
+  this->Modified();
+}
+void vtkCudaVolumeRepresentation::UpdateBlendMode()
+{
+  // Both properties are pushed when a state is loaded, in no order we choose:
+  // the mode comes from their values, not from which came last.
+  this->CudaMapper->SetBlendMode(this->CudaBlendMode != vtkVolumeMapper::COMPOSITE_BLEND
+      ? this->CudaBlendMode
+      : this->StockBlendMode);
 }
 void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
 {

@@ -19,9 +19,13 @@
 #include "vtkCudaVolumeRepresentationModule.h" // For export macro
 #include "vtkImageVolumeRepresentation.h"
 
+#include "vtkSmartPointer.h" // For the slice functions
+
 #include <string> // For the statistics line
+#include <vector> // For the iso values
 
 class vtkCudaVolumeMapper;
+class vtkImplicitFunction;
 
 class VTKCUDAVOLUMEREPRESENTATION_EXPORT vtkCudaVolumeRepresentation
   : public vtkImageVolumeRepresentation
@@ -57,9 +61,27 @@ public:
   void SetCpuTileSize(int width, int height);
   void SetCpuSchedule(int schedule);
   void SetSampleDistance(double distance);
-  /// vtkVolumeMapper's blend modes, all of them (the stock BlendMode property
-  /// offers composite, isosurface and slice, and sets the superclass's mapper).
+  /// vtkVolumeMapper's blend modes, all of them. The stock BlendMode property
+  /// offers composite, isosurface and slice, and its panel shows their inputs
+  /// (IsosurfaceValues, SliceFunction, forwarded to the volume property by
+  /// the superclass). The mapper renders CudaBlendMode unless it is
+  /// composite, else the stock BlendMode, whatever order they are set in.
   void SetCudaBlendMode(int mode);
+  void SetBlendMode(int mode); ///< the stock BlendMode (hides the superclass's)
+
+  /// Isosurface values and the slice plane. ParaView's panel hides the stock
+  /// IsosurfaceValues and SliceFunction for any representation but its own
+  /// Volume ones, and ParaView 5.11 never hands this representation the
+  /// shared SliceFunction; CudaIsosurfaceValues and CudaSliceFunction show
+  /// in the CUDA Volume group. The volume property gets the Cuda values when
+  /// there are any, else the stock ones, and the Cuda plane when set, else
+  /// the stock one.
+  void SetCudaIsosurfaceValue(int i, double value);
+  void SetCudaNumberOfIsosurfaces(int n);
+  void SetCudaSliceFunction(vtkImplicitFunction* plane);
+  void SetIsosurfaceValue(int i, double value); ///< stock (hides the superclass's)
+  void SetNumberOfIsosurfaces(int n);           ///< stock (hides the superclass's)
+  void SetSliceFunction(vtkImplicitFunction* plane); ///< stock (hides the superclass's)
   void SetAverageIPScalarRange(double lo, double hi);
   void SetAutoAdjustSampleDistances(int on);
   void SetTuningRepeats(int repeats);
@@ -97,6 +119,12 @@ private:
   void ForwardProgress(vtkObject* caller, unsigned long event, void* data);
 
   vtkCudaVolumeMapper* CudaMapper;
+  int CudaBlendMode = 0;  // vtkVolumeMapper::COMPOSITE_BLEND
+  int StockBlendMode = 0; // the same
+  void UpdateBlendMode();
+  std::vector<double> CudaIsoValues, StockIsoValues;
+  vtkSmartPointer<vtkImplicitFunction> CudaSlice, StockSlice;
+  void UpdateSurfaceInputs();
   std::string Statistics;
 };
 

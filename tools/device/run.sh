@@ -5,8 +5,8 @@
 #
 #   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
-#      the sanitizers to some programs; strategies runs the micro-benchmark
-#      over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
+#      the sanitizers to some programs and CVR_SANITIZE_TOOLS to some tools;
+#      strategies runs the micro-benchmark over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
 #      their cache hit rates facing XY and ZY;
 #      variants compares pack-variants.sh builds on the micro-benchmark, with
@@ -91,7 +91,7 @@ fi
 
 if [[ " $steps " == *" sanitize "* ]]; then
   clean=0 dirty=0
-  for tool in memcheck racecheck initcheck synccheck; do
+  for tool in ${CVR_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
     tests=("test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"
       "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick"
       "test_clipping cuda --quick" "test_surfaces cuda --quick" "test_gradient_opacity cuda --quick")

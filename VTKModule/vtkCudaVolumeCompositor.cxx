@@ -153,22 +153,22 @@ void vtkCudaVolumeCompositor::ReadDepthInto(
   state->PopReadFramebufferBinding();
 }
 
-void vtkCudaVolumeCompositor::Composite(
-  vtkRenderer* ren, int x, int y, int width, int height, const float* rgba)
+void vtkCudaVolumeCompositor::Composite(vtkRenderer* ren, int x, int y, int width, int height,
+  int imageWidth, int imageHeight, const float* rgba)
 {
-  this->Draw(ren, x, y, width, height, rgba);
+  this->Draw(ren, x, y, width, height, imageWidth, imageHeight, rgba);
 }
 
 void vtkCudaVolumeCompositor::Composite(
   vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer)
 {
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer);
-  this->Draw(ren, x, y, width, height, nullptr); // offset 0 of the buffer
+  this->Draw(ren, x, y, width, height, width, height, nullptr); // offset 0 of the buffer
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-void vtkCudaVolumeCompositor::Draw(
-  vtkRenderer* ren, int x, int y, int width, int height, const void* pixels)
+void vtkCudaVolumeCompositor::Draw(vtkRenderer* ren, int x, int y, int width, int height,
+  int imageWidth, int imageHeight, const void* pixels)
 {
   auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   if (!this->Texture)
@@ -177,22 +177,27 @@ void vtkCudaVolumeCompositor::Draw(
   }
   this->Texture->SetContext(window);
   // storage once per size; every frame only replaces the texels
-  if (!this->Texture->GetHandle() || this->Texture->GetWidth() != static_cast<unsigned>(width) ||
-    this->Texture->GetHeight() != static_cast<unsigned>(height))
+  if (!this->Texture->GetHandle() ||
+    this->Texture->GetWidth() != static_cast<unsigned>(imageWidth) ||
+    this->Texture->GetHeight() != static_cast<unsigned>(imageHeight))
   {
     GLint unpack = 0;
     glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    this->Texture->Create2DFromRaw(
-      static_cast<unsigned int>(width), static_cast<unsigned int>(height), 4, VTK_FLOAT, nullptr);
-    this->Texture->SetMinificationFilter(vtkTextureObject::Nearest);
-    this->Texture->SetMagnificationFilter(vtkTextureObject::Nearest);
+    this->Texture->Create2DFromRaw(static_cast<unsigned int>(imageWidth),
+      static_cast<unsigned int>(imageHeight), 4, VTK_FLOAT, nullptr);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack));
   }
+  // pixel for pixel, or a coarser (finer) image filtered over the viewport
+  const int filter = imageWidth == width && imageHeight == height ? vtkTextureObject::Nearest
+                                                                   : vtkTextureObject::Linear;
+  this->Texture->SetMinificationFilter(filter);
+  this->Texture->SetMagnificationFilter(filter);
   // float RGBA rows are 16-byte multiples: any unpack alignment will do, and
   // others (VTK's uploads of odd-width volumes) rely on the one they set
   this->Texture->Bind();
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT, pixels);
+  this->Texture->SendParameters();
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, imageWidth, imageHeight, GL_RGBA, GL_FLOAT, pixels);
 
   if (!ReadyQuad(
         this->Quad, window, "volumeImage", "gl_FragData[0] = texture(volumeImage, texCoord);"))

@@ -27,15 +27,19 @@ public:
 
   /// Draws premultiplied float RGBA over the viewport with "over" blending;
   /// depth is neither tested nor written, as for VTK's own mapper. The image
-  /// comes from host memory or from an OpenGL pixel buffer.
-  void Composite(vtkRenderer* ren, int x, int y, int width, int height, const float* rgba);
+  /// comes from host memory, imageWidth x imageHeight (another size than the
+  /// viewport's is stretched over it, filtered linearly: ImageSampleDistance),
+  /// or from an OpenGL pixel buffer of the viewport's size.
+  void Composite(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
+    int imageHeight, const float* rgba);
   void Composite(vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer);
 
   void ReleaseGraphicsResources(vtkWindow* window);
 
 private:
   static void ReadDepthInto(vtkRenderer* ren, int x, int y, int width, int height, void* target);
-  void Draw(vtkRenderer* ren, int x, int y, int width, int height, const void* pixels);
+  void Draw(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
+    int imageHeight, const void* pixels);
 
   vtkTextureObject* Texture = nullptr;
   vtkOpenGLQuadHelper* Quad = nullptr;

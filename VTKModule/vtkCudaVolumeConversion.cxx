@@ -396,4 +396,46 @@ void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_v
     camera->GetParallelProjection() ? CVR_PROJECTION_PARALLEL : CVR_PROJECTION_PERSPECTIVE;
 }
 
+double ReductionFactor(double previous, double lastFrameTime, double allocatedTime,
+  double interactiveTime, double stillTime, double minimumImageSampleDistance,
+  double maximumImageSampleDistance)
+{
+  if (!(lastFrameTime > 0.0) || !(previous > 0.0))
+  {
+    return previous > 0.0 ? previous : 1.0;
+  }
+  // the time a frame of this kind takes at the previous factor; 10 s before
+  // any was measured (VTK's stand-in), so that a first interaction is coarse
+  double frameTime = allocatedTime < 1.0
+    ? (interactiveTime > 0.0 ? interactiveTime : stillTime / 3.0)
+    : stillTime;
+  if (!(frameTime > 0.0))
+  {
+    frameTime = 10.0;
+  }
+  // the work scales with 1 / factor: the factor that fits, averaged with the
+  // previous one so that it settles, then one of a few steps (no flicker)
+  const double fits = allocatedTime / (frameTime / previous);
+  const double mean = std::min(1.0, 0.5 * (fits + previous));
+  double factor = mean < 0.2 ? 0.1 : mean < 0.5 ? 0.2 : mean < 1.0 ? 0.5 : 1.0;
+  factor = std::max(factor, 1.0 / maximumImageSampleDistance);
+  factor = std::min(factor, 1.0 / minimumImageSampleDistance);
+  return factor;
+}
+
+void ResampleDepth(const std::vector<float>& depth, int width, int height, int imageWidth,
+  int imageHeight, std::vector<float>& out)
+{
+  out.resize(static_cast<size_t>(imageWidth) * imageHeight);
+  for (int j = 0; j < imageHeight; ++j)
+  {
+    const int y = std::min(height - 1, static_cast<int>((j + 0.5) * height / imageHeight));
+    for (int i = 0; i < imageWidth; ++i)
+    {
+      const int x = std::min(width - 1, static_cast<int>((i + 0.5) * width / imageWidth));
+      out[static_cast<size_t>(j) * imageWidth + i] = depth[static_cast<size_t>(y) * width + x];
+    }
+  }
+}
+
 }

@@ -80,6 +80,22 @@ bool DescribeClippingPlanes(vtkPlaneCollection* planes, cvr_render_settings& set
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
 
+/// AutoAdjustSampleDistances, as VTK's OpenGL mapper does it: the factor
+/// (1, 0.5, 0.2 or 0.1) that divides the sample distance so that the next
+/// frame fits `allocatedTime`, estimated from the last frame drawn at the
+/// `previous` factor (interactive frames, allocatedTime < 1 s, from
+/// `interactiveTime`, else from `stillTime`), and kept within 1 /
+/// maximumImageSampleDistance .. 1 / minimumImageSampleDistance. The first
+/// frame (lastFrameTime 0) keeps `previous`.
+double ReductionFactor(double previous, double lastFrameTime, double allocatedTime,
+  double interactiveTime, double stillTime, double minimumImageSampleDistance,
+  double maximumImageSampleDistance);
+
+/// Window depths of a viewport width x height sampled at the centres of an
+/// image's imageWidth x imageHeight pixels spread over it (ImageSampleDistance).
+void ResampleDepth(const std::vector<float>& depth, int width, int height, int imageWidth,
+  int imageHeight, std::vector<float>& out);
+
 }
 
 #endif

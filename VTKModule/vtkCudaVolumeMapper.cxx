@@ -101,6 +101,10 @@ public:
 
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
+  std::vector<float> ViewportDepth; // the viewport's, when the image is another size
+  // AutoAdjustSampleDistances: the sample distance's divisor in interactive
+  // frames (vtkVolume::GetAllocatedRenderTime() < 1), as VTK's OpenGL mapper
+  double ReductionFactor = 1.0;
   std::vector<float> BlockColor, BlockDepth; // one block's image, composite input
   std::vector<unsigned char> Color8;
   int ImageSize[2] = { 0, 0 };
@@ -219,7 +223,6 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
   vtkInternals& in = *this->Internals;
   const std::pair<bool, const char*> settings[] = {
     { this->MaskInput != nullptr, "masks (SetMaskInput)" },
-    { this->ImageSampleDistance != 1.0f, "ImageSampleDistance other than 1" },
     { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D,
       "2D transfer functions" },
   };
@@ -371,6 +374,9 @@ void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   }
   this->Timer->StopTimer();
   this->TimeToDraw = std::max(this->Timer->GetElapsedTime(), 0.0001);
+  // what the superclass's Render keeps for AutoAdjustSampleDistances
+  (vol->GetAllocatedRenderTime() < 1.0 ? this->SmallTimeToDraw : this->BigTimeToDraw) =
+    this->TimeToDraw;
   this->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr);
 }
 
@@ -665,27 +671,45 @@ void vtkCudaVolumeMapper::RenderImages(
   }
 
   // ---- view and settings
+  in.ReductionFactor = this->AutoAdjustSampleDistances
+    ? vtkCudaVolumeConversion::ReductionFactor(in.ReductionFactor, this->TimeToDraw,
+        vol->GetAllocatedRenderTime(), this->SmallTimeToDraw, this->BigTimeToDraw,
+        this->MinimumImageSampleDistance, this->MaximumImageSampleDistance)
+    : 1.0;
   int width = 0, height = 0, x0 = 0, y0 = 0;
   ren->GetTiledSizeAndOrigin(&width, &height, &x0, &y0);
   if (width < 1 || height < 1)
   {
     return;
   }
+  // ImageSampleDistance: a ray every that many pixels (VTK's range, 0.1 to
+  // 100), the image stretched over the viewport
+  const int imageWidth = std::max(1, static_cast<int>(width / this->ImageSampleDistance));
+  const int imageHeight = std::max(1, static_cast<int>(height / this->ImageSampleDistance));
+  const bool fullSize = imageWidth == width && imageHeight == height;
   cvr_view view;
-  vtkCudaVolumeConversion::DescribeView(ren, vol, width, height, view);
+  vtkCudaVolumeConversion::DescribeView(ren, vol, imageWidth, imageHeight, view);
   const bool toImage = this->RenderToImage != 0;
   const bool single = images.size() == 1;
-  // one block drawn into the framebuffer: its pixels can stay on the GPU
-  const bool interop = single && !toImage && this->UseInterop(width, height);
+  // one block of the viewport's size drawn into the framebuffer: its pixels
+  // can stay on the GPU
+  const bool interop = single && !toImage && fullSize && this->UseInterop(width, height);
   stageMs();
   if (interop)
   {
     in.Compositor.ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
     view.gl_opaque_depth = in.Interop.RegisteredDepth();
   }
-  else
+  else if (fullSize)
   {
     vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
+    view.opaque_depth = in.OpaqueDepth.data();
+  }
+  else
+  {
+    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.ViewportDepth);
+    vtkCudaVolumeConversion::ResampleDepth(
+      in.ViewportDepth, width, height, imageWidth, imageHeight, in.OpaqueDepth);
     view.opaque_depth = in.OpaqueDepth.data();
   }
   in.DepthReadMs = stageMs();
@@ -702,7 +726,7 @@ void vtkCudaVolumeMapper::RenderImages(
     image->GetExtent(extent);
     const double d = vtkCudaVolumeConversion::SampleDistance(this->AutoAdjustSampleDistances != 0,
       this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
-      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol);
+      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) / in.ReductionFactor;
     settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
   }
   settings.early_termination = this->EarlyRayTermination != 0;
@@ -769,7 +793,7 @@ void vtkCudaVolumeMapper::RenderImages(
   }
 
   // ---- render the blocks front to back, then composite or keep the image
-  const size_t pixels = static_cast<size_t>(width) * height;
+  const size_t pixels = static_cast<size_t>(imageWidth) * imageHeight;
   in.Color.resize(interop ? 0 : 4 * pixels);
   in.Depth.resize(pixels);
   in.Color8.resize(toImage ? 4 * pixels : 0);
@@ -828,8 +852,8 @@ void vtkCudaVolumeMapper::RenderImages(
   in.RenderCallMs = stageMs();
   ++framesRendered;
   this->ReportStrategySwitch(settings, in.Stats);
-  in.ImageSize[0] = width;
-  in.ImageSize[1] = height;
+  in.ImageSize[0] = imageWidth;
+  in.ImageSize[1] = imageHeight;
   char configuration[160];
   std::snprintf(configuration, sizeof configuration, "%s %s %dx%d",
     cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
@@ -873,7 +897,7 @@ void vtkCudaVolumeMapper::RenderImages(
     }
     else
     {
-      in.Compositor.Composite(ren, x0, y0, width, height, in.Color.data());
+      in.Compositor.Composite(ren, x0, y0, width, height, imageWidth, imageHeight, in.Color.data());
     }
     in.CompositeMs = stageMs();
   }

@@ -183,6 +183,10 @@ void vtkCudaVolumeRepresentation::SetSampleDistance(double v)
 {
   this->CudaMapper->SetSampleDistance(v);
 }
+void vtkCudaVolumeRepresentation::SetImageSampleDistance(double v)
+{
+  this->CudaMapper->SetImageSampleDistance(static_cast<float>(v));
+}
 void vtkCudaVolumeRepresentation::SetCudaBlendMode(int mode)
 {
   this->CudaBlendMode = mode;

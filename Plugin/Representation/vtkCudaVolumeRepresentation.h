@@ -61,6 +61,7 @@ public:
   void SetCpuTileSize(int width, int height);
   void SetCpuSchedule(int schedule);
   void SetSampleDistance(double distance);
+  void SetImageSampleDistance(double pixels);
   /// vtkVolumeMapper's blend modes, all of them. The stock BlendMode property
   /// offers composite, isosurface and slice, and its panel shows their inputs
   /// (IsosurfaceValues, SliceFunction, forwarded to the volume property by

@@ -68,7 +68,7 @@ int TestCudaVolumeBlendModes(int argc, char* argv[])
   vtkCudaVolumeMapper* ours[2] = { scene.Viewports[0].Ours, scene.Viewports[1].Ours };
 
   // what the mapper does not do is said, not skipped silently:
-  // ImageSampleDistance a warning, once;
+  // a 2D transfer function a warning, once;
   // with CUDA, a strategy that composites only says which one renders
   // maximum intensity, and the slab which one renders jittering
   vtkNew<vtkTest::ErrorObserver> observer;
@@ -77,12 +77,12 @@ int TestCudaVolumeBlendModes(int argc, char* argv[])
     m->AddObserver(vtkCommand::ErrorEvent, observer);
     m->AddObserver(vtkCommand::WarningEvent, observer);
   }
-  ours[0]->SetImageSampleDistance(2.0f);
+  properties[0]->SetTransferFunctionMode(vtkVolumeProperty::TF_2D);
   scene.Window->Render();
-  ok &= observer->CheckWarningMessage("ImageSampleDistance other than 1 not supported yet") == 0;
+  ok &= observer->CheckWarningMessage("2D transfer functions not supported yet") == 0;
   scene.Window->Render();
   ok &= !observer->GetWarning(); // once
-  ours[0]->SetImageSampleDistance(1.0f);
+  properties[0]->SetTransferFunctionMode(vtkVolumeProperty::TF_1D);
   if (std::string(ours[1]->GetLastConfiguration()).compare(0, 4, "cuda") == 0)
   {
     ours[1]->SetStrategy(vtkCudaVolumeMapper::STRATEGY_SLAB);

@@ -187,6 +187,25 @@ ok &= check(0 < cropped < 0.8 * whole, "cropped to half: %d pixels shown, %d unc
             % (cropped, whole))
 rep.UseCropping = 0
 
+# Image Sample Distance: rays every 2 pixels, a quarter of them
+import re  # noqa: E402
+
+
+def rays():
+    rep.UpdatePropertyInformation()
+    return int(re.search(r"(\d+) rays", rep.GetPropertyValue("CudaLastFrameStatistics")).group(1))
+
+
+Render(view)
+every_pixel = rays()
+rep.CudaImageSampleDistance = 2.0
+Render(view)
+every_other = rays()
+print("rays: %d every pixel, %d every 2 pixels" % (every_pixel, every_other))
+ok &= check(0.2 * every_pixel < every_other < 0.3 * every_pixel,
+            "Image Sample Distance 2 casts %d rays, against %d" % (every_other, every_pixel))
+rep.CudaImageSampleDistance = 1.0
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

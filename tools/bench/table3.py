@@ -7,9 +7,10 @@ block size and slab depth, as frames per second averaged over the orbit
 of border-ray threads and, where measured (+gather), with the border rays
 gathered by the tile's own threads.
 
-usage: table3.py slab-*.jsonl
+usage: table3.py slab-*.jsonl[.gz]
 """
 import collections
+import gzip
 import json
 import sys
 
@@ -19,7 +20,7 @@ def main(paths):
     runs = collections.defaultdict(lambda: collections.defaultdict(list))
     meta = None
     for path in paths:
-        for line in open(path):
+        for line in (gzip.open(path, "rt") if path.endswith(".gz") else open(path)):
             r = json.loads(line)
             if "meta" in r:
                 meta = meta or r["meta"]

@@ -1,6 +1,7 @@
 #include "vtkCudaVolumeConversion.h"
 
 #include "vtkCamera.h"
+#include "vtkCellData.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkContourValues.h"
 #include "vtkDataArray.h"
@@ -12,6 +13,8 @@
 #include "vtkPiecewiseFunction.h"
 #include "vtkPlane.h"
 #include "vtkPlaneCollection.h"
+#include "vtkPointData.h"
+#include "vtkRectilinearGrid.h"
 #include "vtkRenderer.h"
 #include "vtkType.h"
 #include "vtkVolume.h"
@@ -436,6 +439,51 @@ void ResampleDepth(const std::vector<float>& depth, int width, int height, int i
       out[static_cast<size_t>(j) * imageWidth + i] = depth[static_cast<size_t>(y) * width + x];
     }
   }
+}
+
+bool RectilinearAsImage(vtkRectilinearGrid* grid, vtkImageData* out, std::string& error)
+{
+  int extent[6];
+  grid->GetExtent(extent);
+  vtkDataArray* coordinates[3] = { grid->GetXCoordinates(), grid->GetYCoordinates(),
+    grid->GetZCoordinates() };
+  double origin[3], spacing[3];
+  for (int a = 0; a < 3; ++a)
+  {
+    const vtkIdType n = coordinates[a] ? coordinates[a]->GetNumberOfTuples() : 0;
+    if (n != extent[2 * a + 1] - extent[2 * a] + 1 || n < 1)
+    {
+      error = std::string("the rectilinear grid's ") + "xyz"[a] +
+        " coordinates do not match its extent";
+      return false;
+    }
+    const double first = coordinates[a]->GetComponent(0, 0);
+    const double step = n > 1 ? (coordinates[a]->GetComponent(n - 1, 0) - first) / (n - 1) : 1.0;
+    for (vtkIdType i = 1; i < n; ++i)
+    {
+      const double expected = first + step * i;
+      const double actual = coordinates[a]->GetComponent(i, 0);
+      if (!(std::abs(actual - expected) <= 1e-5 * std::abs(step)) || !(step > 0.0))
+      {
+        error = std::string("vtkRectilinearGrid with unevenly spaced or decreasing ") + "xyz"[a] +
+          " coordinates (" + std::to_string(coordinates[a]->GetComponent(i - 1, 0)) + ", " +
+          std::to_string(actual) + " after a step of " + std::to_string(step) +
+          ") cannot be rendered: every strategy samples a regular lattice; resample it to "
+          "vtkImageData (vtkResampleToImage)";
+        return false;
+      }
+    }
+    // the image's origin is the position of index 0, the extent's may start elsewhere
+    origin[a] = first - step * extent[2 * a];
+    spacing[a] = step;
+  }
+  out->Initialize();
+  out->SetExtent(extent);
+  out->SetOrigin(origin);
+  out->SetSpacing(spacing);
+  out->GetPointData()->ShallowCopy(grid->GetPointData());
+  out->GetCellData()->ShallowCopy(grid->GetCellData());
+  return true;
 }
 
 }

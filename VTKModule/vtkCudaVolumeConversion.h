@@ -10,6 +10,7 @@
 class vtkDataArray;
 class vtkImageData;
 class vtkPlaneCollection;
+class vtkRectilinearGrid;
 class vtkRenderer;
 class vtkVolume;
 class vtkVolumeProperty;
@@ -79,6 +80,12 @@ bool DescribeClippingPlanes(vtkPlaneCollection* planes, cvr_render_settings& set
 
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
+
+/// A vtkRectilinearGrid as the vtkImageData it is when each axis's
+/// coordinates are evenly spaced (relative tolerance 1e-5): origin, spacing,
+/// extent and the same point and cell arrays (shallow) into `out`. Otherwise
+/// false and `error`: the strategies sample a regular lattice.
+bool RectilinearAsImage(vtkRectilinearGrid* grid, vtkImageData* out, std::string& error);
 
 /// AutoAdjustSampleDistances, as VTK's OpenGL mapper does it: the factor
 /// (1, 0.5, 0.2 or 0.1) that divides the sample distance so that the next

@@ -13,11 +13,13 @@
 #include "vtkImageData.h"
 #include "vtkInformation.h"
 #include "vtkMath.h"
+#include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkOpenGLRenderWindow.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPlaneCollection.h"
 #include "vtkPointData.h"
+#include "vtkRectilinearGrid.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
 #include "vtkTimerLog.h"
@@ -102,6 +104,10 @@ public:
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
   std::vector<float> ViewportDepth; // the viewport's, when the image is another size
+  // a rectilinear input with evenly spaced coordinates, as an image
+  vtkNew<vtkImageData> RectilinearImage;
+  vtkRectilinearGrid* RectilinearSource = nullptr; // compared, never dereferenced
+  vtkMTimeType RectilinearTime = 0;
   // AutoAdjustSampleDistances: the sample distance's divisor in interactive
   // frames (vtkVolume::GetAllocatedRenderTime() < 1), as VTK's OpenGL mapper
   double ReductionFactor = 1.0;
@@ -335,10 +341,38 @@ bool vtkCudaVolumeMapper::UpdateContext()
 
 void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
 {
-  auto* image = vtkImageData::SafeDownCast(this->GetTransformedInput(0));
+  // the input's own type: the superclass keeps one transformed copy per port
+  // of the first input's type and only shallow-copies later inputs into it
+  vtkDataSet* input = this->GetInput();
+  vtkImageData* image = nullptr;
+  if (vtkImageData::SafeDownCast(input))
+  {
+    image = vtkImageData::SafeDownCast(this->GetTransformedInput(0));
+  }
+  else if (auto* grid = vtkRectilinearGrid::SafeDownCast(input))
+  {
+    // evenly spaced: the image it is, rebuilt only when the grid changes, so
+    // that the device copy is kept between frames
+    vtkInternals& in = *this->Internals;
+    if (in.RectilinearSource != grid || in.RectilinearTime < grid->GetMTime())
+    {
+      std::string error;
+      in.RectilinearSource = nullptr;
+      if (!vtkCudaVolumeConversion::RectilinearAsImage(grid, in.RectilinearImage, error))
+      {
+        vtkErrorMacro(<< error);
+        return;
+      }
+      in.RectilinearSource = grid;
+      in.RectilinearTime = grid->GetMTime();
+    }
+    image = in.RectilinearImage;
+  }
   if (!image)
   {
-    vtkErrorMacro("the input must be vtkImageData");
+    vtkErrorMacro("the input must be vtkImageData or a vtkRectilinearGrid with evenly spaced "
+                  "coordinates, not "
+      << (input ? input->GetClassName() : "nothing"));
     return;
   }
   this->RenderImages(ren, vol, { image });

@@ -348,6 +348,10 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
   if (vtkImageData::SafeDownCast(input))
   {
     image = vtkImageData::SafeDownCast(this->GetTransformedInput(0));
+    if (!image) // the copy is of an earlier rectilinear input's type
+    {
+      image = vtkImageData::SafeDownCast(input);
+    }
   }
   else if (auto* grid = vtkRectilinearGrid::SafeDownCast(input))
   {

@@ -124,9 +124,22 @@ int TestCudaVolumeRectilinearGrid(int argc, char* argv[])
   scene.Window->Render();
   ok &= observer->CheckErrorMessage("vtkRectilinearGrid with unevenly spaced or decreasing y "
                                     "coordinates") == 0;
-  // and the mapper renders again with an even grid
+  // and the mapper renders again with an even grid, and with the image
   scene.Mapper->SetInputData(grid);
   scene.Window->Render();
   ok &= !observer->GetError() && scene.Mapper->GetLastRayCount() > 0;
+  vtkNew<vtkCudaVolumeMapper> fresh; // a rectilinear grid first, then the image
+  fresh->SetAutoAdjustSampleDistances(0);
+  fresh->SetSampleDistance(0.5);
+  fresh->AddObserver(vtkCommand::ErrorEvent, observer);
+  fresh->SetInputData(grid);
+  scene.Volume->SetMapper(fresh);
+  scene.Window->Render();
+  fresh->SetInputData(image);
+  scene.Window->Render();
+  const cvrTest::ImageDifference after = cvrTest::Compare(fromImage, cvrTest::Grab(scene.Window), 0);
+  std::printf("the image after a grid: mean %.4f levels\n", after.MeanLevels);
+  ok &= !observer->GetError() && after.MeanLevels == 0.0;
+  scene.Volume->SetMapper(scene.Mapper);
   return scene.Finish(argc, argv, ok);
 }

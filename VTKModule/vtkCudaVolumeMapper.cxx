@@ -82,7 +82,7 @@ public:
   bool FallbackReported = false;
   bool LightsReported = false;
   std::string StrategyReported; // the last "strategy X renders Y" warning
-  std::set<std::string> IgnoredReported; // settings not supported yet, warned about once
+  std::set<std::string> IgnoredReported; // warned about once: settings not supported yet, empty functions
   int GradientOpacityRangeType = -1;     // the one the transfer function was built with
 
   // one per image block (one for vtkImageData input)
@@ -557,6 +557,20 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     in.GradientOpacityRangeType == this->GradientOpacityRangeType)
   {
     return true;
+  }
+  // empty functions are legal and draw nothing (opacity) or black (colour),
+  // as VTK's: said once, since it is rarely what was meant
+  const bool noOpacity = property->GetScalarOpacity(0)->GetSize() == 0;
+  const bool noColour = property->GetColorChannels(0) == 3
+    ? property->GetRGBTransferFunction(0)->GetSize() == 0
+    : property->GetGrayTransferFunction(0)->GetSize() == 0;
+  if (noOpacity && in.IgnoredReported.insert("empty opacity").second)
+  {
+    vtkWarningMacro("the scalar opacity function has no points: the volume is transparent");
+  }
+  if (noColour && in.IgnoredReported.insert("empty colour").second)
+  {
+    vtkWarningMacro("the colour transfer function has no points: the volume is black");
   }
   std::vector<float> table;
   vtkCudaVolumeConversion::SampleTransferFunction(

@@ -4,7 +4,8 @@ reported, the image compared with its baseline; then the stock Volume
 representation, which must render through vtkCudaVolumeMapper too."""
 import os
 
-from cvr_pvtest import arguments, check, compare_with_baseline, data_file, finish, load_plugin
+from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin,
+                        pixels_apart, read_png, shown)
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -127,17 +128,6 @@ ok &= check("tuning:" in auto and not os.listdir(cache), "after Reset Tuning: %s
 modes = list(rep.GetProperty("CudaBlendMode").Available)
 ok &= check(modes == ["Composite", "Maximum Intensity", "Minimum Intensity", "Average Intensity",
                       "Additive", "Isosurface", "Slice"], "CudaBlendMode offers %s" % modes)
-from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
-
-
-def pixels_apart(a, b):
-    """Pixels of two screenshots with a channel more than 8 levels apart."""
-    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
-    n = sa.GetNumberOfComponents()
-    return sum(1 for i in range(sa.GetNumberOfTuples())
-               if max(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c)) for c in range(3)) > 8)
-
-
 rep.CudaStrategy = "Standard"
 rep.CudaAverageIntensityRange = [60, 255]
 shots = []
@@ -150,24 +140,13 @@ for mode in modes[:5]:
     ok &= check(" 0 samples" not in stats and "standard" in stats, "%s: %s" % (mode, stats))
     shot = os.path.join(args.output, "TestCudaVolumeRepresentation-%s.png" % mode.replace(" ", ""))
     SaveScreenshot(shot, view, ImageResolution=[300, 300])
-    reader = vtkPNGReader()
-    reader.SetFileName(shot)
-    reader.Update()
-    shots.append((mode, reader.GetOutput()))
+    shots.append((mode, read_png(shot)))
 for i in range(len(shots)):
     for j in range(i + 1, len(shots)):
         apart = pixels_apart(shots[i][1], shots[j][1])
         ok &= check(apart > 900, "%s and %s render alike (%d pixels apart)"
                     % (shots[i][0], shots[j][0], apart))
 rep.CudaBlendMode = "Composite"
-
-
-def shown(image):
-    """Pixels more than 8 levels away from the background (the corner's)."""
-    s = image.GetPointData().GetScalars()
-    n = s.GetNumberOfComponents()
-    return sum(1 for i in range(s.GetNumberOfTuples())
-               if max(abs(s.GetValue(n * i + c) - s.GetValue(c)) for c in range(3)) > 8)
 
 
 # ParaView's own cropping properties (planes = origin + data bounds * scale)
@@ -178,10 +157,7 @@ rep.CroppingScale = [0.5, 1, 1]
 Render(view)
 shot = os.path.join(args.output, "TestCudaVolumeRepresentation-Cropped.png")
 SaveScreenshot(shot, view, ImageResolution=[300, 300])
-reader = vtkPNGReader()
-reader.SetFileName(shot)
-reader.Update()
-whole, cropped = shown(shots[0][1]), shown(reader.GetOutput())
+whole, cropped = shown(shots[0][1]), shown(read_png(shot))
 print("cropping: %d pixels show the volume, %d without" % (cropped, whole))
 ok &= check(0 < cropped < 0.8 * whole, "cropped to half: %d pixels shown, %d uncropped"
             % (cropped, whole))

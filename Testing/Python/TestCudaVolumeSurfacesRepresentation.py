@@ -7,11 +7,11 @@ same image, ours win over the stock ones whatever the order they are set in,
 and the isosurface and slice images match their baselines."""
 import os
 
-from cvr_pvtest import arguments, check, compare_with_baseline, data_file, finish, load_plugin
+from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin,
+                        pixels_apart, read_png, shown)
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
-from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
 
 load_plugin(args)
 source = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_1comp.vti")])
@@ -40,26 +40,7 @@ def shot(name):
     Render(view)
     path = os.path.join(args.output, "TestCudaVolumeSurfacesRepresentation-%s.png" % name)
     SaveScreenshot(path, view, ImageResolution=[300, 300])
-    reader = vtkPNGReader()
-    reader.SetFileName(path)
-    reader.Update()
-    return path, reader.GetOutput()
-
-
-def pixels_apart(a, b):
-    """Pixels of two screenshots with a channel more than 8 levels apart."""
-    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
-    n = sa.GetNumberOfComponents()
-    return sum(1 for i in range(sa.GetNumberOfTuples())
-               if max(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c)) for c in range(3)) > 8)
-
-
-def shown(image):
-    """Pixels more than 8 levels away from the background (the corner's)."""
-    s = image.GetPointData().GetScalars()
-    n = s.GetNumberOfComponents()
-    return sum(1 for i in range(s.GetNumberOfTuples())
-               if max(abs(s.GetValue(n * i + c) - s.GetValue(c)) for c in range(3)) > 8)
+    return path, read_png(path)
 
 
 def baseline(name):

@@ -46,6 +46,31 @@ def compare_with_baseline(image_path, baseline, threshold=10.0):
     return testing.RegressionTest(reader, threshold) == vtkTesting.PASSED
 
 
+def read_png(path):
+    """A screenshot read back as vtkImageData."""
+    from vtkmodules.vtkIOImage import vtkPNGReader
+    reader = vtkPNGReader()
+    reader.SetFileName(path)
+    reader.Update()
+    return reader.GetOutput()
+
+
+def pixels_apart(a, b):
+    """Pixels of two screenshots with a channel more than 8 levels apart."""
+    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
+    n = sa.GetNumberOfComponents()
+    return sum(1 for i in range(sa.GetNumberOfTuples())
+               if max(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c)) for c in range(3)) > 8)
+
+
+def shown(image):
+    """Pixels more than 8 levels away from the background (the corner's)."""
+    s = image.GetPointData().GetScalars()
+    n = s.GetNumberOfComponents()
+    return sum(1 for i in range(s.GetNumberOfTuples())
+               if max(abs(s.GetValue(n * i + c) - s.GetValue(c)) for c in range(3)) > 8)
+
+
 def check(condition, message):
     if not condition:
         print("check failed:", message)

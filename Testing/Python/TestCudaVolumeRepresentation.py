@@ -4,29 +4,17 @@ reported, the image compared with its baseline; then the stock Volume
 representation, which must render through vtkCudaVolumeMapper too."""
 import os
 
-from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin,
-                        pixels_apart, read_png, shown)
+from cvr_pvtest import (arguments, check, compare_with_baseline, finish, load_plugin, pixels_apart,
+                        read_png, shown, vase_scene)
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
 
 load_plugin(args)
-source = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_1comp.vti")])
-view = CreateRenderView()
-view.ViewSize = [300, 300]
-view.OrientationAxesVisibility = 0
-view.Background = [0.1, 0.1, 0.15]
-rep = Show(source, view)
-ok = check("CUDA Volume" in rep.GetProperty("Representation").Available,
+source, view, rep = vase_scene(args)
+ok = check("CUDA Volume" in rep.GetProperty("Representation").Available and
+           rep.Representation == "CUDA Volume",
            "CUDA Volume is not a representation type of image data")
-rep.Representation = "CUDA Volume"
-ColorBy(rep, ("POINTS", "SLCImage"))
-lut = GetColorTransferFunction("SLCImage")
-lut.ApplyPreset("Cool to Warm", True)
-pwf = GetOpacityTransferFunction("SLCImage")
-pwf.Points = [0, 0, 0.5, 0, 60, 0, 0.5, 0, 255, 0.6, 0.5, 0]
-rep.ScalarOpacityUnitDistance = 2.0
-rep.Shade = 1
 rep.Specular = 0.3
 
 # every property of ours
@@ -58,9 +46,6 @@ rep.CudaSampleDistance = 0.5
 rep.CudaCpuThreads = 2
 rep.CudaCpuTileSize = [16, 8]
 rep.CudaCpuSchedule = "Static"
-view.CameraPosition = [57, -300, 200]
-view.CameraFocalPoint = [57, 50, 37]
-view.CameraViewUp = [0, 0, 1]
 Render(view)
 rep.UpdatePropertyInformation()
 stats = rep.GetPropertyValue("CudaLastFrameStatistics")

@@ -7,30 +7,16 @@ same image, ours win over the stock ones whatever the order they are set in,
 and the isosurface and slice images match their baselines."""
 import os
 
-from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin,
-                        pixels_apart, read_png, shown)
+from cvr_pvtest import (arguments, check, compare_with_baseline, finish, load_plugin, pixels_apart,
+                        read_png, shown, vase_scene)
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
 
 load_plugin(args)
-source = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_1comp.vti")])
-view = CreateRenderView()
-view.ViewSize = [300, 300]
-view.OrientationAxesVisibility = 0
-view.Background = [0.1, 0.1, 0.15]
-rep = Show(source, view)
-rep.Representation = "CUDA Volume"
-ColorBy(rep, ("POINTS", "SLCImage"))
-GetColorTransferFunction("SLCImage").ApplyPreset("Cool to Warm", True)
-# semi-transparent surfaces, so that an inner one shows through an outer one
-GetOpacityTransferFunction("SLCImage").Points = [0, 0, 0.5, 0, 60, 0, 0.5, 0, 255, 0.6, 0.5, 0]
-rep.ScalarOpacityUnitDistance = 2.0
-rep.Shade = 1
+# its opacity (at most 0.6) leaves the surfaces semi-transparent: an inner one shows through
+source, view, rep = vase_scene(args)
 rep.CudaStrategy = "Standard"
-view.CameraPosition = [57, -300, 200]
-view.CameraFocalPoint = [57, 50, 37]
-view.CameraViewUp = [0, 0, 1]
 bounds = source.GetDataInformation().GetBounds()
 center = [0.5 * (bounds[2 * a] + bounds[2 * a + 1]) for a in range(3)]
 

@@ -46,6 +46,32 @@ def compare_with_baseline(image_path, baseline, threshold=10.0):
     return testing.RegressionTest(reader, threshold) == vtkTesting.PASSED
 
 
+def vase_scene(args):
+    """VTK's vase (vase_1comp.vti) shown as CUDA Volume in a 300 x 300 view
+    with no axes: Cool to Warm colours, opacity 0 up to 60 and rising to 0.6
+    at 255 (unit distance 2), shaded, seen from below the rim. Returns the
+    source, the view and the representation."""
+    from paraview.simple import (ColorBy, CreateRenderView, GetColorTransferFunction,
+                                 GetOpacityTransferFunction, Show, XMLImageDataReader)
+    source = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_1comp.vti")])
+    view = CreateRenderView()
+    view.ViewSize = [300, 300]
+    view.OrientationAxesVisibility = 0
+    view.Background = [0.1, 0.1, 0.15]
+    rep = Show(source, view)
+    rep.Representation = "CUDA Volume"
+    ColorBy(rep, ("POINTS", "SLCImage"))
+    GetColorTransferFunction("SLCImage").ApplyPreset("Cool to Warm", True)
+    GetOpacityTransferFunction("SLCImage").Points = [0, 0, 0.5, 0, 60, 0, 0.5, 0,
+                                                     255, 0.6, 0.5, 0]
+    rep.ScalarOpacityUnitDistance = 2.0
+    rep.Shade = 1
+    view.CameraPosition = [57, -300, 200]
+    view.CameraFocalPoint = [57, 50, 37]
+    view.CameraViewUp = [0, 0, 1]
+    return source, view, rep
+
+
 def read_png(path):
     """A screenshot read back as vtkImageData."""
     from vtkmodules.vtkIOImage import vtkPNGReader

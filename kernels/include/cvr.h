@@ -567,7 +567,8 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
  * table holds CVR_TUNING_CLASSES view classes: the volume axis the view
  * looks along most (the plane most parallel to the screen), whether that
  * plane's axis of smaller memory stride runs across the screen (Sugimoto et
- * al.), and whether the view is oblique (more than 25 degrees off the axis).
+ * al.), and whether the view is oblique (more than 25 degrees off the axis),
+ * toward that stride axis or toward the plane's other axis.
  * Each class has its own candidates, pruned by what the papers predict (block
  * shapes along the stride axis, warp marching, slabs only when shaded).
  * Tables are kept in the context across frames and, once a class converges,
@@ -575,11 +576,11 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
  * stale or from another version are ignored with a warning. The memory
  * layout is a table's, not a class's (changing it rebuilds the device copy):
  * only cvr_tune_now measures layouts. */
-#define CVR_TUNING_CLASSES 12
+#define CVR_TUNING_CLASSES 18
 
 typedef struct cvr_tuning_info {
   int view_class;                  /* 0 .. CVR_TUNING_CLASSES - 1 */
-  char view_class_name[64];        /* e.g. "along z, stride axis across, oblique" */
+  char view_class_name[64];        /* e.g. "along z, stride axis across, oblique toward y" */
   int tuning;                      /* 1 while this class has candidates to measure */
   int candidates, measured, dropped; /* of this class: measured at least once, dropped */
   char configuration[160];         /* what AUTO renders this class with, in words */

@@ -1,9 +1,12 @@
 /* Strategy AUTO: what the tuner's model (tuner.c) learns, wired into
- * rendering. A frame of a class that has not converged renders with the next
- * candidate to measure (every strategy renders the same image, so the user
- * sees no difference but its speed), and its kernel time per sample is
- * recorded; a converged class renders with its best. Tables live in the
- * context and, once a class converges, in the cache directory. */
+ * rendering. While a class has not converged, its frames alternate: one with
+ * the class's best so far, then one with the next candidate to measure
+ * (every strategy renders the same image, so the user sees no difference but
+ * its speed), whose kernel time per sample is recorded against the best's
+ * at the frame before (cvr_tuning_record_relative: views within a class
+ * differ in cost, neighbouring views hardly). A converged class renders with
+ * its best. Tables live in the context and, once a class converges, in the
+ * cache directory. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <dirent.h>
 #include <math.h>
@@ -40,6 +43,11 @@ typedef struct cvr_tuner {
     char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
   } preloads[MAX_PRELOADS];
   int preload_count;
+  /* the last AUTO frame, when it rendered its class's best unturned: the
+   * reference the next frame's candidate is measured against */
+  const cvr_tuning_table *reference_table;
+  int reference_class;
+  double reference_cost;
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -121,6 +129,7 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
         if (tu->tables[i].last_used < t->last_used) t = &tu->tables[i];
     }
     memset(t, 0, sizeof *t);
+    tu->reference_table = NULL;
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
@@ -278,9 +287,10 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
  * the classes that look along y or z; 0 if not (yet), -1 if never. */
 #define ROTATION_MARGIN 1.05
 static int rotation_worth_trying(const cvr_tuning_table *t, int k, int repeats) {
-  if (k / 4 != 0) return 0; /* not along x */
+  if (CVR_TUNING_CLASS_AXIS(k) != 0) return 0; /* not along x */
   double favourable = INFINITY;
-  for (int j = 4; j < CVR_TUNING_CLASSES; ++j) {
+  for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
+    if (CVR_TUNING_CLASS_AXIS(j) == 0) continue;
     const cvr_tuning_class *f = &t->classes[j];
     if (cvr_tuning_next(f, repeats) < 0 && f->measured[f->best] > 0)
       favourable = fmin(favourable, cvr_tuning_mean(f, f->best));
@@ -338,6 +348,15 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   memset(waiting, helper_running(ctx->tuner), sizeof waiting);
   const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
   int i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
+  /* candidates are measured against the class's best at the frame before (a
+   * neighbouring view): a frame of the best comes first, then one of a
+   * candidate, and so on (cvr_tuning_record_relative) */
+  cvr_tuner *tu = ctx->tuner;
+  const double reference =
+      tu->reference_table == t && tu->reference_class == k ? tu->reference_cost : 0.0;
+  tu->reference_table = NULL;
+  const int reference_frame = i >= 0 && !(reference > 0.0);
+  if (reference_frame) i = -1;
   cvr_render_stats local;
   int trial = 0;
   if (converged && !waiting[0] &&
@@ -351,7 +370,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
     if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && !is_warm(ctx->tuner, t, c, i) && !helper_loaded(ctx->tuner, t, c, i, volume, s, gradient_opacity(tf, s))) {
+    if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradient_opacity(tf, s))) {
       /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
       cvr_view tiny = *view;
       tiny.width = tiny.height = 8;
@@ -360,15 +379,26 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
       const cvr_image none = {NULL, NULL, NULL, NULL};
       if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
     }
-    if (i >= 0) mark_warm(ctx->tuner, t, c, i);
+    if (i >= 0) mark_warm(tu, t, c, i);
+    const int best = c->best;
     if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
-    if (i >= 0 && local.samples > 0 && local.rotations == 0) { /* a turn changed the class */
-      cvr_tuning_record(c, i, cost_of(&local), s->tuning_prune);
+    const double cost = local.samples > 0 && local.rotations == 0 ? cost_of(&local) : 0.0;
+    if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
+      cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
       if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+    } else if (i < 0 && cost > 0.0 && !waiting[0] && is_warm(tu, t, c, best)) {
+      if (reference_frame && c->measured[best] == 0) { /* the class's scale */
+        cvr_tuning_record(c, best, cost, s->tuning_prune);
+        if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+      }
+      tu->reference_table = t;
+      tu->reference_class = k;
+      tu->reference_cost = cost;
     }
+    if (i < 0) mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
   }
   local.view_class = k;
-  local.tuning = trial || i >= 0;
+  local.tuning = trial || i >= 0; /* (a frame of the best is no tuning frame) */
   if (stats) *stats = local;
   return CVR_OK;
 }
@@ -508,7 +538,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   }
   /* in-place rotation, where the view looks along the stored x axis: the
    * winner after a turn (the first frame turns) against the winner as it is */
-  if (ctx->backend == CVR_BACKEND_CUDA && !stopped && k / 4 == 0 &&
+  if (ctx->backend == CVR_BACKEND_CUDA && !stopped && CVR_TUNING_CLASS_AXIS(k) == 0 &&
       cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
     cvr_render_settings run = concrete(ctx, t, c, c->best, s);
     run.rotation_policy = CVR_ROTATION_HYSTERESIS;
@@ -526,6 +556,7 @@ cvr_status cvr_tuning_reset(cvr_context *ctx) {
   if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_tuning_reset: ctx is NULL");
   cvr_tuner *tu = ctx->tuner;
   tu->table_count = 0;
+  tu->reference_table = NULL;
   tu->warning[0] = '\0';
   if (!tu->dir[0]) return CVR_OK;
   DIR *d = opendir(tu->dir);
@@ -551,6 +582,7 @@ cvr_status cvr_tuning_set_cache_dir(cvr_context *ctx, const char *dir) {
   if (dir) snprintf(tu->dir, sizeof tu->dir, "%s", dir);
   else default_dir(tu->dir, sizeof tu->dir);
   tu->table_count = 0; /* what was learnt is reloaded from the new place */
+  tu->reference_table = NULL;
   return CVR_OK;
 }
 

@@ -2,8 +2,11 @@
  * keep the fastest), per view class, pruned by what the papers predict:
  *  - the view class is Sugimoto's: the volume plane most parallel to the
  *    screen and whether its axis of smaller stride runs across the screen,
- *    plus whether the view is oblique to that plane (rays then cross more
- *    slices per pixel row, and the best block shape moves);
+ *    plus whether the view is oblique to that plane, and then toward which
+ *    of its axes (rays then step along that axis too: toward the stride axis
+ *    they stay in cache lines, toward the other they cross them, and the
+ *    best block shape moves: tools/bench/results/2026-11-23-h100-auto-relative
+ *    replays the H100's measurements with 12 classes and with these 18);
  *  - block shapes: the block-shape strategy's pair (its prediction first),
  *    the square 16 x 16, and wide and tall blocks of 64 to 256 threads (the
  *    paper's rule that warps should run along the stride axis did not hold
@@ -27,14 +30,20 @@
 
 #define OBLIQUE_COS 0.9063 /* cos 25 degrees */
 
+int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]) {
+  const int primary = normal_axis == 0 ? 1 : 0, secondary = 3 - normal_axis - primary;
+  const double len = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
+  const int oblique = len > 0.0 && fabs(d[normal_axis]) / len < OBLIQUE_COS;
+  const int lean = !oblique ? 0 : fabsf(d[primary]) >= fabsf(d[secondary]) ? 1 : 2;
+  return normal_axis * 6 + (horizontal ? 3 : 0) + lean;
+}
+
 int cvr_tuning_view_class(const cvr_ray_params *p) {
   cvr_block_shape_choice choice;
   cvr_choose_block_shape_for(p, &choice);
   float d[3];
   cvr_view_direction_index(p, d);
-  const double len = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
-  const int oblique = len > 0.0 && fabs(d[choice.plane_normal_axis]) / len < OBLIQUE_COS;
-  return choice.plane_normal_axis * 4 + choice.horizontal * 2 + oblique;
+  return cvr_tuning_view_class_of(choice.plane_normal_axis, choice.horizontal, d);
 }
 
 void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
@@ -42,8 +51,12 @@ void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
     snprintf(out, size, "none");
     return;
   }
-  snprintf(out, size, "along %c, stride axis %s, %s", "xyz"[view_class / 4],
-           (view_class & 2) ? "across" : "up", (view_class & 1) ? "oblique" : "square");
+  const int normal = CVR_TUNING_CLASS_AXIS(view_class), lean = CVR_TUNING_CLASS_LEAN(view_class);
+  const int primary = normal == 0 ? 1 : 0, secondary = 3 - normal - primary;
+  char tilt[32] = "square";
+  if (lean) snprintf(tilt, sizeof tilt, "oblique toward %c", "xyz"[lean == 1 ? primary : secondary]);
+  snprintf(out, size, "along %c, stride axis %s, %s", "xyz"[normal],
+           CVR_TUNING_CLASS_ACROSS(view_class) ? "across" : "up", tilt);
 }
 
 static cvr_candidate standard(int w, int h) {
@@ -66,7 +79,7 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
 void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
                            cvr_blend_mode blend) {
   memset(c, 0, sizeof *c);
-  const int across = (view_class & 2) != 0; /* CPU tiles along the stride axis */
+  const int across = CVR_TUNING_CLASS_ACROSS(view_class); /* CPU tiles along the stride axis */
   cvr_candidate *k = c->candidates;
   int n = 0;
   if (backend == CVR_BACKEND_CPU) {
@@ -116,41 +129,60 @@ static int index_of(const cvr_tuning_class *c, const char *name) {
   return -1;
 }
 
+/* Whether class o can tell others what to expect: its best measured as
+ * often as a contender is, and at least SEED_KEEP candidates measured (a
+ * class whose remaining candidates wait for their kernels still counts). */
+static int informative(const cvr_tuning_class *o, int repeats) {
+  int measured = 0;
+  for (int i = 0; i < o->count; ++i) measured += o->measured[i] > 0;
+  return o->measured[o->best] >= repeats && measured >= CVR_TUNING_SEED_KEEP;
+}
+
 void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count, int repeats,
                      double prune) {
   if (c->seeded) return;
-  for (int i = 0; i < c->count; ++i)
-    if (c->measured[i] || c->dropped[i]) return; /* tuned already (or loaded) */
   double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
   int seen[CVR_TUNING_MAX_CANDIDATES] = {0}, tuned = 0;
   for (int j = 0; j < count; ++j) {
     const cvr_tuning_class *o = &classes[j];
-    if (o == c || cvr_tuning_next(o, repeats) >= 0 || o->measured[o->best] == 0) continue;
+    if (o == c || !informative(o, repeats)) continue;
     const double best = cvr_tuning_mean(o, o->best);
     for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
       const int x = index_of(o, c->names[i]);
-      if (x < 0) continue;
-      /* unmeasured there (failed, or seeded away): bad */
-      sum[i] += o->measured[x] ? cvr_tuning_mean(o, x) / best : 2.0 * prune;
+      /* the block-shape strategy's block is the paper's choice for the
+       * view, not one configuration: other classes tell nothing of it */
+      if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE) continue;
+      if (o->measured[x]) sum[i] += cvr_tuning_mean(o, x) / best;
+      else if (o->dropped[x]) sum[i] += 2.0 * prune; /* failed there, or seeded away: bad */
+      else continue;                                 /* not measured yet: no word */
       ++seen[i];
     }
     ++tuned;
   }
   if (!tuned) return;
   c->seeded = 1;
-  int order[CVR_TUNING_MAX_CANDIDATES];
+  /* what this class measured already stays; the rest is ordered and pruned */
+  int order[CVR_TUNING_MAX_CANDIDATES], n = 0, standing = 0;
   for (int i = 0; i < c->count; ++i) {
+    if (c->dropped[i]) continue;
+    standing += seen[i] || c->measured[i] > 0; /* the unknown are measured anyway */
+    if (c->measured[i]) continue;
     c->prior[i] = seen[i] ? sum[i] / seen[i] : 1.0; /* never measured anywhere: try early */
-    order[i] = i;
+    order[n++] = i;
   }
-  for (int a = 1; a < c->count; ++a) /* by prior, stable */
+  for (int a = 1; a < n; ++a) /* by prior, stable */
     for (int b = a; b > 0 && c->prior[order[b]] < c->prior[order[b - 1]]; --b) {
       const int x = order[b];
       order[b] = order[b - 1];
       order[b - 1] = x;
     }
-  for (int r = CVR_TUNING_SEED_KEEP; r < c->count; ++r)
-    if (seen[order[r]] && c->prior[order[r]] >= prune) c->dropped[order[r]] = 1;
+  /* the worst first, while more than SEED_KEEP of the known stand */
+  const double limit = fmin(prune, CVR_TUNING_SEED_PRUNE);
+  for (int r = n - 1; r >= 0 && standing > CVR_TUNING_SEED_KEEP; --r)
+    if (seen[order[r]] && c->prior[order[r]] >= limit) {
+      c->dropped[order[r]] = 1;
+      --standing;
+    }
   cvr_tuning_update_best(c);
 }
 
@@ -253,4 +285,13 @@ void cvr_tuning_record(cvr_tuning_class *c, int i, double cost, double prune) {
   for (int j = 0; j < c->count; ++j)
     if (j != c->best && !c->dropped[j] && c->measured[j] > 0 && cvr_tuning_mean(c, j) > limit)
       c->dropped[j] = 1;
+}
+
+void cvr_tuning_record_relative(cvr_tuning_class *c, int i, double cost, double reference,
+                                double prune) {
+  /* the block-shape strategy changes its block with the view: no yardstick */
+  const int scaled = cost > 0.0 && reference > 0.0 && isfinite(reference) &&
+                     c->measured[c->best] > 0 &&
+                     c->candidates[c->best].strategy != CVR_STRATEGY_BLOCK_SHAPE;
+  cvr_tuning_record(c, i, scaled ? cost * cvr_tuning_mean(c, c->best) / reference : cost, prune);
 }

@@ -55,8 +55,17 @@ typedef struct cvr_tuning_table {
   unsigned long long last_used;
 } cvr_tuning_table;
 
-/* The view class of ray parameters (in the volume's own index space). */
+/* The view class of ray parameters (in the volume's own index space):
+ * 6 per axis the view looks along most, 3 per orientation of the stride
+ * axis on screen, then square, oblique toward the stride axis, or oblique
+ * toward the other axis of the plane. */
+#define CVR_TUNING_CLASS_AXIS(k) ((k) / 6)
+#define CVR_TUNING_CLASS_ACROSS(k) ((k) / 3 % 2)
+#define CVR_TUNING_CLASS_LEAN(k) ((k) % 3)
 CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
+/* The same from the block-shape choice (plane normal axis, horizontal) and
+ * the view direction d in index space. */
+CVR_API int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
 CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 
 /* Fills a class with the candidates of a backend for that class, in the
@@ -70,14 +79,18 @@ CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
-/* Before a class's first measurement: what the table's converged classes
- * measured (candidates matched by name) orders its candidates, and those that were on
- * average prune times slower than the best there (or dropped) are dropped
- * unmeasured, keeping at least CVR_TUNING_SEED_KEEP. Views of neighbouring
- * classes favour mostly the same configurations, so a class visited later
- * in an orbit tunes in a few frames. Nothing happens without a converged
- * class, or once the class was measured. */
-#define CVR_TUNING_SEED_KEEP 4
+/* Once other classes of the table have measured enough (their best as
+ * often as contenders are, and SEED_KEEP candidates): what they measured
+ * (candidates matched by name) orders this class's candidates not measured
+ * yet, and those that were on average SEED_PRUNE (or prune, if lower) times
+ * slower than the best there, or dropped there, are dropped unmeasured,
+ * worst first, while more than SEED_KEEP of those measured somewhere stand
+ * (one measured nowhere is tried early). Views of neighbouring classes
+ * favour mostly the same configurations, so a class visited later in an
+ * orbit tunes in a few frames, and a class left half measured (its kernels
+ * were loading) skips what the others found slow. Once per class. */
+#define CVR_TUNING_SEED_KEEP 3
+#define CVR_TUNING_SEED_PRUNE 1.2
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
                              int repeats, double prune);
 /* The candidate to measure in this frame, or -1 when the class has converged:
@@ -92,6 +105,17 @@ CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out. */
 CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
+/* The same for a measurement taken right after the class's best rendered a
+ * neighbouring view at cost `reference`: recorded as cost x (the best's
+ * mean / reference), so every record of the class is a ratio to the first
+ * one's cost, chained through the bests measured against. Views of one
+ * class differ in cost (samples per ray, the texture's hit rate) by more
+ * than candidates often do; a ratio between neighbouring views hardly moves
+ * with them, so candidates measured at different views compare fairly. The
+ * frames of the best themselves are not recorded, but the class's first
+ * (nothing measured yet: reference <= 0 or not, a plain record). */
+CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, double cost,
+                                        double reference, double prune);
 /* best from the measurements as they are (after a load). */
 CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
 CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);

@@ -17,7 +17,7 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 1"
+#define MAGIC "cvr-tuning 2" /* 2: 18 view classes, costs relative within a class */
 #define MAX_FILE_BYTES 65536
 #define MAX_MEASUREMENTS 1000
 
@@ -143,7 +143,7 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
 
   cvr_tuning_table in = *t;
   char *cursor = buf, *line = next_line(&cursor);
-  if (!line || strcmp(line, MAGIC) != 0) IGNORE("not a version 1 tuning table");
+  if (!line || strcmp(line, MAGIC) != 0) IGNORE("not a tuning table of this version (%s)", MAGIC);
   line = next_line(&cursor);
   if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
     IGNORE("written for another key (stale)");

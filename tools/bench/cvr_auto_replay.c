@@ -1,0 +1,238 @@
+/* cvr-auto-replay: AUTO's search (the library's tuner.c, unchanged) replayed
+ * on the costs a GPU measured, without a GPU. Input: a cvr-auto-bench file
+ * (tools/bench/results/.../auto-*.jsonl), whose oracle lines hold every
+ * candidate's kernel time at every 10th view of the orbit and whose orbit
+ * lines hold each view's class. The replay orbits a frame per degree, cold
+ * then warm, each frame costing what its configuration measured at the
+ * nearest oracle view (times 1 +- 2% of deterministic noise), and reports
+ * what cvr-auto-bench reports for AUTO's search: frames spent measuring, the
+ * tuning share (cold over warm, minus one), and per view the converged
+ * choice over the best candidate there. In-place rotation and kernel
+ * loading are not replayed (the oracle without rotation is the reference),
+ * so a change to the search can be judged before it takes GPU time; over
+ * several noise sequences (--seeds), since one replay's choices hang on a
+ * few measurements. --relative 0 replays plain costs (the search before
+ * cvr_tuning_record_relative); --views 1 prints each oracle view, 2 every
+ * measurement, 3 the classes at the end. The view classes are the file's
+ * own (files from before the 18 classes replay their 12 groups of views).
+ *
+ *   cvr-auto-replay [--repeats N] [--prune X] [--relative 0|1] [--seeds N]
+ *                   [--first-seed N] [--views 0..3] FILE.jsonl... */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner.h"
+
+#define VIEWS 36 /* oracle views, every 10 degrees */
+
+typedef struct replay {
+  char volume[160];
+  int shaded;
+  int view_class[360];
+  int configs;
+  char names[32][CVR_TUNING_NAME_SIZE];
+  double ms[VIEWS][32]; /* 0: not measured */
+} replay;
+
+/* The text of "key":"..." or the number of "key":N in a line. */
+static int json_string(const char *line, const char *key, char *out, size_t size) {
+  char pattern[64];
+  snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+  const char *p = strstr(line, pattern);
+  if (!p) return 0;
+  p += strlen(pattern);
+  const char *end = strchr(p, '"');
+  if (!end) return 0;
+  snprintf(out, size, "%.*s", (int)(end - p), p);
+  return 1;
+}
+
+static int json_number(const char *line, const char *key, double *out) {
+  char pattern[64];
+  snprintf(pattern, sizeof pattern, "\"%s\":", key);
+  const char *p = strstr(line, pattern);
+  return p && sscanf(p + strlen(pattern), "%lf", out) == 1;
+}
+
+static int load(const char *path, replay *r) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "cvr-auto-replay: cannot open %s\n", path);
+    return 0;
+  }
+  memset(r, 0, sizeof *r);
+  for (int a = 0; a < 360; ++a) r->view_class[a] = -1;
+  static char line[8192];
+  char bench[32], pass[16], config[CVR_TUNING_NAME_SIZE];
+  while (fgets(line, sizeof line, f)) {
+    double az = 0, k = 0, rotation = 0, ms = 0, shaded = 0;
+    if (!json_string(line, "bench", bench, sizeof bench)) continue;
+    json_string(line, "volume", r->volume, sizeof r->volume);
+    if (!strcmp(bench, "auto_orbit") && json_string(line, "pass", pass, sizeof pass) &&
+        !strcmp(pass, "cold") && json_number(line, "azimuth", &az) &&
+        json_number(line, "view_class", &k) && az >= 0 && az < 360) {
+      r->view_class[(int)az] = (int)k;
+    } else if (!strcmp(bench, "auto_oracle") && json_number(line, "rotation", &rotation) &&
+               rotation == 0 && json_number(line, "azimuth", &az) &&
+               json_number(line, "ms", &ms) && json_string(line, "config", config, sizeof config)) {
+      int c = 0;
+      while (c < r->configs && strcmp(r->names[c], config)) ++c;
+      if (c == r->configs && r->configs < 32) snprintf(r->names[r->configs++], CVR_TUNING_NAME_SIZE, "%s", config);
+      const int v = (int)az / 10;
+      if (c < 32 && v >= 0 && v < VIEWS) r->ms[v][c] = ms;
+    } else if (!strcmp(bench, "auto_summary") && json_number(line, "shaded", &shaded)) {
+      r->shaded = shaded != 0;
+    }
+  }
+  fclose(f);
+  for (int a = 0; a < 360; ++a)
+    if (r->view_class[a] < 0 || r->view_class[a] >= CVR_TUNING_CLASSES) {
+      fprintf(stderr, "cvr-auto-replay: %s: no cold orbit frame at %d degrees\n", path, a);
+      return 0;
+    }
+  if (!r->configs) fprintf(stderr, "cvr-auto-replay: %s: no oracle lines\n", path);
+  return r->configs > 0;
+}
+
+/* Kernel time of candidate i of class c at azimuth a: the nearest oracle
+ * view's; 0 when it was not measured there (it cannot run: dropped). */
+static double cost_at(const replay *r, const cvr_tuning_class *c, int i, int a) {
+  const int v = ((a + 5) / 10) % VIEWS;
+  for (int k = 0; k < r->configs; ++k)
+    if (!strcmp(r->names[k], c->names[i])) return r->ms[v][k];
+  return 0.0;
+}
+
+static unsigned rng = 12345u;
+static double noise(void) { /* 1 +- 2% */
+  rng = rng * 1664525u + 1013904223u;
+  return 0.98 + 0.04 * (double)(rng >> 8) / (double)(1u << 24);
+}
+
+static int print_views = 0;
+static int seeds = 1, first_seed = 0;
+static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
+static int class_of(const replay *r, int a) { return r->view_class[a]; }
+
+typedef struct outcome {
+  int tuning_frames, within5;
+  double share, mean, worst;
+} outcome;
+
+static outcome run(const replay *r, int repeats, double prune) {
+  static cvr_tuning_class classes[CVR_TUNING_CLASSES];
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE);
+  double cold = 0.0, warm = 0.0;
+  int tuning_frames = 0, last_class = -1, last_was_best = 0;
+  double last_cost = 0.0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int a = 0; a < 360; ++a) {
+      const int k = class_of(r, a);
+      cvr_tuning_class *c = &classes[k];
+      cvr_tuning_seed(c, classes, CVR_TUNING_CLASSES, repeats, prune);
+      int i = cvr_tuning_next(c, repeats);
+      double ms = 0.0;
+      while (i >= 0 && !((ms = cost_at(r, c, i, a)) > 0.0)) { /* cannot run here */
+        cvr_tuning_record(c, i, 0.0, prune);
+        i = cvr_tuning_next(c, repeats);
+      }
+      /* relative: a candidate only right after a frame of the class's best */
+      const int reference = relative && i >= 0 && !(last_class == k && last_was_best);
+      if (i >= 0 && !reference) {
+        if (print_views > 1)
+          printf("  frame %d class %d: %s %.4f (best %s mean %.4f, reference %.4f)\n", a, k,
+                 c->names[i], ms, c->names[c->best], cvr_tuning_mean(c, c->best), last_cost);
+        const double measured = ms * noise();
+        if (relative) cvr_tuning_record_relative(c, i, measured, last_cost, prune);
+        else cvr_tuning_record(c, i, measured, prune);
+        tuning_frames += pass == 0;
+        last_was_best = 0;
+      } else {
+        ms = cost_at(r, c, c->best, a);
+        if (reference && c->measured[c->best] == 0) cvr_tuning_record(c, c->best, ms * noise(), prune);
+        last_was_best = 1;
+        last_cost = ms;
+      }
+      last_class = k;
+      *(pass ? &warm : &cold) += ms;
+    }
+  if (print_views > 2)
+    for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+      for (int i = 0; i < classes[k].count; ++i)
+        if (classes[k].measured[i] || classes[k].dropped[i])
+          printf("  class %2d %-32s measured %d mean %.4f%s%s\n", k, classes[k].names[i],
+                 classes[k].measured[i], cvr_tuning_mean(&classes[k], i),
+                 classes[k].dropped[i] ? " dropped" : "", i == classes[k].best ? " best" : "");
+  int within5 = 0;
+  double worst = 0.0, sum = 0.0;
+  for (int v = 0; v < VIEWS; ++v) {
+    const cvr_tuning_class *c = &classes[class_of(r, v * 10)];
+    double oracle = INFINITY;
+    for (int k = 0; k < r->configs; ++k)
+      if (r->ms[v][k] > 0.0) oracle = fmin(oracle, r->ms[v][k]);
+    const double ratio = cost_at(r, c, c->best, v * 10) / oracle;
+    if (print_views) {
+      int o = 0;
+      for (int k = 1; k < r->configs; ++k)
+        if (r->ms[v][k] > 0.0 && (r->ms[v][o] <= 0.0 || r->ms[v][k] < r->ms[v][o])) o = k;
+      printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", v * 10, class_of(r, v * 10),
+             c->names[c->best], r->names[o], ratio);
+    }
+    within5 += ratio <= 1.05;
+    worst = fmax(worst, ratio);
+    sum += ratio;
+  }
+  const outcome o = {tuning_frames, within5, cold / warm - 1.0, sum / VIEWS, worst};
+  return o;
+}
+
+int main(int argc, char **argv) {
+  int repeats = 2;
+  double prune = 1.5;
+  int first = 1;
+  for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {
+    if (first + 1 >= argc) break;
+    if (!strcmp(argv[first], "--repeats")) repeats = atoi(argv[first + 1]);
+    else if (!strcmp(argv[first], "--prune")) prune = atof(argv[first + 1]);
+    else if (!strcmp(argv[first], "--views")) print_views = atoi(argv[first + 1]);
+    else if (!strcmp(argv[first], "--relative")) relative = atoi(argv[first + 1]);
+    else if (!strcmp(argv[first], "--seeds")) seeds = atoi(argv[first + 1]);
+    else if (!strcmp(argv[first], "--first-seed")) first_seed = atoi(argv[first + 1]);
+    else break;
+  }
+  if (first >= argc || repeats < 1 || !(prune > 1.0) || seeds < 1) {
+    fprintf(stderr, "usage: cvr-auto-replay [--repeats N] [--prune X] FILE.jsonl...\n");
+    return 2;
+  }
+  static replay r;
+  int rc = 0;
+  for (int a = first; a < argc; ++a) {
+    if (!load(argv[a], &r)) {
+      rc = 1;
+      continue;
+    }
+    /* over `seeds` noise sequences: one replay's choices hang on a few
+     * measurements, so a change is judged on the mean and the worst */
+    outcome sum = {0, 0, 0.0, 0.0, 0.0};
+    int fewest = VIEWS;
+    double worst = 0.0;
+    for (int seed = 0; seed < seeds; ++seed) {
+      rng = 12345u + 7919u * (unsigned)(first_seed + seed);
+      const outcome o = run(&r, repeats, prune);
+      sum.tuning_frames += o.tuning_frames;
+      sum.within5 += o.within5;
+      sum.share += o.share;
+      sum.mean += o.mean;
+      worst = fmax(worst, o.worst);
+      fewest = o.within5 < fewest ? o.within5 : fewest;
+    }
+    printf("%-44s tuning frames %5.1f  share %5.2f%%  AUTO/oracle mean %.3f worst %.3f  "
+           "within 5%% %4.1f/%d (fewest %d)\n",
+           r.volume, (double)sum.tuning_frames / seeds, 100.0 * sum.share / seeds, sum.mean / seeds,
+           worst, (double)sum.within5 / seeds, VIEWS, fewest);
+  }
+  return rc;
+}

@@ -20,7 +20,7 @@
 #include "tuner.h"
 
 #define MAX_TABLES 8
-#define MAX_WARM 64
+#define MAX_WARM 256
 #define MAX_PRELOADS 8
 
 typedef struct cvr_tuner {
@@ -257,8 +257,12 @@ static int is_warm(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tun
 }
 
 static void mark_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
-  if (tu->warm_count < MAX_WARM && !is_warm(tu, t, c, i))
-    warm_name(t, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
+  if (is_warm(tu, t, c, i)) return;
+  if (tu->warm_count == MAX_WARM) { /* full: the oldest goes (at worst a needless 8 x 8 frame) */
+    memmove(tu->warm[0], tu->warm[1], (MAX_WARM - 1) * sizeof tu->warm[0]);
+    --tu->warm_count;
+  }
+  warm_name(t, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
 }
 
 static double cost_of(const cvr_render_stats *st) {
@@ -386,7 +390,9 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
     if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
       cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
       if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-    } else if (i < 0 && cost > 0.0 && !waiting[0] && is_warm(tu, t, c, best)) {
+    } else if (i < 0 && cost > 0.0 && !waiting[0] &&
+               (is_warm(tu, t, c, best) ||
+                helper_loaded(tu, t, c, best, volume, s, gradient_opacity(tf, s)))) {
       if (reference_frame && c->measured[best] == 0) { /* the class's scale */
         cvr_tuning_record(c, best, cost, s->tuning_prune);
         if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);

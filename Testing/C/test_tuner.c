@@ -39,10 +39,6 @@ static double true_cost(int k, int i, int count) {
   return (1.0 + 0.1 * i) * (1.0 + 0.02 * ((i * 3 + k) % 5 - 2));
 }
 
-/* frames a class of count candidates may measure: each once, contenders
- * up to repeats times */
-static int c_count_bound(int count, int repeats) { return count * repeats; }
-
 /* the same with the favourite only 10% ahead, for views that move costs by
  * more than that; never candidate 0 (on CUDA the block-shape strategy, whose
  * block follows the view: measurements against it stay plain) */
@@ -79,7 +75,7 @@ static void check_search(cvr_backend backend, int shaded) {
           "%s class %d: the 30x candidate was measured %d times", cvr_backend_name(backend), k,
           c->measured[worst]);
     /* the first class tries everything; the later ones what the first found close */
-    const int bound = k == 0 ? c_count_bound(c->count, repeats) : CVR_TUNING_SEED_KEEP * repeats;
+    const int bound = k == 0 ? c->count * repeats : CVR_TUNING_SEED_KEEP * repeats;
     CHECK(trials[k] <= bound, "class %d: %d trials for %d candidates (at most %d)", k, trials[k],
           c->count, bound);
     CHECK(c->count >= 5, "class %d: only %d candidates", k, c->count);
@@ -119,7 +115,7 @@ static void check_search(cvr_backend backend, int shaded) {
           cvr_backend_name(backend), k, cvr_tuning_next(c, repeats) < 0, c->names[c->best],
           c->names[close_favourite(k)]);
   }
-  CHECK(frames_in[0] <= 2 * c_count_bound(classes[0].count, repeats) + 2,
+  CHECK(frames_in[0] <= 2 * classes[0].count * repeats + 2,
         "relative: the first class took %d frames", frames_in[0]);
   printf("search %s%s, views +-30%%: converged to the model's best, the first class in %d frames\n",
          cvr_backend_name(backend), shaded ? " shaded" : "", frames_in[0]);

@@ -390,18 +390,20 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
     if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
       cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
       if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-    } else if (i < 0 && cost > 0.0 && !waiting[0] &&
-               (is_warm(tu, t, c, best) ||
-                helper_loaded(tu, t, c, best, volume, s, gradient_opacity(tf, s)))) {
-      if (reference_frame && c->measured[best] == 0) { /* the class's scale */
-        cvr_tuning_record(c, best, cost, s->tuning_prune);
-        if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+    } else if (i < 0 && !converged) { /* a frame of the best: the next one's reference */
+      if (cost > 0.0 && !waiting[0] &&
+          (is_warm(tu, t, c, best) ||
+           helper_loaded(tu, t, c, best, volume, s, gradient_opacity(tf, s)))) {
+        if (reference_frame && c->measured[best] == 0) { /* the class's scale */
+          cvr_tuning_record(c, best, cost, s->tuning_prune);
+          if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+        }
+        tu->reference_table = t;
+        tu->reference_class = k;
+        tu->reference_cost = cost;
       }
-      tu->reference_table = t;
-      tu->reference_class = k;
-      tu->reference_cost = cost;
+      mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
     }
-    if (i < 0) mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
   }
   local.view_class = k;
   local.tuning = trial || i >= 0; /* (a frame of the best is no tuning frame) */

@@ -114,8 +114,6 @@ static double noise(void) { /* 1 +- 2% */
 static int print_views = 0;
 static int seeds = 1, first_seed = 0;
 static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
-static int class_of(const replay *r, int a) { return r->view_class[a]; }
-
 typedef struct outcome {
   int tuning_frames, within5;
   double share, mean, worst;
@@ -130,7 +128,7 @@ static outcome run(const replay *r, int repeats, double prune) {
   double last_cost = 0.0;
   for (int pass = 0; pass < 2; ++pass)
     for (int a = 0; a < 360; ++a) {
-      const int k = class_of(r, a);
+      const int k = r->view_class[a];
       cvr_tuning_class *c = &classes[k];
       cvr_tuning_seed(c, classes, CVR_TUNING_CLASSES, repeats, prune);
       int i = cvr_tuning_next(c, repeats);
@@ -169,7 +167,7 @@ static outcome run(const replay *r, int repeats, double prune) {
   int within5 = 0;
   double worst = 0.0, sum = 0.0;
   for (int v = 0; v < VIEWS; ++v) {
-    const cvr_tuning_class *c = &classes[class_of(r, v * 10)];
+    const cvr_tuning_class *c = &classes[r->view_class[v * 10]];
     double oracle = INFINITY;
     for (int k = 0; k < r->configs; ++k)
       if (r->ms[v][k] > 0.0) oracle = fmin(oracle, r->ms[v][k]);
@@ -178,7 +176,7 @@ static outcome run(const replay *r, int repeats, double prune) {
       int o = 0;
       for (int k = 1; k < r->configs; ++k)
         if (r->ms[v][k] > 0.0 && (r->ms[v][o] <= 0.0 || r->ms[v][k] < r->ms[v][o])) o = k;
-      printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", v * 10, class_of(r, v * 10),
+      printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", v * 10, r->view_class[v * 10],
              c->names[c->best], r->names[o], ratio);
     }
     within5 += ratio <= 1.05;

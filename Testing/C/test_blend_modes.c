@@ -207,10 +207,10 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
             const cvr_test_diff diff = cvr_test_compare(ref, out, ref_depth, out_depth, PIXELS);
             CHECK(cvr_test_within_tolerance(&diff), "%s: over %.4f%% mean %.4f max %d", what,
                   100.0 * diff.color.over_fraction, diff.color.mean_diff, diff.color.max_diff);
-            CHECK(gs.rays == rs.rays && gs.samples == rs.samples,
+            CHECK(gs.rays == rs.rays && cvr_test_visited(&gs) == cvr_test_visited(&rs),
                   "%s: %llu rays / %llu samples, the CPU %llu / %llu", what,
-                  (unsigned long long)gs.rays, (unsigned long long)gs.samples,
-                  (unsigned long long)rs.rays, (unsigned long long)rs.samples);
+                  (unsigned long long)gs.rays, (unsigned long long)cvr_test_visited(&gs),
+                  (unsigned long long)rs.rays, (unsigned long long)cvr_test_visited(&rs));
             const int composite_only = s.strategy == CVR_STRATEGY_WARP_MARCHING ||
                                        s.strategy == CVR_STRATEGY_SLAB;
             if (composite_only)

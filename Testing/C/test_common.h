@@ -64,6 +64,14 @@ int cvr_test_finish(const char *name);
  * test_surfaces: at most 1.5e-4. */
 #define CVR_TOL_ERT_SAMPLES_FRACTION 5e-4
 
+/* The samples a frame's rays reached: taken, or stepped over in empty
+ * macro-cells (empty-space skipping, which each strategy does at its own
+ * granularity). With early ray termination off this is every ray's lattice,
+ * so it is what backends and strategies must agree on exactly. */
+static inline uint64_t cvr_test_visited(const cvr_render_stats *s) {
+  return s->samples + s->samples_skipped_empty;
+}
+
 typedef struct cvr_test_diff {
   cvr_tools_image_diff color;
   double depth_over_fraction; /* pixels whose depth differs by > 1e-3 */

@@ -64,7 +64,10 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
                "transfer-function table");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->gradient_table, CVR_GRADIENT_OPACITY_TABLE_SIZE * sizeof(float)),
                "gradient-opacity table");
-  CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, 2 * sizeof(unsigned long long)), "counters");
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, CVR_CUDA_COUNTERS * sizeof(unsigned long long)),
+               "counters");
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->visible_prefix, (CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1) * sizeof(int)),
+               "transfer-function visibility");
   snprintf(ctx->description, sizeof ctx->description,
            "CUDA: %s (device %d, sm_%d%d, %d SMs, %.1f GiB)", c->props.name, device_index,
            c->props.major, c->props.minor, c->props.multiProcessorCount,
@@ -85,6 +88,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->output);
     cudaFree(c->opaque_depth);
     cudaFree(c->counters);
+    cudaFree(c->visible_prefix);
     cudaFree(c->table);
     cudaFree(c->gradient_table);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
@@ -310,7 +314,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   cvr_cuda_context *c = ctx->cuda;
   const cvr_render_settings *s = frame->settings;
   const size_t pixels = (size_t)frame->ray.width * frame->ray.height;
-  unsigned long long counters[2] = {0, 0};
+  unsigned long long counters[CVR_CUDA_COUNTERS] = {0, 0, 0, 0};
   float ms = 0.0f;
   cvr_status st = CVR_OK;
   cvr_cuda_launch l;
@@ -347,6 +351,12 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                    (size_t)frame->tf->gradient_size * sizeof(float),
                                    cudaMemcpyHostToDevice, c->stream),
                    "gradient-opacity upload");
+    cvr_skip_visible_prefix(frame->sample_table, frame->ray.tf_size, c->visible_host);
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync(c->visible_prefix, c->visible_host,
+                                 (size_t)(frame->ray.tf_size + 1) * sizeof(int),
+                                 cudaMemcpyHostToDevice, c->stream),
+                 "transfer-function visibility upload");
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
     c->table_blend = frame->ray.blend;
@@ -377,6 +387,10 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   o = &frame->volume->cuda->orientation;
   cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
   l.ray.gradient_table = c->gradient_table;
+  if (const int shift = cvr_skip_shift_for(s))
+    if ((st = cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift,
+                                    c->visible_prefix, &l.ray, c->stream)) != CVR_OK)
+      goto done;
   l.table = c->table;
   l.counters = c->counters;
   if (image->rgba32f) l.rgba32f = (float4 *)c->output;
@@ -384,7 +398,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   if (image->rgba8) l.rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));
   if (image->depth)
     l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
-  CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, 2 * sizeof(unsigned long long), c->stream),
+  CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, CVR_CUDA_COUNTERS * sizeof(unsigned long long), c->stream),
                "counter reset");
   {
     /* the launch shape: the standard block, the block-shape strategy's
@@ -451,6 +465,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   }
   stats->rays = counters[0];
   stats->samples = counters[1];
+  stats->samples_skipped_empty = counters[3];
+  stats->samples_skipped_terminated = counters[2] - counters[1] - counters[3];
   stats->memory_layout = frame->volume->cuda->layout;
   stats->volume_bytes = frame->volume->cuda->bytes;
   for (int a = 0; a < 3; ++a) stats->volume_axes[a] = o->sign[a] * (o->axis[a] + 1);

@@ -56,7 +56,9 @@ struct cvr_cuda_context {
   float *gradient_table;          /* the function's gradient opacity, same version */
   float table_sample_distance;
   int table_blend; /* the table's opacity depends on the blend mode too */
-  unsigned long long *counters;   /* [0] rays, [1] samples of the last frame */
+  unsigned long long *counters;   /* the last frame's (cvr_cuda_launch) */
+  int *visible_prefix;            /* the table's (empty_space.h), same version */
+  int visible_host[CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1];
   void *output;                   /* rgba32f, rgba8 and depth planes */
   size_t output_bytes;
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
@@ -98,6 +100,7 @@ struct cvr_cuda_volume {
   void *data;                /* ARRAY_ORDER, Z_ORDER */
   unsigned long long *index; /* their lookup tables Lx, Ly, Lz back to back */
   size_t bytes;              /* device memory of the voxels */
+  cvr_skip_grid skip;        /* empty-space skipping over this copy (device memory) */
 };
 
 /* What a kernel needs to read the volume, by value: the sampler of the
@@ -125,8 +128,10 @@ typedef struct cvr_cuda_launch {
   uchar4 *rgba8;
   float *depth;
   const float *opaque_depth; /* window depth of opaque geometry, or NULL */
+  /* rays, samples taken, the rays' lattice samples, those skipped as empty */
   unsigned long long *counters;
 } cvr_cuda_launch;
+#define CVR_CUDA_COUNTERS 4
 
 /* volume_storage.cu */
 cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
@@ -138,6 +143,16 @@ cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, voi
 cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,
                                     const cvr_render_settings *s);
 cvr_storage_view cvr_cuda_storage_view(const cvr_volume *volume, int nearest);
+
+/* empty_space.cu: the copy's grid of cells of 2^shift texels, built when
+ * missing (or of another size; freed with the copy), and the empty cells
+ * for the frame's table, whose visible prefix is on the device; sets
+ * ray->skip_* (NULL where device memory is short: the frame renders
+ * without skipping). */
+cvr_status cvr_cuda_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr_frame *frame,
+                                 int shift, const int *visible_prefix, cvr_ray_params *ray,
+                                 cudaStream_t stream);
+void cvr_cuda_skip_free(cvr_cuda_volume *v);
 
 /* rotation.cu: quarter turns of the stored voxels in place about the axis
  * that is neither x nor the partner; tile = t x k (k resolved). */

@@ -153,30 +153,47 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * fetches in flight before their values are composited, so a warp waits on
  * one texture round trip per FETCH_AHEAD samples. Fetches past the end (or
  * past early termination) are clamped reads whose values are dropped: the
- * composited samples are exactly the lattice's. Returns the number of
- * samples composited. */
+ * composited samples are exactly the lattice's. With empty-space skipping
+ * (p.skip_empty) the ray steps over the samples of empty macro-cells and
+ * marches at least FETCH_AHEAD samples at a time between checks. Returns
+ * the number of samples taken; *skipped counts those stepped over. */
 template <int FETCH_AHEAD, bool GRADIENT, bool ISO, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               const Sampler &volume, const uint4 *table,
-                                              int copies, cvr_rgba &acc, float &t_hit) {
+                                              int copies, cvr_rgba &acc, float &t_hit,
+                                              unsigned &skipped) {
   const float t_first = cvr_ray_t_first(&ray, p.lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
   float t = t_first;
   bool done = false;
   int interval = -1; /* ISO */
+  skipped = 0;
   while (!done && t <= t_last) {
-    float v[FETCH_AHEAD];
+    float t_end = t_last; /* march to here before looking at the cells again */
+    if (p.skip_empty) {
+      int empty;
+      const int run = cvr_skip_run(&p, &ray, t, (int)(t_last - t), &empty);
+      if (empty) {
+        skipped += (unsigned)run + 1u;
+        t += (float)(run + 1);
+        continue;
+      }
+      t_end = fminf(t_last, t + (float)(run > FETCH_AHEAD - 1 ? run : FETCH_AHEAD - 1));
+    }
+    while (!done && t <= t_end) {
+      float v[FETCH_AHEAD];
 #pragma unroll
-    for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+      for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
 #pragma unroll
-    for (int j = 0; j < FETCH_AHEAD; ++j) {
-      if (done || t > t_last) break;
-      done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t, acc,
-                                                         t_hit, interval);
-      t += 1.0f;
+      for (int j = 0; j < FETCH_AHEAD; ++j) {
+        if (done || t > t_end) break;
+        done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t,
+                                                           acc, t_hit, interval);
+        t += 1.0f;
+      }
     }
   }
-  return (unsigned)(t - t_first);
+  return (unsigned)(t - t_first) - skipped;
 }
 
 /* Marches one ray for a blend mode other than COMPOSITE (raycast.h,
@@ -234,22 +251,29 @@ __device__ __forceinline__ void cvr_write_pixel(const cvr_cuda_launch &l, int px
   if (l.depth) l.depth[o] = depth;
 }
 
-/* Adds the block's rays and samples to the frame counters, one atomic pair
- * per full warp. Every thread of the block must call it. */
+/* Adds the block's rays and samples to the frame counters (cvr_cuda_launch:
+ * rays, samples taken, the rays' lattice samples, samples skipped as
+ * empty), one atomic each per full warp. Every thread of the block must
+ * call it. */
 __device__ __forceinline__ void cvr_count(unsigned long long *counters, unsigned rays,
-                                          unsigned samples) {
+                                          unsigned samples, unsigned lattice, unsigned skipped) {
   const int threads = blockDim.x * blockDim.y * blockDim.z;
   const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  unsigned long long r = rays, s = samples;
+  unsigned long long c[4] = {rays, samples, lattice, skipped};
   if ((t | 31) < threads) { /* this thread's warp is full */
-    for (int offset = 16; offset > 0; offset >>= 1) {
-      r += __shfl_down_sync(0xffffffffu, r, offset);
-      s += __shfl_down_sync(0xffffffffu, s, offset);
-    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+      for (int offset = 16; offset > 0; offset >>= 1) c[i] += __shfl_down_sync(0xffffffffu, c[i], offset);
     if (t % 32 != 0) return;
   }
-  if (r) atomicAdd(&counters[0], r);
-  if (s) atomicAdd(&counters[1], s);
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+    if (c[i]) atomicAdd(&counters[i], c[i]);
+}
+
+/* A ray's lattice samples, taken or not (its statistics' total). */
+__device__ __forceinline__ unsigned cvr_lattice_samples(const cvr_ray &ray) {
+  return (unsigned)(ray.k_last - ray.k_first + 1);
 }
 
 #endif

@@ -119,5 +119,8 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
     o->sign[partner] = before.sign[0];
     o->offset[partner] = before.offset[0];
   }
+  /* the macro-cells hold other voxels now (their number stays: x and the
+   * partner are equally long) */
+  if (turns > 0) v->skip.shift = 0;
   return cudaSuccess;
 }

@@ -97,6 +97,30 @@ __device__ __forceinline__ cvr_ray cvr_slab_border_line(const float *line, int s
   return r;
 }
 
+/* Empty-space skipping: this ray's first samples from index k on that lie in
+ * a cell that is not empty, [*from, *to] (INT_MAX for both: none). */
+__device__ __forceinline__ void cvr_slab_next_visible(const cvr_ray_params &p, const cvr_ray &ray,
+                                                      int k, int *from, int *to) {
+  while (k <= ray.k_last) {
+    int empty;
+    const int run = cvr_skip_run(&p, &ray, (float)k + p.lattice_offset, ray.k_last - k, &empty);
+    if (!empty) {
+      *from = k;
+      *to = k + run;
+      return;
+    }
+    k += run + 1;
+  }
+  *from = *to = INT_MAX;
+}
+
+/* The ray's own samples among indices [a, b]. */
+__device__ __forceinline__ unsigned cvr_slab_own(const cvr_ray &ray, int a, int b) {
+  a = a > ray.k_first ? a : ray.k_first;
+  b = b < ray.k_last ? b : ray.k_last;
+  return b >= a ? (unsigned)(b - a + 1) : 0u;
+}
+
 template <bool GRADIENT, int DEPTH, bool GATHERED, typename Sampler>
 __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     cvr_slab_kernel(const cvr_cuda_launch l, int one_sided) {
@@ -165,7 +189,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
 
   cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
   float t_hit = -1.0f;
-  unsigned samples = 0;
+  unsigned samples = 0, skipped = 0;
   if (k_first <= k_last) { /* uniform: some inner ray of the block hits */
     float *basis = cache + (DEPTH + 2) * columns + me; /* column c, axis a: basis[(3c + a) * threads] */
     if (GRADIENT && hit) { /* the neighbours' lines, computed as their own threads do */
@@ -200,7 +224,37 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
 #pragma unroll
     for (int j = 0; j < AHEAD; ++j) ahead[j] = cvr_fetch(ray, volume, (float)(k_first + 1 + j) + offset);
     bool done = !hit;
+    int visible_from = 0, visible_to = INT_MIN; /* empty-space skipping: not yet looked */
     for (int base = k_first;; base += DEPTH) {
+      if (p.skip_empty) {
+        /* empty-space skipping: where no ray of the block has a sample of
+         * its own in a cell that is not empty, the block jumps to the first
+         * slab where one has, and fetches its cache anew */
+        if (!done && visible_to < base)
+          cvr_slab_next_visible(p, ray, base > ray.k_first ? base : ray.k_first, &visible_from,
+                                &visible_to);
+        if (!__syncthreads_or(!done && visible_from <= base + DEPTH - 1)) {
+          if (me == 0) k_range[0] = INT_MAX;
+          __syncthreads();
+          if (!done && visible_from != INT_MAX) atomicMin(&k_range[0], visible_from);
+          __syncthreads();
+          const int target = k_range[0];
+          __syncthreads(); /* read by all before thread 0 writes it again */
+          const int next = target == INT_MAX ? INT_MAX : base + DEPTH * ((target - base) / DEPTH);
+          if (!done) skipped += cvr_slab_own(ray, base, next == INT_MAX ? ray.k_last : next - 1);
+          if (next == INT_MAX) break; /* uniform: nothing visible is left */
+          base = next;
+          column[0] = cvr_fetch(ray, volume, (float)(base - 1) + offset);
+          column[columns] = cvr_fetch(ray, volume, (float)base + offset);
+          if (fetches_border) {
+            const cvr_ray border = cvr_slab_border_line(border_line, border_rays);
+            border_slices[0] = cvr_fetch(border, volume, (float)(base - 1) + offset);
+            border_slices[columns] = cvr_fetch(border, volume, (float)base + offset);
+          }
+#pragma unroll
+          for (int j = 0; j < AHEAD; ++j) ahead[j] = cvr_fetch(ray, volume, (float)(base + 1 + j) + offset);
+        }
+      }
       /* fill slices base + 1 .. base + DEPTH into slots 2 .. DEPTH + 1: the
        * prefetched ones, then the rest, all in flight together */
 #pragma unroll
@@ -263,7 +317,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     }
   }
   if (inner) cvr_write_pixel(l, px, py, acc, t_hit >= 0.0f ? cvr_ray_depth(&p, &ray, t_hit) : 1.0f);
-  cvr_count(l.counters, hit ? 1u : 0u, samples);
+  cvr_count(l.counters, hit ? 1u : 0u, samples, hit ? cvr_lattice_samples(ray) : 0u, skipped);
 }
 
 /* The most threads any instance may launch with (the largest shaded ones). */

@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
 
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
-  unsigned hit = 0, samples = 0;
+  unsigned hit = 0, samples = 0, lattice = 0, skipped = 0;
   if (px < l.ray.width && py < l.ray.height) {
     cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
     float t_hit = -1.0f; /* lattice parameter of the first visible sample */
@@ -53,12 +53,13 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
     if constexpr (KIND == CVR_SLICE) {
       float t;
       if (cvr_setup_slice(l, px, py, &ray, &t)) {
-        hit = samples = 1;
+        hit = samples = lattice = 1;
         acc = cvr_slice_pixel(l.ray, ray, Sampler(l.volume), table, l.table_copies, t);
         if (acc.a > 0.0f) t_hit = t;
       }
     } else if (cvr_setup_ray(l, px, py, &ray)) {
       hit = 1;
+      lattice = cvr_lattice_samples(ray);
       const Sampler volume(l.volume);
       /* shading needs registers for its gradient: fewer fetches in flight */
       constexpr int ahead = Sampler::fetch_ahead < CVR_STANDARD_FETCH_AHEAD ? Sampler::fetch_ahead
@@ -68,7 +69,7 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
         if (acc.a > 0.0f) t_hit = cvr_ray_t_first(&ray, l.ray.lattice_offset);
       } else {
         samples = cvr_march<GRADIENT ? (ahead < 2 ? ahead : 2) : ahead, GRADIENT, KIND == CVR_ISOSURFACE>(
-            l.ray, ray, volume, table, l.table_copies, acc, t_hit);
+            l.ray, ray, volume, table, l.table_copies, acc, t_hit, skipped);
       }
     }
     /* the ray is set up again for its depth rather than keeping its world
@@ -80,7 +81,7 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
       depth = cvr_ray_depth(&l.ray, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }
-  cvr_count(l.counters, hit, samples);
+  cvr_count(l.counters, hit, samples, lattice, skipped);
 }
 
 /* The smallest launch bound over the kernel's instances (the global-memory

@@ -187,6 +187,7 @@ void cvr_cuda_storage_free(cvr_context *ctx, cvr_cuda_volume *v) {
   if (v->array) cudaFreeArray(v->array);
   cudaFree(v->data);
   cudaFree(v->index);
+  cvr_cuda_skip_free(v);
   memset(v, 0, sizeof *v);
 }
 

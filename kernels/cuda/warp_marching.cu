@@ -209,10 +209,30 @@ __global__ void __launch_bounds__(512)
   float4 acc = make_float4(0.f, 0.f, 0.f, 0.f), b1 = acc;
   float transparency = 1.0f;               /* of the kept samples, for termination */
   float t_hit = -1.0f;
-  unsigned samples = 0;
+  unsigned samples = 0, skipped = 0;
   float v_next = sampling ? cvr_fetch(ray, volume, t_base + (float)g) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
+    if (sampling && l.ray.skip_empty) {
+      /* empty-space skipping: the group steps over the empty cells at the
+       * start of its cycle (every lane finds the same run, no exchange) */
+      int empty = 1;
+      bool moved = false;
+      while (empty && t_base <= t_last) {
+        const int run = cvr_skip_run(&l.ray, &ray, t_base, (int)(t_last - t_base), &empty);
+        if (empty) {
+          skipped += g == 0 ? (unsigned)run + 1u : 0u;
+          t_base += (float)(run + 1);
+          moved = true;
+        }
+      }
+      if (t_base > t_last) {
+        sampling = false;
+        drain = double_buffer ? w.log2_width : 0;
+      } else if (moved) {
+        v_next = cvr_fetch(ray, volume, t_base + (float)g);
+      }
+    }
     const float t = t_base + (float)g;
     const bool take = sampling && t <= t_last;
     const float v = v_next;
@@ -260,7 +280,8 @@ __global__ void __launch_bounds__(512)
     const cvr_rgba colour = {c.x, c.y, c.z, c.w};
     cvr_write_pixel(l, px, py, colour, t_hit >= 0.0f ? cvr_ray_depth(&l.ray, &ray, t_hit) : 1.0f);
   }
-  cvr_count(l.counters, inside && hit && g == writer ? 1u : 0u, samples);
+  const bool counts = inside && hit && g == writer;
+  cvr_count(l.counters, counts ? 1u : 0u, samples, counts ? cvr_lattice_samples(ray) : 0u, skipped);
 }
 
 int cvr_cuda_warp_marching_max_threads(void) {

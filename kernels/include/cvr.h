@@ -398,6 +398,16 @@ typedef struct cvr_render_settings {
   double sample_distance;      /* world units between samples; > 0 */
   int early_termination;       /* stop a ray once its opacity reaches ... */
   double termination_opacity;  /* ... this, in (0, 1] */
+  /* Empty-space skipping (COMPOSITE): the volume is divided into macro-cells
+   * of empty_space_cell^3 voxels whose value ranges are kept (per volume,
+   * built when first needed); a cell in which the transfer function gives
+   * every value zero opacity is transparent, and rays step over its samples
+   * without fetching them. Exact: the image is the one without skipping,
+   * only cvr_render_stats says which samples were skipped. Each strategy
+   * skips at its own granularity (one ray, a warp's ray, a slab block).
+   * Defaults: on, 8 (a power of two, 4..64). */
+  int empty_space_skipping;
+  int empty_space_cell;
   int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */
   /* Jittering (VTK's UseJittering): each ray's samples move along it by a
    * fraction of the sample distance fixed per pixel (a hash of its
@@ -523,6 +533,12 @@ typedef struct cvr_render_stats {
                          (opaque depth in, image out), GPU time; CPU: 0 */
   uint64_t rays;     /* rays that intersected the volume */
   uint64_t samples;  /* volume samples taken */
+  /* lattice samples of those rays not taken: inside macro-cells that were
+   * empty (empty-space skipping), and behind the point where early ray
+   * termination stopped a ray; samples + both = the rays' lattice samples,
+   * the same for every strategy and backend */
+  uint64_t samples_skipped_empty;
+  uint64_t samples_skipped_terminated;
   cvr_memory_layout memory_layout; /* the layout rendered from (CPU: ARRAY_ORDER) */
   /* in-place rotation: quarter turns made before this frame's ray casting,
    * their kernel time, and the voxel order now: stored axis s holds the

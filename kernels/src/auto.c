@@ -104,6 +104,8 @@ static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cv
   char blend[48] = "";
   if (s->blend_mode != CVR_BLEND_COMPOSITE)
     snprintf(blend, sizeof blend, " | %s", cvr_blend_mode_name(s->blend_mode));
+  else if (cvr_skip_shift_for(s)) /* skipping moves the costs: tuned apart */
+    snprintf(blend, sizeof blend, " | skip %d", s->empty_space_cell);
   snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s%s", device_key(ctx, ctx->tuner),
            volume->dims[0], volume->dims[1], volume->dims[2],
            volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),

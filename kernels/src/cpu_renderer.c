@@ -77,13 +77,15 @@ typedef struct pixel_result {
   float depth;
   int hit;
   uint64_t samples;
+  uint64_t lattice; /* the ray's lattice samples, taken or not */
+  uint64_t skipped; /* in empty macro-cells */
 } pixel_result;
 
 /* One ray, front to back on the shared lattice. reverse_order exists only
  * for the tests that prove a reversed compositing order would be caught. */
 CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v, texel_fn texel,
                                         int reverse_order, int px, int py) {
-  pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0};
+  pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0, 0, 0};
   const cvr_ray_params *p = &f->ray;
   cvr_ray ray;
   const float depth = f->opaque_depth ? f->opaque_depth[(size_t)py * p->width + px] : 1.0f;
@@ -91,7 +93,7 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     float t, pos[3];
     if (!cvr_slice_setup(p, px, py, depth, &ray, &t)) return r;
     r.hit = 1;
-    r.samples = 1;
+    r.samples = r.lattice = 1;
     cvr_ray_position(&ray, t, pos);
     if (p->cropping && !cvr_crop_keeps(p, pos)) return r;
     cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias,
@@ -105,6 +107,7 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   r.hit = 1;
   const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);
+  r.lattice = (uint64_t)(ray.k_last - ray.k_first + 1);
   if (p->blend != CVR_BLEND_COMPOSITE && p->blend != CVR_BLEND_ISOSURFACE) {
     /* the order does not matter here */
     cvr_blend_state q;
@@ -127,8 +130,20 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   }
   const int iso = p->blend == CVR_BLEND_ISOSURFACE, gradients = cvr_needs_gradient(p);
   int interval = -1; /* ISOSURFACE */
+  int known = 0;     /* samples from t on known to lie in a cell that is not empty */
   float t_hit = -1.0f, t = reverse_order ? t_last : t_first;
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
+    if (p->skip_empty && known-- == 0) { /* (never with reverse_order: cvr_cpu_render) */
+      int empty;
+      const int run = cvr_skip_run(p, &ray, t, (int)(t_last - t), &empty);
+      if (empty) {
+        r.skipped += (uint64_t)run + 1;
+        t += (float)run; /* the loop steps past the last */
+        known = 0;
+        continue;
+      }
+      known = run;
+    }
     float pos[3];
     cvr_ray_position(&ray, t, pos);
     ++r.samples;
@@ -163,7 +178,7 @@ typedef struct tile_job {
 typedef struct worker {
   tile_job *job;
   int index;
-  uint64_t rays, samples;
+  uint64_t rays, samples, lattice, skipped;
 } worker;
 
 #define DEFINE_TILE_RENDERER(NAME, TEXEL)                                                          \
@@ -187,6 +202,8 @@ typedef struct worker {
         if (j->image->depth) j->image->depth[o] = r.depth;                                         \
         w->rays += (uint64_t)r.hit;                                                                \
         w->samples += r.samples;                                                                   \
+        w->lattice += r.lattice;                                                                   \
+        w->skipped += r.skipped;                                                                   \
       }                                                                                            \
   }
 
@@ -222,6 +239,16 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame, const cvr_im
                           cvr_render_stats *stats) {
   const cvr_volume *vol = frame->volume;
   const cvr_render_settings *s = frame->settings;
+  cvr_frame skipping = *frame; /* the frame with its empty cells */
+  const int shift = ctx->debug.reverse_order ? 0 : cvr_skip_shift_for(s);
+  if (shift) {
+    const cvr_status st = cvr_cpu_skip_prepare(ctx, (cvr_volume *)vol, frame, shift,
+                                               &skipping.ray.skip_empty);
+    if (st != CVR_OK) return st;
+    memcpy(skipping.ray.skip_cells, vol->cpu_skip.cells, sizeof skipping.ray.skip_cells);
+    skipping.ray.skip_shift = shift;
+    frame = &skipping;
+  }
   tile_job job;
   memset(&job, 0, sizeof job);
   job.frame = frame;
@@ -273,6 +300,8 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame, const cvr_im
   for (int i = 0; i < job.thread_count; ++i) {
     stats->rays += workers[i].rays;
     stats->samples += workers[i].samples;
+    stats->samples_skipped_empty += workers[i].skipped;
+    stats->samples_skipped_terminated += workers[i].lattice - workers[i].samples - workers[i].skipped;
   }
   stats->block_width = job.tile_w;
   stats->block_height = job.tile_h;

@@ -3,6 +3,7 @@
 #define CVR_INTERNAL_H
 
 #include "cvr.h"
+#include "empty_space.h"
 #include "raycast.h"
 
 #ifdef __cplusplus
@@ -62,6 +63,7 @@ struct cvr_volume {
   double spacing[3], origin[3], direction[9];
   double range[2];
   void *host_data;             /* stored_type scalars (CPU backend only) */
+  cvr_skip_grid cpu_skip;      /* empty-space skipping over host_data */
   struct cvr_cuda_volume *cuda;
 };
 
@@ -137,6 +139,12 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_transfer_function *tf, const cvr_view *view,
                            const cvr_render_settings *settings, const cvr_image *image,
                            cvr_render_stats *stats);
+
+/* empty_space.c: the CPU backend's grid of cells of 2^shift texels,
+ * built on first use, and the frame's empty cells (*empty) */
+cvr_status cvr_cpu_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr_frame *frame,
+                                int shift, const unsigned char **empty);
+void cvr_cpu_skip_release(cvr_volume *volume);
 
 /* cpu_renderer.c */
 cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame,

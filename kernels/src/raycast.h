@@ -97,6 +97,11 @@ typedef struct cvr_ray_params {
   int cropping;             /* cropping: the planes in the ray's sample coordinates */
   float crop[6];            /* (texel coordinates; CUDA: the stored copy's) and the */
   unsigned crop_flags;      /* regions kept, as cvr_render_settings in those coordinates */
+  /* empty-space skipping: per macro-cell of 2^skip_shift texels a side of
+   * the sampled copy (CUDA: the stored one), whether it is empty
+   * (cvr_skip_run); NULL: off */
+  const unsigned char *skip_empty;
+  int skip_cells[3], skip_shift;
   cvr_shading_params shading;
 } cvr_ray_params;
 
@@ -701,6 +706,88 @@ CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, 
 /* Whether a visible sample needs its gradient. */
 CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
   return p->shading.enabled || p->gradient_opacity;
+}
+
+/* Empty-space skipping. A sample at texel coordinate x filters the texels
+ * around f = floor(x - 0.5) (cvr_filter_axis; f + 1 after its 8-bit
+ * rounding, and the hardware's own may differ once more), so macro-cell c of
+ * an axis takes the samples with f in [c B, c B + B - 1] (B = 2^shift) and
+ * its value range covers texels c B - 1 .. c B + B + 1: every value such a
+ * sample can take lies in it. Below 0 and beyond the last cell, the first
+ * and last cells (the filter clamps there). */
+CVR_HD int cvr_skip_cell(float x, int shift, int cells) {
+  const float f = floorf(CVR_SUB(x, 0.5f));
+  if (!(f >= 0.0f)) return 0;
+  if (f >= (float)(cells << shift)) return cells - 1;
+  const int c = (int)f >> shift;
+  return c < cells - 1 ? c : cells - 1;
+}
+
+/* Texels of macro-cell c along an axis of n texels whose range it keeps. */
+CVR_HD void cvr_skip_cell_texels(int c, int shift, int n, int *first, int *last) {
+  const int a = (c << shift) - 1, b = ((c + 1) << shift) + 1;
+  *first = a < 0 ? 0 : a;
+  *last = b > n - 1 ? n - 1 : b;
+}
+
+/* Whether the transfer function gives every value in [lo, hi] (as sampled;
+ * NaN inside is kept as lo = -inf) zero opacity: no table entry the
+ * classification can interpolate there, one more each side against
+ * rounding, has any. visible_prefix[i] counts the entries below i with
+ * non-zero opacity (size + 1 of them). */
+CVR_HD int cvr_skip_range_empty(const int *visible_prefix, int size, float scale, float bias,
+                                float lo, float hi) {
+  float a = CVR_ADD(CVR_MUL(lo, scale), bias), b = CVR_ADD(CVR_MUL(hi, scale), bias);
+  if (a > b) {
+    const float x = a;
+    a = b;
+    b = x;
+  }
+  a = fminf(fmaxf(a, 0.0f), (float)(size - 1)); /* fmaxf drops NaN: the first entry */
+  b = fminf(fmaxf(b, 0.0f), (float)(size - 1));
+  const int first = (int)a - 1 < 0 ? 0 : (int)a - 1;
+  const int last = (int)b + 2 > size - 1 ? size - 1 : (int)b + 2;
+  return visible_prefix[last + 1] - visible_prefix[first] == 0;
+}
+
+/* The macro-cells of the samples at texel coordinate pos. */
+CVR_HD void cvr_skip_cells_at(const cvr_ray_params *p, const float pos[3], int c[3]) {
+  for (int a = 0; a < 3; ++a) c[a] = cvr_skip_cell(pos[a], p->skip_shift, p->skip_cells[a]);
+}
+
+/* How many lattice samples after the one at t (at most limit) lie in its
+ * macro-cell, and (*empty) whether that cell is empty. The estimate from
+ * where the ray leaves the cell is checked at its last sample; positions
+ * are monotonic in t on every axis, so every sample between lies in the
+ * cell too, and a run is exact whatever the rounding (0 where the check
+ * fails). ray is in the grid's texel coordinates. */
+CVR_HD int cvr_skip_run(const cvr_ray_params *p, const cvr_ray *ray, float t, int limit, int *empty) {
+  float pos[3];
+  int c[3];
+  cvr_ray_position(ray, t, pos);
+  cvr_skip_cells_at(p, pos, c);
+  *empty = p->skip_empty[((size_t)c[2] * p->skip_cells[1] + c[1]) * p->skip_cells[0] + c[0]];
+  float run = (float)limit;
+  for (int a = 0; a < 3; ++a) {
+    const float s = ray->step[a];
+    float edge; /* where the samples stop belonging to cell c[a] */
+    if (s > 0.0f && c[a] < p->skip_cells[a] - 1)
+      edge = (float)((c[a] + 1) << p->skip_shift) + 0.5f;
+    else if (s < 0.0f && c[a] > 0)
+      edge = (float)(c[a] << p->skip_shift) + 0.5f;
+    else
+      continue;
+    run = cvr_minf(run, CVR_DIV(CVR_SUB(edge, pos[a]), s));
+  }
+  int m = run >= 1.0f ? (int)run - 1 : 0; /* one sample short of the estimate */
+  if (m > limit) m = limit;
+  if (m > 0) {
+    int d[3];
+    cvr_ray_position(ray, CVR_ADD(t, (float)m), pos);
+    cvr_skip_cells_at(p, pos, d);
+    if (d[0] != c[0] || d[1] != c[1] || d[2] != c[2]) m = 0;
+  }
+  return m;
 }
 
 /* Output quantization shared by every backend. */

@@ -13,6 +13,8 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->early_termination = 1;
   s->jittering = 0;
   s->termination_opacity = 254.0 / 255.0;
+  s->empty_space_skipping = 1;
+  s->empty_space_cell = 8;
   s->max_samples_per_ray = 0;
   s->interpolation = CVR_INTERPOLATION_LINEAR;
   s->blend_mode = CVR_BLEND_COMPOSITE;
@@ -262,6 +264,12 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: rotation hysteresis %g degrees must be in [0, 45)",
                     s->rotation_hysteresis);
+  if (s->empty_space_skipping &&
+      (s->empty_space_cell < 4 || s->empty_space_cell > 64 ||
+       (s->empty_space_cell & (s->empty_space_cell - 1))))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: empty-space cell %d must be a power of two from 4 to 64 voxels",
+                    s->empty_space_cell);
   if (s->cpu_tile_width < 1 || s->cpu_tile_height < 1 || s->cpu_tile_width > CVR_MAX_CPU_TILE ||
       s->cpu_tile_height > CVR_MAX_CPU_TILE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,

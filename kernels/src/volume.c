@@ -117,6 +117,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
 void cvr_volume_destroy(cvr_volume *volume) {
   if (!volume) return;
   if (volume->cuda) cvr_cuda_volume_release(volume);
+  cvr_cpu_skip_release(volume);
   free(volume->host_data);
   free(volume);
 }

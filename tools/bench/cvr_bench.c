@@ -40,7 +40,8 @@ static void usage(void) {
           "                          layout), +shade (Phong shading, a headlight),\n"
           "                          +rot (in-place rotation on region change),\n"
           "                          +rot:H (with H degrees of hysteresis), +tile:TxK\n"
-          "                          (rotation tile), e.g. shape+rot@zorder\n"
+          "                          (rotation tile), +noskip (no empty-space skipping),\n"
+          "                          +cell:N (its cells of N voxels), e.g. shape+rot@zorder\n"
           "  --axes xyz              rotation axes (default xyz)\n"
           "  --step DEG              angle step over 0..180 (default 15)\n"
           "  --range DEG             angles 0 .. DEG (default 180; 360 stops at 360 - step):\n"
@@ -78,7 +79,7 @@ typedef struct bench_config {
 
 /* Layout and rotation modifiers after the strategy: @texture, @array,
  * @zorder, +rot, +rot:H, +tile:TxK; +shade; +gather (the slab's border rays
- * fetched by the tile's threads). */
+ * fetched by the tile's threads); +noskip, +cell:N (empty-space skipping). */
 static int parse_modifiers(const char *m, cvr_render_settings *s) {
   while (*m) {
     int n = 0;
@@ -91,6 +92,9 @@ static int parse_modifiers(const char *m, cvr_render_settings *s) {
     else if (!strncmp(m, "+rot", 4)) s->rotation_policy = CVR_ROTATION_ON_REGION_CHANGE, n = 4;
     else if (!strncmp(m, "+shade", 6)) s->shading.enabled = 1, n = 6;
     else if (!strncmp(m, "+gather", 7)) s->slab_border = CVR_SLAB_BORDER_GATHERED, n = 7;
+    else if (!strncmp(m, "+noskip", 7)) s->empty_space_skipping = 0, n = 7;
+    else if (sscanf(m, "+cell:%d%n", &s->empty_space_cell, &n) == 1) {
+    }
     if (n <= 0) return 0;
     m += n;
   }
@@ -231,13 +235,15 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
                 "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
                 "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"slab_border\":\"%s\",\"rays\":%llu,"
-                "\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                "\"samples\":%llu,\"skipped_empty\":%llu,\"skipped_terminated\":%llu,"
+                "\"gsamples_per_s\":%.2f}\n",
                 name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                 st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], s.shading.enabled,
                 st.slab_depth, cvr_slab_border_name(st.slab_border), (unsigned long long)st.rays,
-                (unsigned long long)st.samples,
+                (unsigned long long)st.samples, (unsigned long long)st.samples_skipped_empty,
+                (unsigned long long)st.samples_skipped_terminated,
                 st.samples / (median * 1e-3) / 1e9);
         fflush(out);
       }
@@ -477,13 +483,14 @@ int main(int argc, char **argv) {
                     "\"axis\":\"%c\",\"angle\":%d,\"strategy\":\"%s\",\"config\":\"%s\","
                     "\"block\":\"%dx%d\",\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
                     "\"rotation_ms\":%.4f,\"frame_ms\":%.4f,\"axes\":\"%+d%+d%+d\","
-                    "\"volume_mib\":%.1f,\"samples\":%llu,\"gsamples_per_s\":%.2f}\n",
+                    "\"volume_mib\":%.1f,\"samples\":%llu,\"skipped_empty\":%llu,"
+                    "\"gsamples_per_s\":%.2f}\n",
                     n, d[0], d[1], d[2], r, *ax, angle, cvr_strategy_name(st.strategy),
                     configs[b].label, st.block_width, st.block_height,
                     cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                     median + rotation_ms, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
                     st.volume_bytes / 1048576.0, (unsigned long long)st.samples,
-                    st.samples / (median * 1e-3) / 1e9);
+                    (unsigned long long)st.samples_skipped_empty, st.samples / (median * 1e-3) / 1e9);
             fflush(out);
           }
         }

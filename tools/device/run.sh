@@ -3,7 +3,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto|empty]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs and CVR_SANITIZE_TOOLS to some tools;
 #      strategies runs the micro-benchmark over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
@@ -19,6 +19,9 @@
 #      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
 #      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
 #      auto the auto-tuner against the per-view oracle, cvr-auto-bench;
+#      empty empty-space skipping on and off: its cost on the micro-benchmark
+#      (random data, nothing to skip) and its gain on real-data orbits, per
+#      strategy and cell size;
 #      egl whether OpenGL gets a context on the GPU without a display: the
 #      NVIDIA libraries present, and egl-probe through the machine's EGL and
 #      through glvnd's carried one)
@@ -94,7 +97,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
   for tool in ${CVR_SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
     tests=("test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"
       "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick"
-      "test_clipping cuda --quick" "test_surfaces cuda --quick" "test_gradient_opacity cuda --quick")
+      "test_clipping cuda --quick" "test_surfaces cuda --quick" "test_gradient_opacity cuda --quick"
+      "test_empty_space cuda --quick")
     # CVR_SANITIZE_TESTS="a;b": only these (the programs changed)
     [[ -n ${CVR_SANITIZE_TESTS:-} ]] && IFS=';' read -r -a tests <<<"$CVR_SANITIZE_TESTS"
     for t in "${tests[@]}"; do
@@ -218,6 +222,28 @@ if [[ " $steps " == *" slab "* ]]; then
   (cd "$pack/bin" && ./test_slab --images "$out/slab-images") >"$out/slab-images.log" 2>&1
   note "slab images rc=$? ($(tail -n 1 "$out/slab-images.log"))"
   }
+fi
+
+if [[ " $steps " == *" empty "* ]]; then
+  # every strategy with and without skipping; cell sizes on the standard one
+  econfigs=""
+  for c in std:16x16 shape wm:DBShuffle:32:1x1:1x8 wm:DBShuffle:8:2x2:1x8 slab:16x8:8 \
+    std:16x16+shade wm:DBShuffle:32:1x1:1x8+shade slab:16x8:8+shade; do
+    econfigs+=,$c,$c+noskip
+  done
+  econfigs=${econfigs#,}
+  "$pack/bin/cvr-bench" --sizes 1024 --rays 512 --step 30 --repeats 5 --configs "$econfigs" \
+    --out "$out/empty-micro.jsonl" 2>"$out/empty.err"
+  note "empty micro rc=$?"
+  for spec in scivis/bonsai.nii.gz:30:180 ct/cranium_ct.nii.gz:100:1500 mri/avm_mra_337x319x154.nii.gz:60:200; do
+    IFS=: read -r file lo hi <<<"$spec"
+    name=$(basename "$file" .nii.gz)
+    "$pack/bin/cvr-bench" --volume "$pack/data/$file" --lo "$lo" --hi "$hi" --rays 1024 --step 30 \
+      --repeats 5 --configs "$econfigs,std:16x16+cell:4,std:16x16+cell:16,std:16x16+cell:32" \
+      --out "$out/empty-orbit-$name.jsonl" 2>>"$out/empty.err"
+    note "empty orbit $name rc=$?"
+  done
+  python3 "$root/tools/bench/empty_table.py" "$out"/empty-*.jsonl | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" auto "* ]]; then

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Empty-space skipping on and off, from cvr-bench files (tools/device/run.sh
+empty): per file and configuration, the total kernel time over the views
+without skipping (config+noskip) and with it, their ratio, and the share of
+the lattice skipped as empty.
+
+usage: empty_table.py FILE.jsonl..."""
+import collections
+import json
+import os
+import sys
+
+
+def main(paths):
+    for path in paths:
+        rows = [json.loads(l) for l in open(path)]
+        rows = [r for r in rows if r.get("bench") in ("orbit", "wang_micro")]
+        if not rows:
+            continue
+        ms = collections.defaultdict(float)
+        skipped = collections.defaultdict(int)
+        lattice = collections.defaultdict(int)
+        for r in rows:
+            config = r["config"]
+            ms[config] += r["ms"]
+            skipped[config] += r.get("skipped_empty", 0)
+            lattice[config] += r["samples"] + r.get("skipped_empty", 0) + r.get("skipped_terminated", 0)
+        print(f"{os.path.basename(path)} ({len(rows)} views x configurations)")
+        print(f"  {'configuration':34} {'off ms':>9} {'on ms':>9} {'off/on':>7} {'skipped':>8}")
+        for config in ms:
+            if config.endswith("+noskip"):
+                continue
+            off = ms.get(config + "+noskip")
+            share = skipped[config] / lattice[config] if lattice[config] else 0.0
+            ratio = f"{off / ms[config]:7.3f}" if off else "      -"
+            off_text = f"{off:9.2f}" if off else "        -"
+            print(f"  {config:34} {off_text} {ms[config]:9.2f} {ratio} {100 * share:7.1f}%")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

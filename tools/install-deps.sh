@@ -7,9 +7,10 @@
 # The VTK module builds against ParaView's VTK (paraview-dev). Its CMake
 # configuration loads the dependencies of every ParaView module, hence the
 # long list of -dev packages; Xvfb and Mesa give the VTK tests an OpenGL
-# context without a display.
+# context without a display; clang builds the sanitizer and fuzzing checks of
+# the CPU path (tools/sanitize.sh).
 set -euo pipefail
-packages=(cmake make gcc g++ git pkg-config python3 libniftiio-dev libnifti2-dev libpng-dev
+packages=(cmake make gcc g++ clang libclang-rt-14-dev git pkg-config python3 libniftiio-dev libnifti2-dev libpng-dev
   zlib1g-dev mricron-data
   paraview-dev python3-paraview xvfb xauth libgl1-mesa-dri
   qtbase5-dev qttools5-dev libqt5svg5-dev libqt5opengl5-dev libqt5xmlpatterns5-dev

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs every test with ctest. Tests that
 # need a CUDA device skip without one; tests that read ../shared/data skip
-# when it is absent. Without a display the VTK tests run under Xvfb.
+# when it is absent. Without a display the VTK tests run under Xvfb. Then the
+# CPU path again under AddressSanitizer and UndefinedBehaviorSanitizer, with
+# two minutes of fuzzing the C API (tools/sanitize.sh; CVR_FUZZ_SECONDS).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/install-deps.sh"
@@ -9,3 +11,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 run=()
 [ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24")
 "${run[@]}" ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)"
+"$root/tools/sanitize.sh" "${CVR_FUZZ_SECONDS:-120}"

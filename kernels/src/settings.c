@@ -214,8 +214,8 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: warp width %d must be a power of two from 2 to 32", s->warp_width);
   const int automatic = s->warp_rays[0] == 0 && s->warp_rays[1] == 0;
-  if (!automatic && (s->warp_rays[0] < 1 || s->warp_rays[1] < 1 ||
-                     s->warp_rays[0] * s->warp_rays[1] * s->warp_width != 32))
+  if (!automatic && (s->warp_rays[0] < 1 || s->warp_rays[1] < 1 || s->warp_rays[0] > 32 ||
+                     s->warp_rays[1] > 32 || s->warp_rays[0] * s->warp_rays[1] * s->warp_width != 32))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a warp of %d-lane groups holds %d rays, not %d x %d (0 x 0: "
                     "automatic)", s->warp_width, 32 / s->warp_width, s->warp_rays[0],

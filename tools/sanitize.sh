@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CPU path under AddressSanitizer (with leak detection) and
+# UndefinedBehaviorSanitizer, built with clang: every C test of the library,
+# then the libFuzzer target over the C API (Testing/Fuzz) for the given
+# seconds (default 120). Exits non-zero on any finding; a crashing input is
+# left in build-sanitize/ as crash-*.
+#
+#   tools/sanitize.sh [fuzz-seconds]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-120}
+build=$root/build-sanitize
+cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVR_ENABLE_CUDA=OFF -DCVR_BUILD_VTK_MODULE=OFF \
+  -DCVR_BUILD_PARAVIEW_PLUGIN=OFF -DCVR_BUILD_TOOLS=OFF -DCVR_SANITIZE=ON -DCVR_BUILD_FUZZERS=ON \
+  >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+mkdir -p "$build/fuzz-corpus"
+cd "$build"
+echo "fuzzing the C API for $seconds s"
+"$build/Testing/Fuzz/fuzz_cvr_api" -max_total_time="$seconds" -print_final_stats=1 \
+  "$build/fuzz-corpus" 2>&1 | grep -v "^#[0-9]*	\(NEW\|REDUCE\|pulse\)" | tail -n 30
+exit "${PIPESTATUS[0]}"

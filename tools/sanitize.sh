@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The CPU path under AddressSanitizer (with leak detection) and
-# UndefinedBehaviorSanitizer, built with clang: every C test of the library,
-# then the libFuzzer target over the C API (Testing/Fuzz) for the given
-# seconds (default 120). Exits non-zero on any finding; a crashing input is
-# left in build-sanitize/ as crash-*.
+# UndefinedBehaviorSanitizer, built with clang: every C test of the library;
+# the tests that run threads (several contexts at once, AUTO's helper, the
+# tile schedules) under ThreadSanitizer; then the libFuzzer target over the C
+# API (Testing/Fuzz) for the given seconds (default 120). Exits non-zero on
+# any finding; a crashing input is left in build-sanitize/ as crash-*.
 #
 #   tools/sanitize.sh [fuzz-seconds]
 set -euo pipefail
@@ -18,6 +19,14 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+tsan=$root/build-tsan
+cmake -S "$root" -B "$tsan" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVR_ENABLE_CUDA=OFF -DCVR_BUILD_VTK_MODULE=OFF \
+  -DCVR_BUILD_PARAVIEW_PLUGIN=OFF -DCVR_BUILD_TOOLS=OFF -DCMAKE_C_FLAGS=-fsanitize=thread \
+  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
+cmake --build "$tsan" -j"$(nproc)" --target test_concurrency test_tuner test_cpu_schedule >/dev/null
+TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$tsan" --output-on-failure \
+  -R 'cvr\.(concurrency|tuner|cpu_schedule)' -E cuda
 mkdir -p "$build/fuzz-corpus"
 cd "$build"
 echo "fuzzing the C API for $seconds s"

@@ -784,6 +784,8 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.early_termination = this->EarlyRayTermination != 0;
   settings.jittering = this->UseJittering != 0;
   settings.termination_opacity = this->TerminationOpacity;
+  settings.empty_space_skipping = this->EmptySpaceSkipping != 0;
+  settings.empty_space_cell = this->EmptySpaceCellSize;
   settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
     ? CVR_INTERPOLATION_NEAREST
     : CVR_INTERPOLATION_LINEAR;
@@ -1082,6 +1084,16 @@ vtkTypeUInt64 vtkCudaVolumeMapper::GetLastSampleCount()
   return this->Internals->Stats.samples;
 }
 
+vtkTypeUInt64 vtkCudaVolumeMapper::GetLastSamplesSkippedEmpty()
+{
+  return this->Internals->Stats.samples_skipped_empty;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetLastSamplesSkippedTerminated()
+{
+  return this->Internals->Stats.samples_skipped_terminated;
+}
+
 const char* vtkCudaVolumeMapper::GetLastConfiguration()
 {
   return this->Internals->Configuration.c_str();
@@ -1122,6 +1134,8 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "SlabBorder: " << this->SlabBorder << "\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
+  os << indent << "EmptySpaceSkipping: " << this->EmptySpaceSkipping << "\n";
+  os << indent << "EmptySpaceCellSize: " << this->EmptySpaceCellSize << "\n";
   os << indent << "CpuThreads: " << this->CpuThreads << "\n";
   os << indent << "CpuTileSize: " << this->CpuTileSize[0] << " x " << this->CpuTileSize[1]
      << "\n";

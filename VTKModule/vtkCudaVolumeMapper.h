@@ -206,6 +206,23 @@ public:
 
   ///@{
   /**
+   * Empty-space skipping (default off; composite blending): rays step over
+   * the samples of macro-cells of EmptySpaceCellSize^3 voxels (a power of
+   * two, 4..64, default 8) in which the transfer function gives every value
+   * zero opacity. Exact: the image is the one without it. The cells' value
+   * ranges are found once per volume, the empty ones again when the
+   * transfer function changes; GetLastSamplesSkippedEmpty says how much a
+   * frame skipped.
+   */
+  vtkSetMacro(EmptySpaceSkipping, vtkTypeBool);
+  vtkGetMacro(EmptySpaceSkipping, vtkTypeBool);
+  vtkBooleanMacro(EmptySpaceSkipping, vtkTypeBool);
+  vtkSetMacro(EmptySpaceCellSize, int);
+  vtkGetMacro(EmptySpaceCellSize, int);
+  ///@}
+
+  ///@{
+  /**
    * CPU backend: worker threads (0 = one per core), image tile size (default
    * 32 x 32) and how tiles go to threads (default dynamic).
    */
@@ -234,6 +251,13 @@ public:
   int GetAutoTuning();
   vtkTypeUInt64 GetLastRayCount();
   vtkTypeUInt64 GetLastSampleCount();
+  /**
+   * The last frame's lattice samples that were not taken: inside empty
+   * macro-cells (empty-space skipping), and behind the point where early ray
+   * termination stopped their ray.
+   */
+  vtkTypeUInt64 GetLastSamplesSkippedEmpty();
+  vtkTypeUInt64 GetLastSamplesSkippedTerminated();
   const char* GetLastConfiguration();
   const char* GetBackendDescription();
   ///@}
@@ -398,6 +422,8 @@ protected:
   vtkTypeBool EarlyRayTermination = 1;
   vtkTypeBool GraphicsInterop = 1;
   double TerminationOpacity = 254.0 / 255.0;
+  vtkTypeBool EmptySpaceSkipping = 0;
+  int EmptySpaceCellSize = 8;
   int CpuThreads = 0;
   int CpuTileSize[2] = { 32, 32 };
   int CpuSchedule = CPU_SCHEDULE_DYNAMIC;

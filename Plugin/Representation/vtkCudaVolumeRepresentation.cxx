@@ -167,6 +167,14 @@ void vtkCudaVolumeRepresentation::SetTerminationOpacity(double v)
 {
   this->CudaMapper->SetTerminationOpacity(v);
 }
+void vtkCudaVolumeRepresentation::SetEmptySpaceSkipping(int v)
+{
+  this->CudaMapper->SetEmptySpaceSkipping(v);
+}
+void vtkCudaVolumeRepresentation::SetEmptySpaceCellSize(int v)
+{
+  this->CudaMapper->SetEmptySpaceCellSize(v);
+}
 void vtkCudaVolumeRepresentation::SetCpuThreads(int v)
 {
   this->CudaMapper->SetCpuThreads(v);
@@ -353,10 +361,14 @@ int vtkCudaVolumeRepresentation::GetAutoTuning()
 const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
 {
   char line[512];
-  std::snprintf(line, sizeof line, "%s: %.2f ms, %llu rays, %llu samples on %s; image: %s",
+  std::snprintf(line, sizeof line,
+    "%s: %.2f ms, %llu rays, %llu samples (skipped: %llu empty, %llu after termination) on %s; "
+    "image: %s",
     this->CudaMapper->GetLastConfiguration(), this->CudaMapper->GetLastRenderTimeMs(),
     static_cast<unsigned long long>(this->CudaMapper->GetLastRayCount()),
     static_cast<unsigned long long>(this->CudaMapper->GetLastSampleCount()),
+    static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedEmpty()),
+    static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedTerminated()),
     this->CudaMapper->GetBackendDescription(), this->CudaMapper->GetLastImageTransfer());
   this->Statistics = line;
   return this->Statistics.c_str();

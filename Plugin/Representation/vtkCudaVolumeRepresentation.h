@@ -57,6 +57,8 @@ public:
   void SetEarlyRayTermination(int on);
   void SetGraphicsInterop(int on);
   void SetTerminationOpacity(double opacity);
+  void SetEmptySpaceSkipping(int on);
+  void SetEmptySpaceCellSize(int voxels);
   void SetCpuThreads(int threads);
   void SetCpuTileSize(int width, int height);
   void SetCpuSchedule(int schedule);

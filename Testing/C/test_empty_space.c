@@ -127,9 +127,10 @@ static double skipped_share_min = 1.0;
 static double check_exact(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf,
                           const cvr_view *view, const cvr_render_settings *s, const char *what) {
   static frame off, on;
-  cvr_render_settings without = *s;
+  cvr_render_settings without = *s, with = *s;
   without.empty_space_skipping = 0;
-  if (!render(ctx, v, tf, view, &without, &off, what) || !render(ctx, v, tf, view, s, &on, what))
+  with.empty_space_skipping = 1;
+  if (!render(ctx, v, tf, view, &without, &off, what) || !render(ctx, v, tf, view, &with, &on, what))
     return 0.0;
   ++compared;
   const int regrouped = on.stats.strategy == CVR_STRATEGY_WARP_MARCHING;
@@ -273,6 +274,7 @@ static void table_changes(cvr_context *ctx, cvr_volume *v, cvr_transfer_function
   cvr_render_settings_init(&s);
   s.sample_distance = 0.5;
   s.early_termination = 0;
+  s.empty_space_skipping = 1;
   static frame f;
   render(ctx, v, sparse, &view, &s, &f, "sparse");
   CHECK(f.stats.samples_skipped_empty > 0, "sparse: nothing skipped");
@@ -306,7 +308,7 @@ static void nan_values(cvr_context *ctx, const uint16_t *voxels) {
   cvr_render_settings_init(&s);
   s.sample_distance = 0.5;
   static frame off;
-  cvr_render_settings without = s;
+  cvr_render_settings without = s; /* check_exact turns skipping on */
   without.empty_space_skipping = 0;
   render(ctx, v, tf, &view, &without, &off, "NaN, no skipping");
   long seen = 0; /* the NaN block shows: some pixel left of the sphere is opaque */
@@ -356,6 +358,7 @@ static void invalid_cells(cvr_context *ctx, cvr_volume *v, cvr_transfer_function
   for (int i = 0; i < 4; ++i) {
     cvr_render_settings s;
     cvr_render_settings_init(&s);
+    s.empty_space_skipping = 1;
     s.empty_space_cell = bad[i];
     static frame f;
     const cvr_image img = {f.rgba, NULL, NULL, NULL};

@@ -167,6 +167,34 @@ ok &= check(0.2 * every_pixel < every_other < 0.3 * every_pixel,
             "Image Sample Distance 2 casts %d rays, against %d" % (every_other, every_pixel))
 rep.CudaImageSampleDistance = 1.0
 
+# Empty-space skipping: the statistics count the samples it skipped, and the
+# image is the one without it (the vase's opacity is 0 up to 60)
+
+
+def skipped():
+    rep.UpdatePropertyInformation()
+    stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+    return int(re.search(r"skipped: (\d+) empty", stats).group(1))
+
+
+rep.CudaEmptySpaceSkipping = 0
+Render(view)
+ok &= check(skipped() == 0, "samples skipped with Empty Space Skipping off")
+plain = os.path.join(args.output, "TestCudaVolumeRepresentation-noskip.png")
+SaveScreenshot(plain, view, ImageResolution=[300, 300])
+rep.CudaEmptySpaceSkipping = 1
+rep.CudaEmptySpaceCellSize = "4"
+Render(view)
+skipped_samples = skipped()
+skipping = os.path.join(args.output, "TestCudaVolumeRepresentation-skip.png")
+SaveScreenshot(skipping, view, ImageResolution=[300, 300])
+apart = pixels_apart(read_png(plain), read_png(skipping))
+print("empty-space skipping: %d samples skipped, %d pixels apart from the image without"
+      % (skipped_samples, apart))
+ok &= check(skipped_samples > 0, "Empty Space Skipping skipped nothing")
+ok &= check(apart == 0, "Empty Space Skipping changed %d pixels" % apart)
+rep.CudaEmptySpaceSkipping = 0
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -40,8 +40,8 @@ static void usage(void) {
           "                          layout), +shade (Phong shading, a headlight),\n"
           "                          +rot (in-place rotation on region change),\n"
           "                          +rot:H (with H degrees of hysteresis), +tile:TxK\n"
-          "                          (rotation tile), +noskip (no empty-space skipping),\n"
-          "                          +cell:N (its cells of N voxels), e.g. shape+rot@zorder\n"
+          "                          (rotation tile), +skip (empty-space skipping), +skip:N\n"
+          "                          (with cells of N voxels), +noskip, e.g. shape+rot@zorder\n"
           "  --axes xyz              rotation axes (default xyz)\n"
           "  --step DEG              angle step over 0..180 (default 15)\n"
           "  --range DEG             angles 0 .. DEG (default 180; 360 stops at 360 - step):\n"
@@ -79,7 +79,7 @@ typedef struct bench_config {
 
 /* Layout and rotation modifiers after the strategy: @texture, @array,
  * @zorder, +rot, +rot:H, +tile:TxK; +shade; +gather (the slab's border rays
- * fetched by the tile's threads); +noskip, +cell:N (empty-space skipping). */
+ * fetched by the tile's threads); +skip, +skip:N, +noskip (empty-space skipping). */
 static int parse_modifiers(const char *m, cvr_render_settings *s) {
   while (*m) {
     int n = 0;
@@ -93,8 +93,8 @@ static int parse_modifiers(const char *m, cvr_render_settings *s) {
     else if (!strncmp(m, "+shade", 6)) s->shading.enabled = 1, n = 6;
     else if (!strncmp(m, "+gather", 7)) s->slab_border = CVR_SLAB_BORDER_GATHERED, n = 7;
     else if (!strncmp(m, "+noskip", 7)) s->empty_space_skipping = 0, n = 7;
-    else if (sscanf(m, "+cell:%d%n", &s->empty_space_cell, &n) == 1) {
-    }
+    else if (sscanf(m, "+skip:%d%n", &s->empty_space_cell, &n) == 1) s->empty_space_skipping = 1;
+    else if (!strncmp(m, "+skip", 5)) s->empty_space_skipping = 1, n = 5;
     if (n <= 0) return 0;
     m += n;
   }

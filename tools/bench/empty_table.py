@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Empty-space skipping on and off, from cvr-bench files (tools/device/run.sh
 empty): per file and configuration, the total kernel time over the views
-without skipping (config+noskip) and with it, their ratio, and the share of
-the lattice skipped as empty.
+without skipping (config) and with it (config+skip, +skip:N), their ratio,
+and the share of the lattice skipped as empty.
 
 usage: empty_table.py FILE.jsonl..."""
 import collections
 import json
 import os
+import re
 import sys
 
 
@@ -28,9 +29,10 @@ def main(paths):
         print(f"{os.path.basename(path)} ({len(rows)} views x configurations)")
         print(f"  {'configuration':34} {'off ms':>9} {'on ms':>9} {'off/on':>7} {'skipped':>8}")
         for config in ms:
-            if config.endswith("+noskip"):
+            if "+skip" not in config:
                 continue
-            off = ms.get(config + "+noskip")
+            plain = re.sub(r"\+skip(:\d+)?", "", config)
+            off = ms.get(plain)
             share = skipped[config] / lattice[config] if lattice[config] else 0.0
             ratio = f"{off / ms[config]:7.3f}" if off else "      -"
             off_text = f"{off:9.2f}" if off else "        -"

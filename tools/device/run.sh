@@ -31,6 +31,9 @@ shift
 steps=${*:-tests bench sanitize}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pack=$root/.device
+for packed in "$pack"/lib/*.xz; do # pack.sh compresses the largest libraries
+  [[ -e $packed && ! -e ${packed%.xz} ]] && xz -dk "$packed"
+done
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CVR_DATA_DIR=$pack/data
 export PATH=$PATH:/usr/local/cuda/bin
@@ -229,7 +232,7 @@ if [[ " $steps " == *" empty "* ]]; then
   econfigs=""
   for c in std:16x16 shape wm:DBShuffle:32:1x1:1x8 wm:DBShuffle:8:2x2:1x8 slab:16x8:8 \
     std:16x16+shade wm:DBShuffle:32:1x1:1x8+shade slab:16x8:8+shade; do
-    econfigs+=,$c,$c+noskip
+    econfigs+=,$c+skip,$c
   done
   econfigs=${econfigs#,}
   "$pack/bin/cvr-bench" --sizes 1024 --rays 512 --step 30 --repeats 5 --configs "$econfigs" \
@@ -239,7 +242,7 @@ if [[ " $steps " == *" empty "* ]]; then
     IFS=: read -r file lo hi <<<"$spec"
     name=$(basename "$file" .nii.gz)
     "$pack/bin/cvr-bench" --volume "$pack/data/$file" --lo "$lo" --hi "$hi" --rays 1024 --step 30 \
-      --repeats 5 --configs "$econfigs,std:16x16+cell:4,std:16x16+cell:16,std:16x16+cell:32" \
+      --repeats 5 --configs "$econfigs,std:16x16+skip:4,std:16x16+skip:16,std:16x16+skip:32" \
       --out "$out/empty-orbit-$name.jsonl" 2>>"$out/empty.err"
     note "empty orbit $name rc=$?"
   done

@@ -214,15 +214,21 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     constexpr int prefetch = GRADIENT ? CVR_SLAB_PREFETCH / 2 : CVR_SLAB_PREFETCH; /* shading's registers */
     constexpr int AHEAD = DEPTH < prefetch ? DEPTH : prefetch;
     float ahead[AHEAD];
-    column[0] = cvr_fetch(ray, volume, (float)(k_first - 1) + offset);
-    column[columns] = cvr_fetch(ray, volume, (float)k_first + offset);
-    if (fetches_border) {
-      const cvr_ray border = cvr_slab_border_line(border_line, border_rays);
-      border_slices[0] = cvr_fetch(border, volume, (float)(k_first - 1) + offset);
-      border_slices[columns] = cvr_fetch(border, volume, (float)k_first + offset);
-    }
+    /* a slab starting at index base needs slices base - 1 and base in slots
+     * 0 and 1 and the first of the rest prefetched: at the block's first
+     * slab, and again after empty-space skipping jumps */
+    auto start_at = [&](int base) {
+      column[0] = cvr_fetch(ray, volume, (float)(base - 1) + offset);
+      column[columns] = cvr_fetch(ray, volume, (float)base + offset);
+      if (fetches_border) {
+        const cvr_ray border = cvr_slab_border_line(border_line, border_rays);
+        border_slices[0] = cvr_fetch(border, volume, (float)(base - 1) + offset);
+        border_slices[columns] = cvr_fetch(border, volume, (float)base + offset);
+      }
 #pragma unroll
-    for (int j = 0; j < AHEAD; ++j) ahead[j] = cvr_fetch(ray, volume, (float)(k_first + 1 + j) + offset);
+      for (int j = 0; j < AHEAD; ++j) ahead[j] = cvr_fetch(ray, volume, (float)(base + 1 + j) + offset);
+    };
+    start_at(k_first);
     bool done = !hit;
     int visible_from = 0, visible_to = INT_MIN; /* empty-space skipping: not yet looked */
     for (int base = k_first;; base += DEPTH) {
@@ -244,15 +250,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
           if (!done) skipped += cvr_slab_own(ray, base, next == INT_MAX ? ray.k_last : next - 1);
           if (next == INT_MAX) break; /* uniform: nothing visible is left */
           base = next;
-          column[0] = cvr_fetch(ray, volume, (float)(base - 1) + offset);
-          column[columns] = cvr_fetch(ray, volume, (float)base + offset);
-          if (fetches_border) {
-            const cvr_ray border = cvr_slab_border_line(border_line, border_rays);
-            border_slices[0] = cvr_fetch(border, volume, (float)(base - 1) + offset);
-            border_slices[columns] = cvr_fetch(border, volume, (float)base + offset);
-          }
-#pragma unroll
-          for (int j = 0; j < AHEAD; ++j) ahead[j] = cvr_fetch(ray, volume, (float)(base + 1 + j) + offset);
+          start_at(base);
         }
       }
       /* fill slices base + 1 .. base + DEPTH into slots 2 .. DEPTH + 1: the

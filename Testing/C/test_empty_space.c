@@ -120,7 +120,6 @@ static uint64_t lattice(const cvr_render_stats *s) {
 }
 
 static int compared = 0;
-static double skipped_share_min = 1.0;
 
 /* The frame with skipping against the same frame without; returns the share
  * of the lattice skipped as empty. */
@@ -227,6 +226,7 @@ static void strategies(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *t
   const config *configs = cuda ? cuda_configs : cpu_configs;
   const int count = cuda ? (int)(sizeof cuda_configs / sizeof *cuda_configs)
                          : (int)(sizeof cpu_configs / sizeof *cpu_configs);
+  double least_per_ray = 1.0, least_slab = 1.0;
   for (int c = 0; c < count; ++c)
     for (int i = 0; i < views; ++i)
       for (int ert = 0; ert < 2; ++ert) {
@@ -242,10 +242,14 @@ static void strategies(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *t
         snprintf(what, sizeof what, "%s, view %d %s, ERT %s", configs[c].name, i,
                  p == CVR_PROJECTION_PERSPECTIVE ? "perspective" : "parallel", ert ? "on" : "off");
         const double share = check_exact(ctx, v, tf, &view, &s, what);
-        if (share < skipped_share_min) skipped_share_min = share;
+        double *least = configs[c].strategy == CVR_STRATEGY_SLAB ? &least_slab : &least_per_ray;
+        if (share < *least) *least = share;
       }
-  /* most of the scene is transparent noise: every strategy skips much of it */
-  CHECK(skipped_share_min > 0.25, "the smallest share skipped is %.1f%%", 100.0 * skipped_share_min);
+  /* most of the scene is transparent noise: a ray on its own skips most of
+   * it; a slab block only where none of its rays has a visible sample in the
+   * slab (on an H100: 23-63% against 68-78% per ray, least with depth 32) */
+  CHECK(least_per_ray > 0.5, "the smallest share a ray skipped is %.1f%%", 100.0 * least_per_ray);
+  CHECK(least_slab > 0.15, "the smallest share a slab skipped is %.1f%%", 100.0 * least_slab);
 }
 
 static void cell_sizes(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf) {

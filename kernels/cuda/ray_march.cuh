@@ -154,9 +154,12 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * one texture round trip per FETCH_AHEAD samples. Fetches past the end (or
  * past early termination) are clamped reads whose values are dropped: the
  * composited samples are exactly the lattice's. With empty-space skipping
- * (p.skip_empty) the ray steps over the samples of empty macro-cells and
- * marches at least FETCH_AHEAD samples at a time between checks. Returns
- * the number of samples taken; *skipped counts those stepped over. */
+ * (p.skip_empty) the ray looks at the macro-cell of its next sample before
+ * each batch of fetches and steps over the samples an empty cell holds: a
+ * lookup per batch where the volume is not empty, batches never cut short
+ * (on an H100, cutting them at each cell's end cost 20-25% where nothing
+ * was empty). Returns the number of samples taken; *skipped counts those
+ * stepped over. */
 template <int FETCH_AHEAD, bool GRADIENT, bool ISO, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               const Sampler &volume, const uint4 *table,
@@ -169,28 +172,22 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   int interval = -1; /* ISO */
   skipped = 0;
   while (!done && t <= t_last) {
-    float t_end = t_last; /* march to here before looking at the cells again */
-    if (p.skip_empty) {
-      int empty;
-      const int run = cvr_skip_run(&p, &ray, t, (int)(t_last - t), &empty);
-      if (empty) {
-        skipped += (unsigned)run + 1u;
-        t += (float)(run + 1);
-        continue;
-      }
-      t_end = fminf(t_last, t + (float)(run > FETCH_AHEAD - 1 ? run : FETCH_AHEAD - 1));
+    int cell[3];
+    if (p.skip_empty && cvr_skip_empty_at(&p, &ray, t, cell)) {
+      const int n = cvr_skip_cell_samples(&p, &ray, t, cell, (int)(t_last - t));
+      skipped += (unsigned)n;
+      t += (float)n;
+      continue;
     }
-    while (!done && t <= t_end) {
-      float v[FETCH_AHEAD];
+    float v[FETCH_AHEAD];
 #pragma unroll
-      for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+    for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
 #pragma unroll
-      for (int j = 0; j < FETCH_AHEAD; ++j) {
-        if (done || t > t_end) break;
-        done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t,
-                                                           acc, t_hit, interval);
-        t += 1.0f;
-      }
+    for (int j = 0; j < FETCH_AHEAD; ++j) {
+      if (done || t > t_last) break;
+      done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t,
+                                                         acc, t_hit, interval);
+      t += 1.0f;
     }
   }
   return (unsigned)(t - t_first) - skipped;

@@ -102,14 +102,16 @@ __device__ __forceinline__ cvr_ray cvr_slab_border_line(const float *line, int s
 __device__ __forceinline__ void cvr_slab_next_visible(const cvr_ray_params &p, const cvr_ray &ray,
                                                       int k, int *from, int *to) {
   while (k <= ray.k_last) {
-    int empty;
-    const int run = cvr_skip_run(&p, &ray, (float)k + p.lattice_offset, ray.k_last - k, &empty);
+    int cell[3];
+    const float t = (float)k + p.lattice_offset;
+    const bool empty = cvr_skip_empty_at(&p, &ray, t, cell);
+    const int n = cvr_skip_cell_samples(&p, &ray, t, cell, ray.k_last - k);
     if (!empty) {
       *from = k;
-      *to = k + run;
+      *to = k + n - 1;
       return;
     }
-    k += run + 1;
+    k += n;
   }
   *from = *to = INT_MAX;
 }

@@ -214,17 +214,20 @@ __global__ void __launch_bounds__(512)
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
     if (sampling && l.ray.skip_empty) {
-      /* empty-space skipping: the group steps over the empty cells at the
-       * start of its cycle (every lane finds the same run, no exchange) */
-      int empty = 1;
+      /* empty-space skipping: the group steps over whole cycles whose every
+       * sample lies in an empty macro-cell (or past the ray's end), each
+       * lane looking at its own; t_base moves by W, so the samples keep
+       * their lanes and cycles (with the single buffer the image is exact) */
       bool moved = false;
-      while (empty && t_base <= t_last) {
-        const int run = cvr_skip_run(&l.ray, &ray, t_base, (int)(t_last - t_base), &empty);
-        if (empty) {
-          skipped += g == 0 ? (unsigned)run + 1u : 0u;
-          t_base += (float)(run + 1);
-          moved = true;
-        }
+      for (;;) {
+        const float t_own = t_base + (float)g;
+        int cell[3];
+        const bool empty = t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell);
+        if (__ballot_sync(group_bits, !empty) != 0u) break; /* group-uniform: its lanes only */
+        skipped += t_own <= t_last;
+        t_base += (float)W;
+        moved = true;
+        if (t_base > t_last) break;
       }
       if (t_base > t_last) {
         sampling = false;

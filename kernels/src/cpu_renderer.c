@@ -134,15 +134,16 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
   float t_hit = -1.0f, t = reverse_order ? t_last : t_first;
   for (; reverse_order ? t >= t_first : t <= t_last; t = reverse_order ? t - 1.0f : t + 1.0f) {
     if (p->skip_empty && known-- == 0) { /* (never with reverse_order: cvr_cpu_render) */
-      int empty;
-      const int run = cvr_skip_run(p, &ray, t, (int)(t_last - t), &empty);
+      int cell[3];
+      const int empty = cvr_skip_empty_at(p, &ray, t, cell);
+      const int n = cvr_skip_cell_samples(p, &ray, t, cell, (int)(t_last - t));
       if (empty) {
-        r.skipped += (uint64_t)run + 1;
-        t += (float)run; /* the loop steps past the last */
+        r.skipped += (uint64_t)n;
+        t += (float)(n - 1); /* the loop steps past the last */
         known = 0;
         continue;
       }
-      known = run;
+      known = n - 1;
     }
     float pos[3];
     cvr_ray_position(&ray, t, pos);

@@ -1,4 +1,4 @@
-/* Empty-space skipping's macro-cell grid (raycast.h, cvr_skip_run): the
+/* Empty-space skipping's macro-cell grid (raycast.h, cvr_skip_empty_at): the
  * value range of every cell of one copy of a volume, built once, and which
  * cells the frame's transfer function leaves empty, found again when the
  * table changes. The CPU backend keeps its grid in host memory

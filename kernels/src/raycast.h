@@ -99,7 +99,7 @@ typedef struct cvr_ray_params {
   unsigned crop_flags;      /* regions kept, as cvr_render_settings in those coordinates */
   /* empty-space skipping: per macro-cell of 2^skip_shift texels a side of
    * the sampled copy (CUDA: the stored one), whether it is empty
-   * (cvr_skip_run); NULL: off */
+   * (cvr_skip_empty_at, cvr_skip_cell_samples); NULL: off */
   const unsigned char *skip_empty;
   int skip_cells[3], skip_shift;
   cvr_shading_params shading;
@@ -755,39 +755,57 @@ CVR_HD void cvr_skip_cells_at(const cvr_ray_params *p, const float pos[3], int c
   for (int a = 0; a < 3; ++a) c[a] = cvr_skip_cell(pos[a], p->skip_shift, p->skip_cells[a]);
 }
 
-/* How many lattice samples after the one at t (at most limit) lie in its
- * macro-cell, and (*empty) whether that cell is empty. The estimate from
- * where the ray leaves the cell is checked at its last sample; positions
- * are monotonic in t on every axis, so every sample between lies in the
- * cell too, and a run is exact whatever the rounding (0 where the check
- * fails). ray is in the grid's texel coordinates. */
-CVR_HD int cvr_skip_run(const cvr_ray_params *p, const cvr_ray *ray, float t, int limit, int *empty) {
+/* Whether the lattice sample at t lies in an empty macro-cell; c: that cell.
+ * The cheap test a strategy makes as it marches (no division); ray is in the
+ * grid's texel coordinates. */
+CVR_HD int cvr_skip_empty_at(const cvr_ray_params *p, const cvr_ray *ray, float t, int c[3]) {
   float pos[3];
-  int c[3];
   cvr_ray_position(ray, t, pos);
   cvr_skip_cells_at(p, pos, c);
-  *empty = p->skip_empty[((size_t)c[2] * p->skip_cells[1] + c[1]) * p->skip_cells[0] + c[0]];
-  float run = (float)limit;
+  const size_t i = ((size_t)c[2] * p->skip_cells[1] + c[1]) * p->skip_cells[0] + c[0];
+#ifdef __CUDA_ARCH__
+  return __ldg(p->skip_empty + i); /* read-only path: the grid stays in L1 */
+#else
+  return p->skip_empty[i];
+#endif
+}
+
+/* How many lattice samples from t on (t's included, at most limit + 1) lie
+ * in macro-cell c, the one of the sample at t: at least 1. Estimated from
+ * where the ray leaves the cell (an approximate division: only the
+ * estimate), then checked at its last sample; positions are monotonic in t
+ * on every axis, so every sample between lies in the cell too, and the count
+ * is exact whatever the rounding (shorter where both checks fail). */
+CVR_HD int cvr_skip_cell_samples(const cvr_ray_params *p, const cvr_ray *ray, float t,
+                                 const int c[3], int limit) {
+  float pos[3];
+  cvr_ray_position(ray, t, pos);
+  float leave = (float)limit + 1.0f; /* samples before the ray leaves the cell */
   for (int a = 0; a < 3; ++a) {
     const float s = ray->step[a];
-    float edge; /* where the samples stop belonging to cell c[a] */
+    float edge; /* where the samples stop belonging to cell c[a] (the outer cells never end) */
     if (s > 0.0f && c[a] < p->skip_cells[a] - 1)
       edge = (float)((c[a] + 1) << p->skip_shift) + 0.5f;
     else if (s < 0.0f && c[a] > 0)
       edge = (float)(c[a] << p->skip_shift) + 0.5f;
     else
       continue;
-    run = cvr_minf(run, CVR_DIV(CVR_SUB(edge, pos[a]), s));
+#ifdef __CUDA_ARCH__
+    leave = fminf(leave, __fdividef(edge - pos[a], s));
+#else
+    leave = cvr_minf(leave, (edge - pos[a]) / s);
+#endif
   }
-  int m = run >= 1.0f ? (int)run - 1 : 0; /* one sample short of the estimate */
-  if (m > limit) m = limit;
-  if (m > 0) {
+  int n = leave > 1.0f ? (int)ceilf(leave) : 1;
+  if (n > limit + 1) n = limit + 1;
+  for (int check = 0; check < 2 && n > 1; ++check) {
     int d[3];
-    cvr_ray_position(ray, CVR_ADD(t, (float)m), pos);
+    cvr_ray_position(ray, CVR_ADD(t, (float)(n - 1)), pos);
     cvr_skip_cells_at(p, pos, d);
-    if (d[0] != c[0] || d[1] != c[1] || d[2] != c[2]) m = 0;
+    if (d[0] == c[0] && d[1] == c[1] && d[2] == c[2]) return n;
+    --n; /* the estimate rounded past the edge */
   }
-  return m;
+  return 1;
 }
 
 /* Output quantization shared by every backend. */

@@ -155,11 +155,12 @@ __device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, con
  * past early termination) are clamped reads whose values are dropped: the
  * composited samples are exactly the lattice's. With empty-space skipping
  * (p.skip_empty) the ray looks at the macro-cell of its next sample before
- * each batch of fetches and steps over the samples an empty cell holds: a
- * lookup per batch where the volume is not empty, batches never cut short
- * (on an H100, cutting them at each cell's end cost 20-25% where nothing
- * was empty). Returns the number of samples taken; *skipped counts those
- * stepped over. */
+ * a batch of fetches and steps over the samples an empty cell holds;
+ * batches are never cut short (on an H100, cutting them at each cell's end
+ * cost 20-25% where nothing was empty). Without gradients it looks only
+ * after a batch that saw nothing (a visible sample says its cell is not
+ * empty); with them, the register that takes would spill. Returns the
+ * number of samples taken; *skipped counts those stepped over. */
 template <int FETCH_AHEAD, bool GRADIENT, bool ISO, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               const Sampler &volume, const uint4 *table,
@@ -171,14 +172,16 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   bool done = false;
   int interval = -1; /* ISO */
   skipped = 0;
+  bool look = p.skip_empty != nullptr; /* for empty cells before the next batch */
   while (!done && t <= t_last) {
     int cell[3];
-    if (p.skip_empty && cvr_skip_empty_at(&p, &ray, t, cell)) {
+    if (look && cvr_skip_empty_at(&p, &ray, t, cell)) {
       const int n = cvr_skip_cell_samples(&p, &ray, t, cell, (int)(t_last - t));
       skipped += (unsigned)n;
       t += (float)n;
       continue;
     }
+    const float seen = GRADIENT ? 0.0f : acc.a; /* grows with every visible sample */
     float v[FETCH_AHEAD];
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
@@ -189,6 +192,7 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
                                                          acc, t_hit, interval);
       t += 1.0f;
     }
+    look = p.skip_empty && (GRADIENT || acc.a == seen);
   }
   return (unsigned)(t - t_first) - skipped;
 }

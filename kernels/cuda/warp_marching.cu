@@ -210,14 +210,16 @@ __global__ void __launch_bounds__(512)
   float transparency = 1.0f;               /* of the kept samples, for termination */
   float t_hit = -1.0f;
   unsigned samples = 0, skipped = 0;
+  bool look = l.ray.skip_empty != nullptr; /* group-uniform: for empty cells at the cycle's start */
   float v_next = sampling ? cvr_fetch(ray, volume, t_base + (float)g) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
-    if (sampling && l.ray.skip_empty) {
-      /* empty-space skipping: the group steps over whole cycles whose every
-       * sample lies in an empty macro-cell (or past the ray's end), each
-       * lane looking at its own; t_base moves by W, so the samples keep
-       * their lanes and cycles (with the single buffer the image is exact) */
+    if (sampling && look) {
+      /* empty-space skipping: after a cycle that saw nothing, the group
+       * steps over whole cycles whose every sample lies in an empty
+       * macro-cell (or past the ray's end), each lane looking at its own;
+       * t_base moves by W, so the samples keep their lanes and cycles (with
+       * the single buffer the image is exact) */
       bool moved = false;
       for (;;) {
         const float t_own = t_base + (float)g;
@@ -253,6 +255,7 @@ __global__ void __launch_bounds__(512)
     }
     samples += take && kept;
     const unsigned visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f) & group_bits;
+    look = l.ray.skip_empty && !visible;
     if (visible && t_hit < 0.0f) t_hit = t_base + (float)(__ffs(visible >> (group * W)) - 1);
 
     if (!double_buffer) {

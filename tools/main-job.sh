@@ -17,7 +17,7 @@ shift $(( $# < 2 ? $# : 2 ))
 plugin=$root/build/lib/paraview-plugins/CudaVolumeMapper/CudaVolumeMapper.so
 if [ -f "$plugin" ] && command -v pvbatch >/dev/null; then
   run=()
-  [ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24")
+  [ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24 -noreset")
   "${run[@]}" pvbatch --force-offscreen-rendering "$root/tools/render/render_volume.py" \
     --plugin "$plugin" "$input" "$out" "$@" 2>&1 | grep -v "^$"
 else

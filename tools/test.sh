@@ -9,6 +9,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/install-deps.sh"
 "$root/tools/build.sh" >/dev/null
 run=()
-[ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24")
+# -noreset: by default Xvfb resets when its last client leaves, and a test
+# connecting in that moment (another one just ended) fails to open the display
+[ -n "${DISPLAY:-}" ] || run=(xvfb-run -a -s "-screen 0 1280x1024x24 -noreset")
 "${run[@]}" ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)"
 "$root/tools/sanitize.sh" "${CVR_FUZZ_SECONDS:-120}"

@@ -24,7 +24,7 @@ note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 [ -d /usr/share/X11/xkb ] || { mkdir -p /usr/share/X11 && cp -r "$pack/xkb" /usr/share/X11/xkb; }
 export LD_LIBRARY_PATH=$pack/lib:$pack/lib
 export LIBGL_DRIVERS_PATH=$pack/dri __GLX_VENDOR_LIBRARY_NAME=mesa
-"$pack/bin/Xvfb" :99 -screen 0 1280x1024x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+"$pack/bin/Xvfb" :99 -screen 0 1280x1024x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
 xvfb=$!
 sleep 3
 export DISPLAY=:99

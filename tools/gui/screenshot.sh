@@ -10,7 +10,7 @@ out=${1:?usage: screenshot.sh OUT.png [build-dir]}
 build=${2:-$here/../../build}
 plugin_dir=$build/lib/paraview-plugins/CudaVolumeMapper
 display=:$((90 + RANDOM % 9))
-Xvfb "$display" -screen 0 1500x950x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 1500x950x24 -noreset >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill "$client" "$xvfb" 2>/dev/null || true' EXIT
 sleep 2

@@ -206,7 +206,7 @@ public:
 
   ///@{
   /**
-   * Empty-space skipping (default off; composite blending): rays step over
+   * Empty-space skipping (default on; composite blending): rays step over
    * the samples of macro-cells of EmptySpaceCellSize^3 voxels (a power of
    * two, 4..64, default 8) in which the transfer function gives every value
    * zero opacity. Exact: the image is the one without it. The cells' value
@@ -422,7 +422,7 @@ protected:
   vtkTypeBool EarlyRayTermination = 1;
   vtkTypeBool GraphicsInterop = 1;
   double TerminationOpacity = 254.0 / 255.0;
-  vtkTypeBool EmptySpaceSkipping = 0;
+  vtkTypeBool EmptySpaceSkipping = 1;
   int EmptySpaceCellSize = 8;
   int CpuThreads = 0;
   int CpuTileSize[2] = { 32, 32 };

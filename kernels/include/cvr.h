@@ -405,8 +405,7 @@ typedef struct cvr_render_settings {
    * without fetching them. Exact: the image is the one without skipping,
    * only cvr_render_stats says which samples were skipped. Each strategy
    * skips at its own granularity (one ray, a warp's ray, a slab block).
-   * Defaults: off (until its kernels are measured on a GPU), 8 (a power of
-   * two, 4..64). */
+   * Defaults: on, 8 (a power of two, 4..64). */
   int empty_space_skipping;
   int empty_space_cell;
   int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */

@@ -13,7 +13,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->early_termination = 1;
   s->jittering = 0;
   s->termination_opacity = 254.0 / 255.0;
-  s->empty_space_skipping = 0;
+  s->empty_space_skipping = 1;
   s->empty_space_cell = 8;
   s->max_samples_per_ray = 0;
   s->interpolation = CVR_INTERPOLATION_LINEAR;

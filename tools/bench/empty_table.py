@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Empty-space skipping on and off, from cvr-bench files (tools/device/run.sh
 empty): per file and configuration, the total kernel time over the views
-without skipping (config) and with it (config+skip, +skip:N), their ratio,
+without skipping (config+noskip; in files from before skipping was the
+default, the bare config) and with it (config+skip, +skip:N), their ratio,
 and the share of the lattice skipped as empty.
 
 usage: empty_table.py FILE.jsonl..."""
@@ -32,7 +33,7 @@ def main(paths):
             if "+skip" not in config:
                 continue
             plain = re.sub(r"\+skip(:\d+)?", "", config)
-            off = ms.get(plain)
+            off = ms.get(plain + "+noskip", ms.get(plain))
             share = skipped[config] / lattice[config] if lattice[config] else 0.0
             ratio = f"{off / ms[config]:7.3f}" if off else "      -"
             off_text = f"{off:9.2f}" if off else "        -"

@@ -232,7 +232,7 @@ if [[ " $steps " == *" empty "* ]]; then
   econfigs=""
   for c in std:16x16 shape wm:DBShuffle:32:1x1:1x8 wm:DBShuffle:8:2x2:1x8 slab:16x8:8 \
     std:16x16+shade wm:DBShuffle:32:1x1:1x8+shade slab:16x8:8+shade; do
-    econfigs+=,$c+skip,$c
+    econfigs+=,$c+skip,$c+noskip
   done
   econfigs=${econfigs#,}
   "$pack/bin/cvr-bench" --sizes 1024 --rays 512 --step 30 --repeats 5 --configs "$econfigs" \

@@ -59,9 +59,9 @@ int cvr_test_finish(const char *name);
  * than plain classification does (gradient opacity takes differences of
  * filtered values, a jittered lattice meets other filter weights, an
  * isosurface crossing flips), early ray termination may stop a ray a sample
- * earlier or later than the reference: the samples taken may differ by this
- * fraction. Measured on an H100 over test_gradient_opacity and
- * test_surfaces: at most 1.5e-4. */
+ * earlier or later than the reference: the samples reached may differ by this
+ * fraction of them (cvr_test_visited). Measured on an H100 over
+ * test_gradient_opacity and test_surfaces: at most 1.5e-4. */
 #define CVR_TOL_ERT_SAMPLES_FRACTION 5e-4
 
 /* The samples a frame's rays reached: taken, or stepped over in empty

@@ -16,12 +16,14 @@
 #include "vtkPointData.h"
 #include "vtkRectilinearGrid.h"
 #include "vtkRenderer.h"
+#include "vtkSMPTools.h"
 #include "vtkType.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -45,18 +47,49 @@ bool ScalarType(int vtkType, cvr_scalar_type& type)
     default: return false;
   }
 }
+
+/// The magnitude of each of `count` tuples of `components` values.
+template <typename T>
+void Magnitudes(const T* src, int components, vtkIdType count, float* dst)
+{
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
+    {
+      const T* tuple = src + static_cast<size_t>(i) * components;
+      double sum = 0.0;
+      for (int c = 0; c < components; ++c)
+      {
+        const double v = static_cast<double>(tuple[c]);
+        sum += v * v;
+      }
+      dst[i] = static_cast<float>(std::sqrt(sum));
+    }
+  });
+}
 }
 
-bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, VolumeInput& out,
-  std::string& error)
+bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
+  int vectorComponent, VolumeInput& out, std::string& error)
 {
   cvr_volume_desc& d = out.Desc;
   cvr_volume_desc_init(&d);
   out.Storage.clear();
-  if (scalars->GetNumberOfComponents() != 1)
+  out.Magnitudes.clear();
+  out.Component.clear();
+  const int components = scalars->GetNumberOfComponents();
+  const bool magnitude = components > 1 && vectorMode == 0;
+  const int component = components > 1 && vectorMode == 1 ? vectorComponent : 0;
+  if (components > 1 && vectorMode != 0 && vectorMode != 1)
   {
-    error = "scalars with " + std::to_string(scalars->GetNumberOfComponents()) +
-      " components are not supported yet: select a single-component array";
+    error = "scalars with " + std::to_string(components) +
+      " components need a vector mode (VectorMode MAGNITUDE, or COMPONENT with VectorComponent; "
+      "independent and dependent components are not supported yet)";
+    return false;
+  }
+  if (component >= components)
+  {
+    error = "vector component " + std::to_string(component) + " is beyond the " +
+      std::to_string(components) + " components of the scalars";
     return false;
   }
   int dims[3], extent[6];
@@ -74,15 +107,62 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, Vo
     return false;
   }
   const int vtkType = scalars->GetDataType();
-  if (ScalarType(vtkType, d.type) && scalars->HasStandardMemoryLayout())
-  {
-    d.data = scalars->GetVoidPointer(0);
-  }
-  else if (vtkType == VTK_CHAR || vtkType == VTK_BIT || vtkType == VTK_STRING)
+  const bool plain = ScalarType(vtkType, d.type) && scalars->HasStandardMemoryLayout();
+  if (vtkType == VTK_CHAR || vtkType == VTK_BIT || vtkType == VTK_STRING)
   {
     error = std::string("scalars of type ") + scalars->GetDataTypeAsString() +
       " are not supported (use signed or unsigned char for 8-bit data)";
     return false;
+  }
+  if (magnitude)
+  {
+    out.Magnitudes.resize(static_cast<size_t>(count));
+    float* dst = out.Magnitudes.data();
+    if (scalars->HasStandardMemoryLayout())
+    {
+      switch (vtkType)
+      {
+        vtkTemplateMacro(Magnitudes(
+          static_cast<const VTK_TT*>(scalars->GetVoidPointer(0)), components, count, dst));
+      }
+    }
+    else
+    {
+      vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+        for (vtkIdType i = begin; i < end; ++i)
+        {
+          double sum = 0.0;
+          for (int c = 0; c < components; ++c)
+          {
+            const double v = scalars->GetComponent(i, c);
+            sum += v * v;
+          }
+          dst[i] = static_cast<float>(std::sqrt(sum));
+        }
+      });
+    }
+    d.type = CVR_FLOAT32;
+    d.data = dst;
+  }
+  else if (plain && components == 1)
+  {
+    d.data = scalars->GetVoidPointer(0);
+  }
+  else if (plain)
+  {
+    // one component of several, in the array's own type
+    const size_t size = static_cast<size_t>(scalars->GetDataTypeSize());
+    const auto* src = static_cast<const unsigned char*>(scalars->GetVoidPointer(0));
+    out.Component.resize(static_cast<size_t>(count) * size);
+    unsigned char* dst = out.Component.data();
+    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+      {
+        std::memcpy(dst + static_cast<size_t>(i) * size,
+          src + (static_cast<size_t>(i) * components + component) * size, size);
+      }
+    });
+    d.data = dst;
   }
   else
   {
@@ -90,7 +170,7 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, Vo
     out.Storage.resize(static_cast<size_t>(count));
     for (vtkIdType i = 0; i < count; ++i)
     {
-      out.Storage[static_cast<size_t>(i)] = scalars->GetComponent(i, 0);
+      out.Storage[static_cast<size_t>(i)] = scalars->GetComponent(i, component);
     }
     d.type = CVR_FLOAT64;
     d.data = out.Storage.data();

@@ -18,19 +18,25 @@ class vtkVolumeProperty;
 namespace vtkCudaVolumeConversion
 {
 
-/// A volume description whose scalars may live in `storage` (when VTK's array
-/// cannot be passed as it is: 64-bit integers, non-contiguous layouts).
+/// A volume description whose scalars may live in one of the buffers here
+/// (when VTK's array cannot be passed as it is): 64-bit integers and
+/// non-contiguous layouts as doubles, vector magnitudes as floats, one
+/// component of several in the array's own type.
 struct VolumeInput
 {
   cvr_volume_desc Desc;
   std::vector<double> Storage;
+  std::vector<float> Magnitudes;
+  std::vector<unsigned char> Component;
 };
 
 /// Fills `out` from the image and its selected scalars (point or cell data,
-/// cellFlag as vtkAbstractMapper::GetScalars sets it). Returns false and sets
-/// `error` when the scalars cannot be rendered.
-bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, VolumeInput& out,
-  std::string& error);
+/// cellFlag as vtkAbstractMapper::GetScalars sets it). Scalars of several
+/// components take vectorMode (vtkCudaVolumeMapper::VectorModes: -1 refuses
+/// them, 0 their magnitude, 1 component vectorComponent). Returns false and
+/// sets `error` when the scalars cannot be rendered.
+bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
+  int vectorComponent, VolumeInput& out, std::string& error);
 
 /// The transfer function of component 0 of `property`, sampled over `range`
 /// into `size` straight-RGBA entries.

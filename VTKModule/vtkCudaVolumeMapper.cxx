@@ -92,6 +92,7 @@ public:
     vtkDataArray* Scalars = nullptr;
     vtkImageData* Image = nullptr;
     int CellFlag = -1;
+    int VectorMode = 0, VectorComponent = 0; // as uploaded
     vtkMTimeType Time = 0;
   };
   std::vector<BlockVolume> Blocks;
@@ -501,15 +502,19 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
     }
     const vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
     if (!block.Volume || block.Scalars != scalars || block.Image != image ||
-      block.CellFlag != cellFlag || block.Time < dataTime)
+      block.CellFlag != cellFlag || block.Time < dataTime || block.VectorMode != this->VectorMode ||
+      block.VectorComponent != this->VectorComponent)
     {
       in.TransferFunction.reset(); // its range follows the data
       block = vtkInternals::BlockVolume();
       vtkCudaVolumeConversion::VolumeInput input;
       std::string error;
-      if (!vtkCudaVolumeConversion::DescribeVolume(image, scalars, cellFlag, input, error))
+      if (!vtkCudaVolumeConversion::DescribeVolume(
+            image, scalars, cellFlag, this->VectorMode, this->VectorComponent, input, error))
       {
-        vtkErrorMacro("cannot render " << scalars->GetName() << which << ": " << error);
+        // (a null name would end the stream's output there)
+        const char* name = scalars->GetName() ? scalars->GetName() : "the unnamed scalars";
+        vtkErrorMacro("cannot render " << name << which << ": " << error);
         return false;
       }
       cvr_volume* volume = nullptr;
@@ -524,6 +529,8 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       block.Scalars = scalars;
       block.Image = image;
       block.CellFlag = cellFlag;
+      block.VectorMode = this->VectorMode;
+      block.VectorComponent = this->VectorComponent;
       block.Time = dataTime;
     }
     // the library found the range while uploading; vtkDataArray::GetRange
@@ -1135,6 +1142,8 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
   os << indent << "EmptySpaceSkipping: " << this->EmptySpaceSkipping << "\n";
+  os << indent << "VectorMode: " << this->VectorMode << "\n";
+  os << indent << "VectorComponent: " << this->VectorComponent << "\n";
   os << indent << "EmptySpaceCellSize: " << this->EmptySpaceCellSize << "\n";
   os << indent << "CpuThreads: " << this->CpuThreads << "\n";
   os << indent << "CpuTileSize: " << this->CpuTileSize[0] << " x " << this->CpuTileSize[1]

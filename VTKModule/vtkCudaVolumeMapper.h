@@ -223,6 +223,28 @@ public:
 
   ///@{
   /**
+   * Multi-component scalars, as vtkSmartVolumeMapper takes them (ParaView
+   * sets these from the colour map's vector mode): VECTOR_MAGNITUDE renders
+   * the magnitude of each tuple, VECTOR_COMPONENT the component
+   * VectorComponent (0..3, below the array's count); the transfer functions
+   * span that quantity's range. VECTOR_DISABLED (the default, as VTK's GPU
+   * mapper) refuses scalars of more than one component with an error. Single
+   * components render as they are in every mode.
+   */
+  enum VectorModes
+  {
+    VECTOR_DISABLED = -1,
+    VECTOR_MAGNITUDE = 0,
+    VECTOR_COMPONENT = 1
+  };
+  vtkSetClampMacro(VectorMode, int, VECTOR_DISABLED, VECTOR_COMPONENT);
+  vtkGetMacro(VectorMode, int);
+  vtkSetClampMacro(VectorComponent, int, 0, 3);
+  vtkGetMacro(VectorComponent, int);
+  ///@}
+
+  ///@{
+  /**
    * CPU backend: worker threads (0 = one per core), image tile size (default
    * 32 x 32) and how tiles go to threads (default dynamic).
    */
@@ -424,6 +446,8 @@ protected:
   double TerminationOpacity = 254.0 / 255.0;
   vtkTypeBool EmptySpaceSkipping = 1;
   int EmptySpaceCellSize = 8;
+  int VectorMode = VECTOR_DISABLED;
+  int VectorComponent = 0;
   int CpuThreads = 0;
   int CpuTileSize[2] = { 32, 32 };
   int CpuSchedule = CPU_SCHEDULE_DYNAMIC;

@@ -6,6 +6,7 @@
 #include "vtkVolumeProperty.h"
 
 #include "vtkCellData.h"
+#include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
 #include "vtkImageData.h"
 #include "vtkInformationVector.h"
@@ -269,6 +270,24 @@ void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
 void vtkCudaVolumeRepresentation::SetAutoAdjustSampleDistances(int v)
 {
   this->CudaMapper->SetAutoAdjustSampleDistances(v);
+}
+
+void vtkCudaVolumeRepresentation::UpdateMapperParameters()
+{
+  this->Superclass::UpdateMapperParameters();
+  // "velocity Magnitude" or "velocity X" in the colouring menu: the colour
+  // map's vector mode. Without independent components (Map Scalars off)
+  // the mapper refuses several components: dependent ones are not supported.
+  vtkColorTransferFunction* ctf = this->Property->GetRGBTransferFunction(0);
+  int mode = vtkCudaVolumeMapper::VECTOR_DISABLED;
+  if (ctf && this->Property->GetIndependentComponents())
+  {
+    mode = ctf->GetVectorMode() == vtkScalarsToColors::MAGNITUDE ? vtkCudaVolumeMapper::VECTOR_MAGNITUDE
+      : ctf->GetVectorMode() == vtkScalarsToColors::COMPONENT    ? vtkCudaVolumeMapper::VECTOR_COMPONENT
+                                                                 : vtkCudaVolumeMapper::VECTOR_DISABLED;
+    this->CudaMapper->SetVectorComponent(ctf->GetVectorComponent());
+  }
+  this->CudaMapper->SetVectorMode(mode);
 }
 
 int vtkCudaVolumeRepresentation::RequestData(

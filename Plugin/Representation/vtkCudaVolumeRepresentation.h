@@ -115,6 +115,10 @@ protected:
   /// superclass does.
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
+  /// The superclass's, and the colour map's vector mode and component for
+  /// multi-component arrays (what the superclass gives vtkSmartVolumeMapper).
+  void UpdateMapperParameters() override;
+
 private:
   vtkCudaVolumeRepresentation(const vtkCudaVolumeRepresentation&) = delete;
   void operator=(const vtkCudaVolumeRepresentation&) = delete;

@@ -71,6 +71,8 @@ void Restore(Scene& s)
   s.Image = Ramp(24, 24, 24);
   s.Mapper->SetInputData(s.Image);
   s.Mapper->SetScalarModeToDefault();
+  s.Mapper->SetVectorMode(vtkCudaVolumeMapper::VECTOR_DISABLED);
+  s.Mapper->SetVectorComponent(0);
   cvrTest::SetRamp(s.Property, 0, 255, 0.8);
   s.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
   s.Mapper->SetBlockSize(16, 16);
@@ -136,6 +138,30 @@ int TestCudaVolumeBadInput(int, char*[])
         s.Image->GetPointData()->SetScalars(five);
       },
       "Only 1 - 4 component scalars",
+      false },
+    { "3 components, no vector mode",
+      [](Scene& s)
+      {
+        vtkNew<vtkFloatArray> three;
+        three->SetNumberOfComponents(3);
+        three->SetNumberOfTuples(s.Image->GetNumberOfPoints());
+        three->Fill(1.0);
+        s.Image->GetPointData()->SetScalars(three);
+      },
+      "scalars with 3 components need a vector mode",
+      false },
+    { "vector component 3 of 2",
+      [](Scene& s)
+      {
+        vtkNew<vtkFloatArray> two;
+        two->SetNumberOfComponents(2);
+        two->SetNumberOfTuples(s.Image->GetNumberOfPoints());
+        two->Fill(1.0);
+        s.Image->GetPointData()->SetScalars(two);
+        s.Mapper->SetVectorMode(vtkCudaVolumeMapper::VECTOR_COMPONENT);
+        s.Mapper->SetVectorComponent(3);
+      },
+      "vector component 3 is beyond the 2 components",
       false },
     { "64-bit integer scalars",
       [](Scene& s)

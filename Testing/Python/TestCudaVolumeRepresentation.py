@@ -205,4 +205,36 @@ after = rep.GetPropertyValue("CudaFramesRendered")
 print("frames rendered by vtkCudaVolumeMapper: %d before, %d after the stock Volume frame"
       % (before, after))
 ok &= check(after > before, "the stock Volume representation did not use vtkCudaVolumeMapper")
+
+# A vector array (the vase's value along x, three times the height along y),
+# coloured by its magnitude and then by its Y component: the colour map's
+# vector mode reaches the mapper, which renders that quantity (with no
+# vector mode it refuses three components)
+Hide(source, view)
+vectors = Calculator(Input=source, ResultArrayName="v", Function="SLCImage*iHat + 3*coordsZ*jHat")
+vrep = Show(vectors, view)
+vrep.Representation = "CUDA Volume"
+vector_shots, vector_samples = [], []
+for mode in ("Magnitude", "Y"):
+    vrep.UpdatePropertyInformation()
+    frames = vrep.GetPropertyValue("CudaFramesRendered")
+    ColorBy(vrep, ("POINTS", "v", mode))
+    GetColorTransferFunction("v").RescaleTransferFunction(0.0, 285.0)
+    GetOpacityTransferFunction("v").Points = [0, 0, 0.5, 0, 67, 0, 0.5, 0, 285, 0.6, 0.5, 0]
+    Render(view)
+    vrep.UpdatePropertyInformation()
+    stats = vrep.GetPropertyValue("CudaLastFrameStatistics")
+    shot = os.path.join(args.output, "TestCudaVolumeRepresentation-vector-%s.png" % mode)
+    SaveScreenshot(shot, view, ImageResolution=[300, 300])
+    vector_shots.append(read_png(shot))
+    vector_samples.append(re.search(r"(\d+) samples", stats).group(1))
+    print("vector array coloured by %s: %d pixels shown; %s"
+          % (mode, shown(vector_shots[-1]), stats))
+    ok &= check(vrep.GetPropertyValue("CudaFramesRendered") > frames and " 0 samples" not in stats,
+                "coloured by %s: no frame rendered (%s)" % (mode, stats))
+    ok &= check(shown(vector_shots[-1]) > 1000, "coloured by %s: the volume is not shown" % mode)
+apart = pixels_apart(vector_shots[0], vector_shots[1])
+print("magnitude and Y: %d pixels apart, %s and %s samples" % (apart, vector_samples[0], vector_samples[1]))
+ok &= check(apart > 1000 and vector_samples[0] != vector_samples[1],
+            "coloured by magnitude and by Y: the same volume rendered (%d pixels apart)" % apart)
 finish(ok)

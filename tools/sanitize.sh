@@ -29,7 +29,11 @@ TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$tsan" --output-on-failure \
   -R 'cvr\.(concurrency|tuner|cpu_schedule)' -E cuda
 mkdir -p "$build/fuzz-corpus"
 cd "$build"
+# the inputs that once failed (Testing/Fuzz/regressions) run first, each once
+echo "replaying $(ls "$root/Testing/Fuzz/regressions" | wc -l) fuzz regression input(s)"
+"$build/Testing/Fuzz/fuzz_cvr_api" "$root"/Testing/Fuzz/regressions/* 2>&1 | tail -n 30
 echo "fuzzing the C API for $seconds s"
 "$build/Testing/Fuzz/fuzz_cvr_api" -max_total_time="$seconds" -print_final_stats=1 \
-  "$build/fuzz-corpus" 2>&1 | grep -v "^#[0-9]*	\(NEW\|REDUCE\|pulse\)" | tail -n 30
+  "$build/fuzz-corpus" "$root/Testing/Fuzz/regressions" 2>&1 |
+  grep -v "^#[0-9]*	\(NEW\|REDUCE\|pulse\)" | tail -n 30
 exit "${PIPESTATUS[0]}"

@@ -118,6 +118,8 @@ typedef struct cvr_ray {
 } cvr_ray;
 
 CVR_HD float cvr_minf(float a, float b) { return a < b ? a : b; }
+/* Neither infinite nor NaN (x - x is NaN for both). */
+CVR_HD int cvr_finite(float x) { return CVR_SUB(x, x) == 0.0f; }
 CVR_HD float cvr_maxf(float a, float b) { return a > b ? a : b; }
 
 /* p' = M (x, y, z, 1), perspective divide. M row-major 4x4. */
@@ -224,6 +226,12 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
   cvr_transform_vector(p->world_to_index, wstep, ray->step);
   *t0 = t_near;
   *t1 = t_far;
+  /* a nearly singular camera can overflow the line (found by fuzzing: the
+   * direction's length infinite, the step NaN): such a ray samples nothing */
+  for (int a = 0; a < 3; ++a)
+    if (!cvr_finite(ray->origin[a]) || !cvr_finite(ray->step[a]) || !cvr_finite(start[a]) ||
+        !cvr_finite(wstep[a]))
+      return 0;
   return 1;
 }
 

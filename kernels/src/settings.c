@@ -203,7 +203,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
       {"vertical-warp block", s->vertical_block}};
   for (int i = 0; i < 3; ++i)
     if (blocks[i].b[0] < 1 || blocks[i].b[1] < 1 ||
-        (long)blocks[i].b[0] * blocks[i].b[1] > CVR_MAX_BLOCK_THREADS)
+        (long long)blocks[i].b[0] * blocks[i].b[1] > CVR_MAX_BLOCK_THREADS)
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "settings: %s %d x %d must have 1..%d threads, each side >= 1",
                       blocks[i].what, blocks[i].b[0], blocks[i].b[1], CVR_MAX_BLOCK_THREADS);
@@ -221,7 +221,9 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
                     "automatic)", s->warp_width, 32 / s->warp_width, s->warp_rays[0],
                     s->warp_rays[1]);
   if (s->block_warps[0] < 1 || s->block_warps[1] < 1 ||
-      (long)s->block_warps[0] * s->block_warps[1] * 32 > CVR_MAX_BLOCK_THREADS)
+      s->block_warps[0] > CVR_MAX_BLOCK_THREADS / 32 ||
+      s->block_warps[1] > CVR_MAX_BLOCK_THREADS / 32 || /* before the product can overflow */
+      s->block_warps[0] * s->block_warps[1] * 32 > CVR_MAX_BLOCK_THREADS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
                     s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
@@ -229,7 +231,7 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown slab border %d",
                     (int)s->slab_border);
   if (s->slab_block[0] < 1 || s->slab_block[1] < 1 ||
-      (long)s->slab_block[0] * s->slab_block[1] > CVR_MAX_BLOCK_THREADS)
+      (long long)s->slab_block[0] * s->slab_block[1] > CVR_MAX_BLOCK_THREADS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: slab block %d x %d must have 1..%d threads", s->slab_block[0],
                     s->slab_block[1], CVR_MAX_BLOCK_THREADS);

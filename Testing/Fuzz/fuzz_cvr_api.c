@@ -277,6 +277,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       expect_message(ctx, st);
       if (st == CVR_OK) expect_message(ctx, cvr_render(ctx, volume, tf, &view, &s, &image, NULL));
     }
+    /* a 2D function from the bytes left (taken last, so that the inputs
+     * kept in Testing/Fuzz/regressions still mean what they meant) */
+    if (b.n >= 8) {
+      td.size_2d[0] = take(&b) < 230 ? 2 + (int)(take(&b) % 7) : take_int(&b, 2, 8);
+      td.size_2d[1] = take(&b) < 230 ? 2 + (int)(take(&b) % 7) : take_int(&b, 2, 8);
+      td.gradient_max_2d = take(&b) < 200 ? 40.0 : take_double(&b, 40.0);
+      const int fits = td.size_2d[0] > 0 && td.size_2d[1] > 0 && td.size_2d[0] <= 8 &&
+                       td.size_2d[1] <= 8;
+      float *table_2d = fits ? malloc((size_t)4 * td.size_2d[0] * td.size_2d[1] * sizeof *table_2d) : NULL;
+      for (int i = 0; table_2d && i < 4 * td.size_2d[0] * td.size_2d[1]; ++i)
+        table_2d[i] = take(&b) >= 250 ? NAN : (float)take(&b) / 250.0f; /* a few over 1 */
+      td.rgba_2d = table_2d ? table_2d : rgba; /* too large a size: must be refused unread */
+      const int valid = td.size_2d[0] >= 2 && td.size_2d[1] >= 2 && td.size_2d[0] <= 1024 &&
+                        td.size_2d[1] <= 1024;
+      if (!fits && valid) td.size_2d[0] = 1025; /* larger than the buffer: only invalid sizes */
+      st = cvr_transfer_function_update(tf, &td);
+      expect_message(ctx, st);
+      if (st == CVR_OK) expect_message(ctx, cvr_render(ctx, volume, tf, &view, &s, &image, NULL));
+      free(table_2d);
+    }
   }
   free(rgba8);
   free(rgba32f);

@@ -91,6 +91,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->visible_prefix);
     cudaFree(c->table);
     cudaFree(c->gradient_table);
+    cudaFree(c->table_2d);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
@@ -351,6 +352,15 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                    (size_t)frame->tf->gradient_size * sizeof(float),
                                    cudaMemcpyHostToDevice, c->stream),
                    "gradient-opacity upload");
+    if (frame->tf->table_2d) {
+      const size_t bytes = (size_t)frame->tf->size_2d[0] * frame->tf->size_2d[1] * sizeof(cvr_rgba);
+      CVR_CUDA_TRY(ctx, ensure_buffer(&c->table_2d, &c->table_2d_bytes, bytes),
+                   "2D transfer function");
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync(c->table_2d, frame->tf->table_2d, bytes, cudaMemcpyHostToDevice,
+                                   c->stream),
+                   "2D transfer-function upload");
+    }
     cvr_skip_visible_prefix(frame->sample_table, frame->ray.tf_size, c->visible_host);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->visible_prefix, c->visible_host,
@@ -387,6 +397,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   o = &frame->volume->cuda->orientation;
   cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
   l.ray.gradient_table = c->gradient_table;
+  if (l.ray.tf2d) l.ray.tf2d = (const cvr_rgba *)c->table_2d;
   if (const int shift = cvr_skip_shift_for(s))
     if ((st = cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift,
                                     c->visible_prefix, &l.ray, c->stream)) != CVR_OK)

@@ -54,6 +54,8 @@ struct cvr_cuda_context {
   unsigned long long table_version; /* the transfer function the device table holds */
   uint4 packed[CVR_TRANSFER_FUNCTION_TABLE_SIZE]; /* host staging of the table */
   float *gradient_table;          /* the function's gradient opacity, same version */
+  void *table_2d;                 /* its 2D function (cvr_rgba entries), same version */
+  size_t table_2d_bytes;
   float table_sample_distance;
   int table_blend; /* the table's opacity depends on the blend mode too */
   unsigned long long *counters;   /* the last frame's (cvr_cuda_launch) */

@@ -102,7 +102,8 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &vo
  * shading, as enabled). */
 template <typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p, const cvr_ray &ray,
-                                                        const Sampler &volume, float t, cvr_rgba s) {
+                                                        const Sampler &volume, float t, float value,
+                                                        cvr_rgba s) {
   float pos[3], neighbours[6], gradient[3];
   cvr_ray_position(&ray, t, pos);
 #pragma unroll
@@ -114,7 +115,7 @@ __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p,
       neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
     }
   cvr_gradient(neighbours, gradient);
-  return cvr_apply_gradient(&p, &ray, t, gradient, s);
+  return cvr_apply_gradient(&p, &ray, t, gradient, value, s);
 }
 
 /* The classified sample of the value fetched at lattice parameter t, with
@@ -129,7 +130,7 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
                                                      float t) {
   if (cvr_ray_cropped(&p, &ray, t)) return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  if (GRADIENT && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
+  if (GRADIENT && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, s);
   return s;
 }
 
@@ -236,8 +237,9 @@ __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, con
                                                     int copies, float t) {
   cvr_rgba pixel = {0.0f, 0.0f, 0.0f, 0.0f};
   if (cvr_ray_cropped(&p, &ray, t)) return pixel;
-  cvr_rgba s = cvr_classify_packed(table, copies, p, cvr_fetch(ray, volume, t));
-  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, s);
+  const float value = cvr_fetch(ray, volume, t);
+  cvr_rgba s = cvr_classify_packed(table, copies, p, value);
+  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, s);
   cvr_composite(&pixel, s);
   return pixel;
 }

@@ -282,11 +282,17 @@ CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,
  * uses, and small enough for the CUDA kernels' shared memory. */
 #define CVR_TRANSFER_FUNCTION_TABLE_SIZE 1024
 
+/* The largest 2D transfer function, each side (VTK resizes its own to the
+ * texture it can hold; the VTK mapper resizes larger ones to this). */
+#define CVR_TRANSFER_FUNCTION_2D_MAX_SIZE 1024
+
 typedef struct cvr_transfer_function_desc {
   const float *rgba;     /* size entries of straight (not premultiplied)
-                            r, g, b in [0,1] and opacity in [0,1] */
+                            r, g, b in [0,1] and opacity in [0,1]; unused
+                            (may be NULL) with rgba_2d */
   int size;              /* 2 .. CVR_TRANSFER_FUNCTION_MAX_SIZE */
-  double range[2];       /* scalar values of the first and last entry;
+  double range[2];       /* scalar values of the first and last entry (with
+                            rgba_2d: of the 2D function's x extent);
                             range[0] < range[1]; values outside clamp */
   double unit_distance;  /* world distance over which an entry's opacity
                             applies (VTK's ScalarOpacityUnitDistance); > 0 */
@@ -299,6 +305,19 @@ typedef struct cvr_transfer_function_desc {
   const float *gradient_opacity;  /* gradient_opacity_size values in [0, 1] */
   int gradient_opacity_size;      /* 2 .. CVR_TRANSFER_FUNCTION_MAX_SIZE */
   double gradient_opacity_max;    /* > 0; VTK: a quarter of the data's range */
+  /* Optional 2D transfer function (VTK's TransferFunction2D, TF_2D mode):
+   * size_2d[0] x size_2d[1] straight RGBA entries, x fastest. x spans the
+   * values of `range`, y the gradient magnitudes [0, gradient_max_2d]
+   * (measured as for gradient opacity), both as a texture spans them: entry
+   * centres at (i + 0.5) / n of the extent, linear between entries, clamped
+   * to the edge ones. Given, it classifies the samples of COMPOSITE,
+   * ISOSURFACE and SLICE by value and gradient, opacity per sample as given
+   * (not corrected for the sample distance, as VTK's), and replaces rgba and
+   * gradient_opacity; the projections, which take no gradients, classify a
+   * value by the most opaque entry of its column. NULL: none. */
+  const float *rgba_2d;           /* 4 * size_2d[0] * size_2d[1] values in [0, 1] */
+  int size_2d[2];                 /* 2 .. CVR_TRANSFER_FUNCTION_2D_MAX_SIZE each */
+  double gradient_max_2d;         /* > 0; VTK: a quarter of the data's range */
 } cvr_transfer_function_desc;
 
 /* Gradient-opacity tables larger than this are resampled to it. */

@@ -161,9 +161,10 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
 }
 
 /* Whether frames with tf in settings s take gradients for gradient opacity
- * (the kernels' gradient instances, as shading does). */
+ * or a 2D transfer function (the kernels' gradient instances, as shading
+ * does). */
 static int gradient_opacity(const cvr_transfer_function *tf, const cvr_render_settings *s) {
-  return s->blend_mode == CVR_BLEND_COMPOSITE && tf->gradient_size > 0;
+  return s->blend_mode == CVR_BLEND_COMPOSITE && (tf->gradient_size > 0 || tf->table_2d);
 }
 
 static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,

@@ -83,6 +83,9 @@ struct cvr_transfer_function {
   float gradient_table[CVR_GRADIENT_OPACITY_TABLE_SIZE]; /* gradient opacity, */
   int gradient_size;            /* 0: none */
   double gradient_max;          /* the magnitude of its last entry */
+  cvr_rgba *table_2d;           /* a 2D function (cvr.h), size_2d[0] x [1], or NULL; */
+  int size_2d[2];               /* table then holds its columns' most opaque entries */
+  double gradient_max_2d;       /* the magnitude of its top edge */
   unsigned long long version; /* unique per create/update; keys device copies */
 };
 

@@ -91,7 +91,13 @@ typedef struct cvr_ray_params {
   int gradient_opacity;     /* entries of the gradient-opacity table, 0: none (cvr.h) */
   const float *gradient_table; /* ... the table (host memory for the CPU, device for CUDA) */
   float gradient_scale[3];  /* index-space gradient component (the ray's axes) ->
-                               table coordinate of the magnitude */
+                               table coordinate of the magnitude (with tf2d: the
+                               2D table's y coordinate + 0.5) */
+  /* a 2D transfer function (cvr.h): tf_size x tf2d_height entries (host
+   * memory for the CPU, device for CUDA), x the 1D table's coordinate (that
+   * table holds its columns' most opaque entries); NULL: none */
+  const cvr_rgba *tf2d;
+  int tf2d_height;
   int clip_count;           /* clipping planes: n . x + d >= 0 kept, world space, |n| = 1 */
   float clip[CVR_MAX_CLIP_PLANES][4];
   int cropping;             /* cropping: the planes in the ray's sample coordinates */
@@ -688,32 +694,54 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
  * the magnitude of an index-space gradient, measured as VTK does (cvr.h,
  * cvr_transfer_function_desc); gradient_scale folds in the spacing, the
  * stored type's normalization and the table's extent. */
-CVR_HD float cvr_gradient_opacity(const cvr_ray_params *p, const float gradient[3]) {
-  const float *table = p->gradient_table;
+CVR_HD float cvr_gradient_coordinate(const cvr_ray_params *p, const float gradient[3]) {
   const float x = CVR_MUL(gradient[0], p->gradient_scale[0]);
   const float y = CVR_MUL(gradient[1], p->gradient_scale[1]);
   const float z = CVR_MUL(gradient[2], p->gradient_scale[2]);
-  const float u = fminf(CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(x, x), CVR_MUL(y, y)), CVR_MUL(z, z))),
-                        (float)(p->gradient_opacity - 1));
+  return CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(x, x), CVR_MUL(y, y)), CVR_MUL(z, z)));
+}
+
+CVR_HD float cvr_gradient_opacity(const cvr_ray_params *p, const float gradient[3]) {
+  const float *table = p->gradient_table;
+  const float u = fminf(cvr_gradient_coordinate(p, gradient), (float)(p->gradient_opacity - 1));
   int i = (int)u;
   if (i > p->gradient_opacity - 2) i = p->gradient_opacity - 2;
   const float f = CVR_SUB(u, (float)i);
   return CVR_ADD(table[i], CVR_MUL(f, CVR_SUB(table[i + 1], table[i])));
 }
 
-/* What a visible sample's gradient does to it: the gradient opacity scales
- * its opacity, then Phong shading lights its colour (each where enabled).
- * Every backend and strategy goes through here once it has the gradient. */
+/* A 2D transfer function's entry at a value (as sampled) and gradient:
+ * bilinear between the four entries around them, as a texture filters,
+ * clamped to the edge entries. */
+CVR_HD cvr_rgba cvr_classify_2d(const cvr_ray_params *p, float value, const float gradient[3]) {
+  float fx;
+  const int i = cvr_table_coordinate(p->tf_size, p->tf_scale, p->tf_bias, value, &fx);
+  const float y = fminf(fmaxf(CVR_SUB(cvr_gradient_coordinate(p, gradient), 0.5f), 0.0f),
+                        (float)(p->tf2d_height - 1));
+  int j = (int)y;
+  if (j > p->tf2d_height - 2) j = p->tf2d_height - 2;
+  const cvr_rgba *row = p->tf2d + (size_t)j * p->tf_size + i;
+  const cvr_rgba below = cvr_lerp_rgba(row[0], row[1], fx);
+  const cvr_rgba above = cvr_lerp_rgba(row[p->tf_size], row[p->tf_size + 1], fx);
+  return cvr_lerp_rgba(below, above, CVR_SUB(y, (float)j));
+}
+
+/* What a visible sample's gradient does to it: a 2D transfer function
+ * classifies it again by value and gradient, or the gradient opacity scales
+ * its opacity; then Phong shading lights its colour (each where enabled).
+ * Every backend and strategy goes through here once it has the gradient of
+ * the sample of `value` classified as s. */
 CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                   const float gradient[3], cvr_rgba s) {
-  if (p->gradient_opacity) s.a = CVR_MUL(s.a, cvr_gradient_opacity(p, gradient));
+                                   const float gradient[3], float value, cvr_rgba s) {
+  if (p->tf2d) s = cvr_classify_2d(p, value, gradient);
+  else if (p->gradient_opacity) s.a = CVR_MUL(s.a, cvr_gradient_opacity(p, gradient));
   if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, gradient, s);
   return s;
 }
 
 /* Whether a visible sample needs its gradient. */
 CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
-  return p->shading.enabled || p->gradient_opacity;
+  return p->shading.enabled || p->gradient_opacity || p->tf2d;
 }
 
 /* Empty-space skipping. A sample at texel coordinate x filters the texels

@@ -77,8 +77,8 @@ static void surface_params(const cvr_render_settings *s, const cvr_volume *volum
   p->slice[3] = len > 0.0 ? (float)(-(nv[0] * o[0] + nv[1] * o[1] + nv[2] * o[2]) / len) : 0.0f;
 }
 
-/* Gradient opacity (COMPOSITE, ISOSURFACE and SLICE, where a sample's
- * gradient is taken; not the projections): an index-space gradient's
+/* Gradient opacity and 2D transfer functions (COMPOSITE, ISOSURFACE and
+ * SLICE, where a sample's gradient is taken; not the projections): an index-space gradient's
  * component along axis a, times gradient_scale[a], is the magnitude's part in
  * table entries: mean spacing / |spacing a| (VTK's measure), / the stored
  * type's normalization (data units), * (size - 1) / the table's maximum. */
@@ -88,13 +88,17 @@ static void gradient_opacity_params(const cvr_transfer_function *tf, const cvr_v
       blend == CVR_BLEND_COMPOSITE || blend == CVR_BLEND_ISOSURFACE || blend == CVR_BLEND_SLICE;
   p->gradient_opacity = gradients ? tf->gradient_size : 0;
   p->gradient_table = tf->gradient_table;
+  /* a 2D function: its y coordinate + 0.5, the magnitude in entries of its
+   * height (a texture's: the top edge at tf2d_height) */
+  p->tf2d = gradients ? tf->table_2d : NULL;
+  p->tf2d_height = p->tf2d ? tf->size_2d[1] : 0;
+  const double entries = p->tf2d ? tf->size_2d[1] / tf->gradient_max_2d
+                         : tf->gradient_size ? (tf->gradient_size - 1) / tf->gradient_max
+                                             : 0.0;
   const double *sp = volume->spacing;
   const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;
   const double norm = cvr_stored_type_normalization(volume->stored_type);
-  for (int a = 0; a < 3; ++a)
-    p->gradient_scale[a] =
-        tf->gradient_size ? (float)(mean / fabs(sp[a]) / norm * (tf->gradient_size - 1) / tf->gradient_max)
-                          : 0.0f;
+  for (int a = 0; a < 3; ++a) p->gradient_scale[a] = (float)(mean / fabs(sp[a]) / norm * entries);
 }
 
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,

@@ -6,9 +6,32 @@
 #include "cvr_internal.h"
 #include "half.h"
 
+static cvr_status validate_2d(cvr_context *ctx, const cvr_transfer_function_desc *d) {
+  const int w = d->size_2d[0], h = d->size_2d[1];
+  if (w < 2 || h < 2 || w > CVR_TRANSFER_FUNCTION_2D_MAX_SIZE || h > CVR_TRANSFER_FUNCTION_2D_MAX_SIZE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: 2D size %d x %d must be 2..%d each side", w, h,
+                    CVR_TRANSFER_FUNCTION_2D_MAX_SIZE);
+  if (!(d->gradient_max_2d > 0.0) || !isfinite(d->gradient_max_2d))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: 2D gradient maximum %g must be positive and finite",
+                    d->gradient_max_2d);
+  for (long i = 0; i < 4L * w * h; ++i)
+    if (!(d->rgba_2d[i] >= 0.0f && d->rgba_2d[i] <= 1.0f))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: 2D entry (%ld, %ld) component %ld is %g, outside [0, 1]",
+                      i / 4 % w, i / 4 / w, i % 4, (double)d->rgba_2d[i]);
+  return CVR_OK;
+}
+
 static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d) {
-  if (!d->rgba) return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: rgba is NULL");
-  if (d->size < 2 || d->size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
+  if (!d->rgba && !d->rgba_2d)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: rgba is NULL");
+  if (d->rgba_2d) {
+    const cvr_status st = validate_2d(ctx, d);
+    if (st != CVR_OK) return st;
+  }
+  if (!d->rgba_2d && (d->size < 2 || d->size > CVR_TRANSFER_FUNCTION_MAX_SIZE))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: size %d is outside 2..%d", d->size,
                     CVR_TRANSFER_FUNCTION_MAX_SIZE);
@@ -20,12 +43,12 @@ static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: unit distance %g must be positive and finite",
                     d->unit_distance);
-  for (int i = 0; i < 4 * d->size; ++i)
+  for (int i = 0; !d->rgba_2d && i < 4 * d->size; ++i)
     if (!(d->rgba[i] >= 0.0f && d->rgba[i] <= 1.0f))
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "transfer function: entry %d component %d is %g, outside [0, 1]", i / 4,
                       i % 4, (double)d->rgba[i]);
-  if (!d->gradient_opacity) return CVR_OK;
+  if (!d->gradient_opacity || d->rgba_2d) return CVR_OK; /* the 2D function replaces it */
   if (d->gradient_opacity_size < 2 || d->gradient_opacity_size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: gradient-opacity size %d is outside 2..%d",
@@ -56,8 +79,52 @@ static void resample(const float *in, int n, float *out, int m) {
  * version) can never mistake a new function at a freed one's address for it. */
 static atomic_ullong next_version = 1;
 
-/* Keeps the table, resampled linearly to the kernel's table size if larger. */
-static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d) {
+/* A 2D function (cvr.h): kept as given (values rounded to half precision, as
+ * the 1D table's), and as the 1D table each column's most opaque entry, with
+ * the range moved to the outer columns' centres so that the 1D table's
+ * coordinate is the 2D one's x. A sample's 2D opacity never exceeds that
+ * table's (linear in x between two columns, each at most its maximum), which
+ * is what decides whether it is visible and which macro-cells are empty. */
+static void store_2d(cvr_transfer_function *tf, const cvr_transfer_function_desc *d,
+                     cvr_rgba *table_2d) {
+  const int w = d->size_2d[0], h = d->size_2d[1];
+  for (int x = 0; x < w; ++x) {
+    int most = 0;
+    for (int y = 0; y < h; ++y) {
+      const float *e = d->rgba_2d + 4 * ((size_t)y * w + x);
+      cvr_rgba *o = &table_2d[(size_t)y * w + x];
+      o->r = cvr_round_to_half(e[0]);
+      o->g = cvr_round_to_half(e[1]);
+      o->b = cvr_round_to_half(e[2]);
+      o->a = cvr_round_to_half(e[3]);
+      if (e[3] > 0.0f && o->a == 0.0f) o->a = 0x1p-24f; /* stays visible */
+      if (o->a > table_2d[(size_t)most * w + x].a) most = y;
+    }
+    tf->table[x] = table_2d[(size_t)most * w + x];
+  }
+  tf->size = w;
+  const double half_entry = 0.5 * (d->range[1] - d->range[0]) / w;
+  tf->range[0] = d->range[0] + half_entry;
+  tf->range[1] = d->range[1] - half_entry;
+  tf->table_2d = table_2d;
+  tf->size_2d[0] = w;
+  tf->size_2d[1] = h;
+  tf->gradient_max_2d = d->gradient_max_2d;
+  tf->gradient_size = 0;
+}
+
+/* Keeps the table, resampled linearly to the kernel's table size if larger;
+ * takes table_2d (rgba_2d's storage, or NULL) and frees the old one. */
+static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d,
+                  cvr_rgba *table_2d) {
+  free(tf->table_2d);
+  tf->table_2d = NULL;
+  tf->unit_distance = d->unit_distance;
+  tf->version = atomic_fetch_add(&next_version, 1);
+  if (d->rgba_2d) {
+    store_2d(tf, d, table_2d);
+    return;
+  }
   const int n = d->size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? d->size
                                                             : CVR_TRANSFER_FUNCTION_TABLE_SIZE;
   for (int j = 0; j < n; ++j) {
@@ -82,8 +149,16 @@ static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d
   }
   tf->range[0] = d->range[0];
   tf->range[1] = d->range[1];
-  tf->unit_distance = d->unit_distance;
-  tf->version = atomic_fetch_add(&next_version, 1);
+}
+
+/* Storage for desc's 2D function, before anything changes (NULL: none
+ * asked, or *st says there is no memory). */
+static cvr_rgba *allocate_2d(cvr_context *ctx, const cvr_transfer_function_desc *d, cvr_status *st) {
+  *st = CVR_OK;
+  if (!d->rgba_2d) return NULL;
+  cvr_rgba *t = malloc((size_t)d->size_2d[0] * d->size_2d[1] * sizeof *t);
+  if (!t) *st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
+  return t;
 }
 
 cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_function_desc *desc,
@@ -96,10 +171,15 @@ cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_fun
   *out = NULL;
   cvr_status st = validate(ctx, desc);
   if (st != CVR_OK) return st;
+  cvr_rgba *table_2d = allocate_2d(ctx, desc, &st);
+  if (st != CVR_OK) return st;
   cvr_transfer_function *tf = calloc(1, sizeof *tf);
-  if (!tf) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
+  if (!tf) {
+    free(table_2d);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
+  }
   tf->ctx = ctx;
-  store(tf, desc);
+  store(tf, desc, table_2d);
   *out = tf;
   return CVR_OK;
 }
@@ -113,11 +193,17 @@ cvr_status cvr_transfer_function_update(cvr_transfer_function *tf,
                     "cvr_transfer_function_update: desc is NULL");
   cvr_status st = validate(tf->ctx, desc);
   if (st != CVR_OK) return st; /* the old table stays */
-  store(tf, desc);
+  cvr_rgba *table_2d = allocate_2d(tf->ctx, desc, &st);
+  if (st != CVR_OK) return st;
+  store(tf, desc, table_2d);
   return CVR_OK;
 }
 
-void cvr_transfer_function_destroy(cvr_transfer_function *tf) { free(tf); }
+void cvr_transfer_function_destroy(cvr_transfer_function *tf) {
+  if (!tf) return;
+  free(tf->table_2d);
+  free(tf);
+}
 
 void cvr_transfer_function_sample_table(const cvr_transfer_function *tf, double sample_distance,
                                         cvr_blend_mode blend, cvr_rgba *out) {
@@ -133,6 +219,8 @@ void cvr_transfer_function_sample_table(const cvr_transfer_function *tf, double 
     out[i].g = cvr_round_to_half(tf->table[i].g);
     out[i].b = cvr_round_to_half(tf->table[i].b);
     out[i].a = cvr_round_to_half((float)per_sample);
+    if (tf->table_2d && a > 0.0 && out[i].a == 0.0f)
+      out[i].a = 0x1p-24f; /* a column some 2D entry makes visible stays so */
   }
 }
 

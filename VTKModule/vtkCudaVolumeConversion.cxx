@@ -6,10 +6,12 @@
 #include "vtkContourValues.h"
 #include "vtkDataArray.h"
 #include "vtkImageData.h"
+#include "vtkImageResize.h"
 #include "vtkLight.h"
 #include "vtkLightCollection.h"
 #include "vtkMatrix3x3.h"
 #include "vtkMatrix4x4.h"
+#include "vtkNew.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPlane.h"
 #include "vtkPlaneCollection.h"
@@ -251,6 +253,71 @@ bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], b
     table[i] = static_cast<float>(std::min(std::max(values[i], 0.0), 1.0));
   }
   max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+  return true;
+}
+
+bool SampleTransferFunction2D(
+  vtkVolumeProperty* property, std::vector<float>& rgba, int size[2], bool& clamped, std::string& error)
+{
+  vtkImageData* image = property->GetTransferFunction2D();
+  vtkDataArray* tuples = image ? image->GetPointData()->GetScalars() : nullptr;
+  if (!tuples || tuples->GetNumberOfTuples() == 0)
+  {
+    error = "the volume property is in 2D transfer-function mode but has no 2D transfer function "
+            "(SetTransferFunction2D)";
+    return false;
+  }
+  if (tuples->GetNumberOfComponents() != 4)
+  {
+    error = "the 2D transfer function has " + std::to_string(tuples->GetNumberOfComponents()) +
+      " components per entry; it needs 4 (RGBA)";
+    return false;
+  }
+  // VTK's mapper gives the function a texture of at least 1024 entries a
+  // side (vtkOpenGLVolumeLookupTable), resized by vtkImageResize with its
+  // defaults (a sinc filter; the first and last entries stay at the ends,
+  // so the function spans the range from end to end): the same here, so
+  // that a function renders as there
+  int dims[3];
+  image->GetDimensions(dims);
+  const int limit = CVR_TRANSFER_FUNCTION_2D_MAX_SIZE;
+  const int width = dims[0] > 1 ? limit : 1, height = dims[1] > 1 ? limit : 1;
+  clamped = false; // said of the function as given: the sinc filter's overshoot is not its own
+  for (vtkIdType i = 0; i < tuples->GetNumberOfTuples() && !clamped; ++i)
+  {
+    for (int c = 0; c < 4; ++c)
+    {
+      const double v = tuples->GetComponent(i, c);
+      clamped = clamped || !(v >= 0.0 && v <= 1.0);
+    }
+  }
+  vtkNew<vtkImageResize> resize; // holds the resized tuples until the copy below
+  if (width != dims[0] || height != dims[1] || dims[2] != 1)
+  {
+    resize->SetInputData(image);
+    resize->SetResizeMethodToOutputDimensions();
+    resize->SetOutputDimensions(width, height, 1);
+    resize->Update();
+    tuples = resize->GetOutput()->GetPointData()->GetScalars();
+  }
+  // one column or row (nothing varies along that axis): twice, the least
+  // the library takes
+  size[0] = std::max(width, 2);
+  size[1] = std::max(height, 2);
+  rgba.resize(static_cast<size_t>(4) * size[0] * size[1]);
+  for (int y = 0; y < size[1]; ++y)
+  {
+    for (int x = 0; x < size[0]; ++x)
+    {
+      const vtkIdType from = static_cast<vtkIdType>(std::min(y, height - 1)) * width + std::min(x, width - 1);
+      for (int c = 0; c < 4; ++c)
+      {
+        const double v = tuples->GetComponent(from, c);
+        const double kept = v >= 0.0 ? std::min(v, 1.0) : 0.0; // NaN: 0
+        rgba[4 * (static_cast<size_t>(y) * size[0] + x) + c] = static_cast<float>(kept);
+      }
+    }
+  }
   return true;
 }
 

@@ -52,6 +52,18 @@ void SampleTransferFunction(
 bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
   int size, std::vector<float>& table, double& max);
 
+/// The 2D transfer function of `property` (vtkVolumeProperty::GetTransferFunction2D,
+/// a 2D image of RGBA tuples, x along the value and y along the gradient
+/// magnitude) as the library takes it: straight RGBA floats, x fastest, in
+/// [0, 1] (`clamped` says whether any value was outside, or NaN), resized as
+/// VTK's mapper resizes it (vtkImageResize to CVR_TRANSFER_FUNCTION_2D_MAX_SIZE
+/// entries a side, its first and last entries at the ends of the range; a
+/// single row or column twice).
+/// Returns false and sets `error` when there is none or it
+/// is not an image of 4-component tuples.
+bool SampleTransferFunction2D(
+  vtkVolumeProperty* property, std::vector<float>& rgba, int size[2], bool& clamped, std::string& error);
+
 /// The blend-mode settings VTK keeps in the volume property: the iso values
 /// (ISOSURFACE) and the slice plane (SLICE, a vtkPlane in world coordinates).
 /// Returns false and sets `error` when they cannot be rendered.

@@ -230,8 +230,10 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
   vtkInternals& in = *this->Internals;
   const std::pair<bool, const char*> settings[] = {
     { this->MaskInput != nullptr, "masks (SetMaskInput)" },
-    { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D,
-      "2D transfer functions" },
+    { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D &&
+        this->Transfer2DYAxisArray != nullptr,
+      "a second array as the 2D transfer function's y axis (Transfer2DYAxisArray; the gradient "
+      "magnitude is used)" },
   };
   for (const auto& setting : settings)
   {
@@ -559,6 +561,16 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   tfTime = std::max(tfTime,
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
+  const bool mode2D = property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D;
+  if (mode2D && property->GetTransferFunction2D())
+  {
+    vtkImageData* tf2D = property->GetTransferFunction2D();
+    tfTime = std::max(tfTime, tf2D->GetMTime());
+    if (vtkDataArray* tuples = tf2D->GetPointData()->GetScalars())
+    {
+      tfTime = std::max(tfTime, tuples->GetMTime());
+    }
+  }
   if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
     in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1] &&
     in.GradientOpacityRangeType == this->GradientOpacityRangeType)
@@ -567,10 +579,10 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   }
   // empty functions are legal and draw nothing (opacity) or black (colour),
   // as VTK's: said once, since it is rarely what was meant
-  const bool noOpacity = property->GetScalarOpacity(0)->GetSize() == 0;
-  const bool noColour = property->GetColorChannels(0) == 3
-    ? property->GetRGBTransferFunction(0)->GetSize() == 0
-    : property->GetGrayTransferFunction(0)->GetSize() == 0;
+  const bool noOpacity = !mode2D && property->GetScalarOpacity(0)->GetSize() == 0;
+  const bool noColour = !mode2D &&
+    (property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetSize() == 0
+                                        : property->GetGrayTransferFunction(0)->GetSize() == 0);
   if (noOpacity && in.IgnoredReported.insert("empty opacity").second)
   {
     vtkWarningMacro("the scalar opacity function has no points: the volume is transparent");
@@ -588,6 +600,26 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
     CVR_GRADIENT_OPACITY_TABLE_SIZE, gradientTable, gradientMax);
   cvr_transfer_function_desc desc = {};
+  std::vector<float> table2D;
+  std::string error2D;
+  bool clamped2D = false;
+  if (mode2D &&
+    vtkCudaVolumeConversion::SampleTransferFunction2D(
+      property, table2D, desc.size_2d, clamped2D, error2D))
+  {
+    // as VTK's: x spans the data's range, y gradient magnitudes up to a
+    // quarter of it (the gradient-opacity measure)
+    desc.rgba_2d = table2D.data();
+    desc.gradient_max_2d = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+    if (clamped2D && in.IgnoredReported.insert("2D clamped").second)
+    {
+      vtkWarningMacro("the 2D transfer function has values outside [0, 1] (or NaN): clamped");
+    }
+  }
+  else if (mode2D && in.IgnoredReported.insert(error2D).second)
+  {
+    vtkWarningMacro(<< error2D << ": rendered with the 1D functions");
+  }
   desc.rgba = table.data();
   desc.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
   desc.range[0] = range[0];

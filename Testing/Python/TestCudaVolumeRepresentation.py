@@ -195,6 +195,41 @@ ok &= check(skipped_samples > 0, "Empty Space Skipping skipped nothing")
 ok &= check(apart == 0, "Empty Space Skipping changed %d pixels" % apart)
 rep.CudaEmptySpaceSkipping = 0
 
+# A 2D transfer function (value against gradient magnitude): ParaView's Use
+# Transfer 2D with one box over the vase's bright values and every gradient
+# renders through it, not through the 1D functions, and a box over weak
+# gradients only shows less
+def shot(name):
+    path = os.path.join(args.output, "TestCudaVolumeRepresentation-%s.png" % name)
+    SaveScreenshot(path, view, ImageResolution=[300, 300])
+    return read_png(path)
+
+
+one_d = shot("1d")
+lo, hi = source.PointData["SLCImage"].GetRange()
+tf2d = GetTransferFunction2D("SLCImage")
+for boxes, name in (([100, 0, hi - 100, 0.25 * (hi - lo), 0.2, 0.6, 1.0, 0.4], "2d"),
+                    ([100, 0, hi - 100, 0.02 * (hi - lo), 0.2, 0.6, 1.0, 0.4], "2d-weak")):
+    tf2d.Boxes = boxes
+    tf2d.Range = [lo, hi, 0, 0.25 * (hi - lo)]
+    tf2d.OutputDimensions = [256, 256]
+    rep.TransferFunction2D = tf2d
+    rep.UseTransfer2D = 1
+    Render(view)
+    image = shot(name)
+    print("2D transfer function (%s): %d pixels shown, %d apart from the 1D image"
+          % (name, shown(image), pixels_apart(one_d, image)))
+    ok &= check(shown(image) > 500 and pixels_apart(one_d, image) > 1000,
+                "Use Transfer 2D (%s): not rendered through the 2D function" % name)
+    if name == "2d":
+        full = image
+ok &= check(shown(image) < shown(full),
+            "a box over weak gradients only shows as much as one over all (%d, %d pixels)"
+            % (shown(image), shown(full)))
+rep.UseTransfer2D = 0
+Render(view)
+ok &= check(pixels_apart(one_d, shot("1d-again")) == 0, "Use Transfer 2D off: not the 1D image")
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -503,9 +503,14 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       return false;
     }
     const vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
+    // what the vector settings select: nothing of one component, so that
+    // changing them then uploads nothing
+    const bool vectors = scalars->GetNumberOfComponents() > 1;
+    const int vectorMode = vectors ? this->VectorMode : VECTOR_DISABLED;
+    const int vectorComponent = vectors && vectorMode == VECTOR_COMPONENT ? this->VectorComponent : 0;
     if (!block.Volume || block.Scalars != scalars || block.Image != image ||
-      block.CellFlag != cellFlag || block.Time < dataTime || block.VectorMode != this->VectorMode ||
-      block.VectorComponent != this->VectorComponent)
+      block.CellFlag != cellFlag || block.Time < dataTime || block.VectorMode != vectorMode ||
+      block.VectorComponent != vectorComponent)
     {
       in.TransferFunction.reset(); // its range follows the data
       block = vtkInternals::BlockVolume();
@@ -531,8 +536,8 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       block.Scalars = scalars;
       block.Image = image;
       block.CellFlag = cellFlag;
-      block.VectorMode = this->VectorMode;
-      block.VectorComponent = this->VectorComponent;
+      block.VectorMode = vectorMode;
+      block.VectorComponent = vectorComponent;
       block.Time = dataTime;
     }
     // the library found the range while uploading; vtkDataArray::GetRange

@@ -10,7 +10,8 @@
 //    component, in the array's own type (VTK's mapper renders the original
 //    bonsai), and the magnitude.
 // Then: another component re-uploads the volume once and changes the image;
-// the same component again uploads nothing.
+// the same component again uploads nothing, nor does a vector setting that
+// selects nothing (the component in magnitude mode, any mode of one component).
 #include "cvrPeerViewports.h"
 
 #include "vtkImageCast.h"
@@ -145,5 +146,28 @@ int TestCudaVolumeVectorModes(int argc, char* argv[])
     static_cast<unsigned long long>(afterSwitch - uploads), 100.0 * d.FractionOver,
     static_cast<unsigned long long>(afterBack - afterSwitch));
   ok &= afterSwitch == uploads + 1 && d.FractionOver > 0.05 && afterBack == afterSwitch + 1;
+
+  // what a setting does not select uploads nothing: the component in
+  // magnitude mode, the mode of one component (the peer's magnitude image)
+  cvrTest::PeerViewports::Viewport& m = scene.Viewports[3];
+  const vtkTypeUInt64 magnitudeUploads = m.Ours->GetVolumeUploadCount();
+  m.Ours->SetVectorComponent(1);
+  scene.Window->Render();
+  ok &= m.Ours->GetVolumeUploadCount() == magnitudeUploads;
+  m.Ours->SetInputData(pairsMagnitude);
+  scene.Window->Render();
+  const vtkTypeUInt64 single = m.Ours->GetVolumeUploadCount();
+  m.Ours->SetVectorMode(vtkCudaVolumeMapper::VECTOR_COMPONENT);
+  scene.Window->Render();
+  m.Ours->SetVectorMode(vtkCudaVolumeMapper::VECTOR_DISABLED);
+  scene.Window->Render();
+  const vtkTypeUInt64 unselected = m.Ours->GetVolumeUploadCount() - single;
+  std::printf("vector settings that select nothing: %llu upload(s)\n",
+    static_cast<unsigned long long>(unselected));
+  ok &= unselected == 0;
+  m.Ours->SetInputData(pairs);
+  m.Ours->SetVectorMode(vtkCudaVolumeMapper::VECTOR_MAGNITUDE);
+  m.Ours->SetVectorComponent(0);
+  scene.Window->Render();
   return scene.CompareWithBaseline(argc, argv, ok);
 }

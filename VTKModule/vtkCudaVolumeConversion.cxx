@@ -256,6 +256,118 @@ bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], b
   return true;
 }
 
+int SampleLabelFunctions(vtkVolumeProperty* property, const double range[2], int size,
+  int gradientSize, std::vector<float>& rgba, std::vector<float>& gradient, bool& ignored)
+{
+  ignored = false;
+  int count = 0;
+  for (int label : property->GetLabelMapLabels())
+  {
+    if (label > CVR_MAX_LABEL)
+    {
+      ignored = true;
+    }
+    else if (label > count)
+    {
+      count = label;
+    }
+  }
+  rgba.assign(4 * static_cast<size_t>(size) * count, 0.0f);
+  gradient.clear();
+  const bool gradients = property->HasLabelGradientOpacity();
+  if (gradients)
+  {
+    gradient.assign(static_cast<size_t>(gradientSize) * count, 1.0f);
+  }
+  std::vector<double> color(3 * static_cast<size_t>(size)), values(static_cast<size_t>(size));
+  std::vector<float> volume;
+  SampleTransferFunction(property, range, size, volume);
+  for (int label = 1; label <= count; ++label)
+  {
+    float* row = rgba.data() + 4 * static_cast<size_t>(size) * (label - 1);
+    std::copy(volume.begin(), volume.end(), row);
+    if (vtkColorTransferFunction* c = property->GetLabelColor(label))
+    {
+      c->GetTable(range[0], range[1], size, color.data());
+      for (int i = 0; i < size; ++i)
+      {
+        for (int k = 0; k < 3; ++k)
+        {
+          row[4 * i + k] = static_cast<float>(std::min(std::max(color[3 * i + k], 0.0), 1.0));
+        }
+      }
+    }
+    if (vtkPiecewiseFunction* o = property->GetLabelScalarOpacity(label))
+    {
+      o->GetTable(range[0], range[1], size, values.data());
+      for (int i = 0; i < size; ++i)
+      {
+        row[4 * i + 3] = static_cast<float>(std::min(std::max(values[i], 0.0), 1.0));
+      }
+    }
+    vtkPiecewiseFunction* g = gradients ? property->GetLabelGradientOpacity(label) : nullptr;
+    if (g)
+    {
+      std::vector<double> magnitudes(static_cast<size_t>(gradientSize));
+      g->GetTable(0.0, 0.25 * (range[1] - range[0]), gradientSize, magnitudes.data());
+      for (int i = 0; i < gradientSize; ++i)
+      {
+        gradient[static_cast<size_t>(gradientSize) * (label - 1) + i] =
+          static_cast<float>(std::min(std::max(magnitudes[i], 0.0), 1.0));
+      }
+    }
+  }
+  return count;
+}
+
+bool DescribeMask(vtkImageData* mask, vtkImageData* image, bool binary,
+  std::vector<unsigned char>& labels, std::string& error)
+{
+  vtkDataArray* values = mask->GetPointData()->GetScalars();
+  if (!values)
+  {
+    error = "the mask has no point scalars";
+    return false;
+  }
+  int maskDims[3], dims[3];
+  mask->GetDimensions(maskDims);
+  image->GetDimensions(dims);
+  if (maskDims[0] != dims[0] || maskDims[1] != dims[1] || maskDims[2] != dims[2])
+  {
+    error = "the mask has " + std::to_string(maskDims[0]) + " x " + std::to_string(maskDims[1]) +
+      " x " + std::to_string(maskDims[2]) + " points, the volume " + std::to_string(dims[0]) +
+      " x " + std::to_string(dims[1]) + " x " + std::to_string(dims[2]) + ": they must be the same";
+    return false;
+  }
+  if (values->GetNumberOfComponents() != 1)
+  {
+    error = "the mask has " + std::to_string(values->GetNumberOfComponents()) +
+      " components; it needs 1";
+    return false;
+  }
+  const vtkIdType n = values->GetNumberOfTuples();
+  labels.resize(static_cast<size_t>(n));
+  for (vtkIdType i = 0; i < n; ++i)
+  {
+    const double v = values->GetComponent(i, 0);
+    if (binary)
+    {
+      labels[i] = v > 0.0 ? 1 : 0;
+    }
+    else if (v >= 0.0 && v <= CVR_MAX_LABEL && v == std::floor(v))
+    {
+      labels[i] = static_cast<unsigned char>(v);
+    }
+    else
+    {
+      error = "the label map has the value " + std::to_string(v) + " at point " +
+        std::to_string(i) + "; labels are whole numbers in 0.." + std::to_string(CVR_MAX_LABEL);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool SampleTransferFunction2D(
   vtkVolumeProperty* property, std::vector<float>& rgba, int size[2], bool& clamped, std::string& error)
 {

@@ -52,6 +52,26 @@ void SampleTransferFunction(
 bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
   int size, std::vector<float>& table, double& max);
 
+/// The label functions of `property` for a label-map mask (VTK's
+/// SetLabelColor, SetLabelScalarOpacity, SetLabelGradientOpacity), as the
+/// library takes them: one row of `size` straight-RGBA entries over `range`
+/// per label 1 .. the largest with a function (returned; 0: none), a label
+/// without its own colour or opacity taking the volume's, as VTK's label
+/// texture does. With any label gradient opacity, `gradient` gets a row of
+/// `gradientSize` values per label over magnitudes [0, a quarter of
+/// `range`] (ones for labels without one); otherwise it is left empty.
+/// Labels above 255 (a mask holds bytes) are left out, and `ignored` says so.
+int SampleLabelFunctions(vtkVolumeProperty* property, const double range[2], int size,
+  int gradientSize, std::vector<float>& rgba, std::vector<float>& gradient, bool& ignored);
+
+/// The mask input's labels for the library (cvr_volume_set_mask): one byte
+/// per point of `image`, whose dimensions the mask must have. BINARY
+/// (binary true): 1 where the value is positive, 0 elsewhere (VTK's mask
+/// texture test); a label map: the values, which must be whole numbers in
+/// 0..255. Returns false and sets `error` otherwise.
+bool DescribeMask(vtkImageData* mask, vtkImageData* image, bool binary,
+  std::vector<unsigned char>& labels, std::string& error);
+
 /// The 2D transfer function of `property` (vtkVolumeProperty::GetTransferFunction2D,
 /// a 2D image of RGBA tuples, x along the value and y along the gradient
 /// magnitude) as the library takes it: straight RGBA floats, x fastest, in

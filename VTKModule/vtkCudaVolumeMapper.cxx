@@ -101,6 +101,13 @@ public:
   std::unique_ptr<cvr_transfer_function, TransferFunctionDeleter> TransferFunction;
   vtkMTimeType TransferFunctionTime = 0;
   double TransferFunctionRange[2] = { 0, 0 };
+  bool TransferFunctionLabels = false; // built with the label functions
+
+  // the mask input as set on the volume: which, when, how and where
+  vtkImageData* MaskSource = nullptr; // compared, never dereferenced
+  vtkMTimeType MaskTime = 0;
+  int MaskType = -1;
+  vtkTypeUInt64 MaskOnUpload = 0; // the volume upload (VolumeUploads) it was set on; 0: none
 
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
@@ -229,7 +236,6 @@ void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
 {
   vtkInternals& in = *this->Internals;
   const std::pair<bool, const char*> settings[] = {
-    { this->MaskInput != nullptr, "masks (SetMaskInput)" },
     { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D &&
         this->Transfer2DYAxisArray != nullptr,
       "a second array as the 2D transfer function's y axis (Transfer2DYAxisArray; the gradient "
@@ -567,6 +573,29 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
   const bool mode2D = property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D;
+  // a label map's label functions (the library takes them with a 1D function)
+  const bool labels = this->MaskInput && this->MaskType == LabelMapMaskType &&
+    property->GetNumberOfLabels() > 0;
+  if (labels && mode2D && in.IgnoredReported.insert("labels with 2D").second)
+  {
+    vtkWarningMacro("a label map's label functions with a 2D transfer function are not supported: "
+                    "rendered with the 2D function alone");
+  }
+  if (labels && !mode2D)
+  {
+    tfTime = std::max({ tfTime, property->GetLabelColorMTime().GetMTime(),
+      property->GetLabelScalarOpacityMTime().GetMTime(),
+      property->GetLabelGradientOpacityMTime().GetMTime() });
+    for (int label : property->GetLabelMapLabels())
+    {
+      for (vtkObject* f : { static_cast<vtkObject*>(property->GetLabelColor(label)),
+             static_cast<vtkObject*>(property->GetLabelScalarOpacity(label)),
+             static_cast<vtkObject*>(property->GetLabelGradientOpacity(label)) })
+      {
+        tfTime = f ? std::max(tfTime, f->GetMTime()) : tfTime;
+      }
+    }
+  }
   if (mode2D && property->GetTransferFunction2D())
   {
     vtkImageData* tf2D = property->GetTransferFunction2D();
@@ -578,7 +607,8 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   }
   if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
     in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1] &&
-    in.GradientOpacityRangeType == this->GradientOpacityRangeType)
+    in.GradientOpacityRangeType == this->GradientOpacityRangeType &&
+    in.TransferFunctionLabels == (labels && !mode2D))
   {
     return true;
   }
@@ -633,6 +663,22 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   desc.gradient_opacity = gradientOpacity ? gradientTable.data() : nullptr;
   desc.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
   desc.gradient_opacity_max = gradientMax;
+  std::vector<float> labelTable, labelGradient;
+  if (labels && !mode2D)
+  {
+    bool ignored = false;
+    desc.label_count = vtkCudaVolumeConversion::SampleLabelFunctions(property, range,
+      CVR_TRANSFER_FUNCTION_TABLE_SIZE, CVR_GRADIENT_OPACITY_TABLE_SIZE, labelTable, labelGradient,
+      ignored);
+    desc.label_rgba = labelTable.data();
+    desc.label_gradient_opacity = labelGradient.empty() ? nullptr : labelGradient.data();
+    desc.gradient_opacity_max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+    if (ignored && in.IgnoredReported.insert("labels above 255").second)
+    {
+      vtkWarningMacro("label functions of labels above " << CVR_MAX_LABEL
+                                                         << " are ignored (a mask holds bytes)");
+    }
+  }
   cvr_status st = CVR_OK;
   if (in.TransferFunction)
   {
@@ -654,6 +700,60 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   in.TransferFunctionRange[0] = range[0];
   in.TransferFunctionRange[1] = range[1];
   in.GradientOpacityRangeType = this->GradientOpacityRangeType;
+  in.TransferFunctionLabels = labels && !mode2D;
+  return true;
+}
+
+bool vtkCudaVolumeMapper::UpdateMask(const std::vector<vtkImageData*>& images)
+{
+  vtkInternals& in = *this->Internals;
+  vtkImageData* mask = this->MaskInput;
+  cvr_volume* volume = in.Blocks.empty() ? nullptr : in.Blocks[0].Volume.get();
+  if (!mask || images.size() != 1 || !volume)
+  {
+    if (mask && images.size() > 1 && in.IgnoredReported.insert("mask of blocks").second)
+    {
+      vtkWarningMacro("a mask with partitioned input is not supported (as VTK's mapper, masks "
+                      "apply to one image): rendered without");
+    }
+    if (in.MaskOnUpload && in.MaskOnUpload == in.VolumeUploads)
+    {
+      cvr_volume_set_mask(volume, nullptr);
+    }
+    in.MaskOnUpload = 0;
+    in.MaskSource = nullptr;
+    return false;
+  }
+  vtkMTimeType time = mask->GetMTime();
+  if (vtkDataArray* values = mask->GetPointData()->GetScalars())
+  {
+    time = std::max(time, values->GetMTime());
+  }
+  if (in.MaskOnUpload == in.VolumeUploads && in.MaskSource == mask && in.MaskTime >= time &&
+    in.MaskType == this->MaskType)
+  {
+    return true;
+  }
+  in.MaskOnUpload = 0;
+  std::vector<unsigned char> labels;
+  std::string error;
+  if (!vtkCudaVolumeConversion::DescribeMask(
+        mask, images[0], this->MaskType != LabelMapMaskType, labels, error))
+  {
+    vtkErrorMacro("cannot use the mask: " << error << "; rendered without");
+    cvr_volume_set_mask(volume, nullptr);
+    return false;
+  }
+  if (cvr_volume_set_mask(volume, labels.data()) != CVR_OK)
+  {
+    vtkErrorMacro("cannot use the mask: " << cvr_last_error(in.Context.get())
+                                          << "; rendered without");
+    return false;
+  }
+  in.MaskOnUpload = in.VolumeUploads;
+  in.MaskSource = mask;
+  in.MaskTime = time;
+  in.MaskType = this->MaskType;
   return true;
 }
 
@@ -757,6 +857,7 @@ void vtkCudaVolumeMapper::RenderImages(
   {
     return;
   }
+  const bool masked = this->UpdateMask(images);
   in.UploadMs = stageMs();
   this->ReportIgnoredSettings(property);
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
@@ -834,6 +935,9 @@ void vtkCudaVolumeMapper::RenderImages(
     ? CVR_INTERPOLATION_NEAREST
     : CVR_INTERPOLATION_LINEAR;
   settings.blend_mode = blend;
+  // (a volume with no mask ignores these)
+  settings.mask_type = masked && this->MaskType == LabelMapMaskType ? CVR_MASK_LABEL_MAP : CVR_MASK_BINARY;
+  settings.mask_blend = std::min(std::max(static_cast<double>(this->MaskBlendFactor), 0.0), 1.0);
   settings.average_range[0] = this->AverageIPScalarRange[0];
   settings.average_range[1] = this->AverageIPScalarRange[1];
   settings.strategy = static_cast<cvr_strategy>(this->Strategy);

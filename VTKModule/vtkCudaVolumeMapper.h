@@ -463,6 +463,8 @@ private:
   bool UseInterop(int width, int height);
   bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
+  /// The mask input (SetMaskInput) onto the volume; false: none to use.
+  bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
   void ReportIgnoredSettings(vtkVolumeProperty* property);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);

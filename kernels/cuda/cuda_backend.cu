@@ -92,6 +92,8 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->table);
     cudaFree(c->gradient_table);
     cudaFree(c->table_2d);
+    cudaFree(c->label_table);
+    cudaFree(c->label_gradient);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
@@ -340,7 +342,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   
   if (c->table_version != frame->tf->version ||
       c->table_sample_distance != frame->ray.sample_distance ||
-      c->table_blend != frame->ray.blend) {
+      c->table_blend != frame->ray.blend || c->table_mask != frame->ray.mask) {
     pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
@@ -361,7 +363,26 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                    c->stream),
                    "2D transfer-function upload");
     }
-    cvr_skip_visible_prefix(frame->sample_table, frame->ray.tf_size, c->visible_host);
+    if (frame->tf->label_count) { /* only a new version changes them */
+      const size_t bytes = (size_t)frame->tf->label_count * frame->tf->size * sizeof(cvr_rgba);
+      CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_table, &c->label_table_bytes, bytes),
+                   "label functions");
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync(c->label_table, frame->tf->label_table, bytes,
+                                   cudaMemcpyHostToDevice, c->stream),
+                   "label-function upload");
+    }
+    if (frame->tf->label_gradient) {
+      const size_t bytes =
+          (size_t)frame->tf->label_count * frame->tf->label_gradient_size * sizeof(float);
+      CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_gradient, &c->label_gradient_bytes, bytes),
+                   "label gradient opacity");
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync(c->label_gradient, frame->tf->label_gradient, bytes,
+                                   cudaMemcpyHostToDevice, c->stream),
+                   "label gradient-opacity upload");
+    }
+    cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, c->visible_host);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->visible_prefix, c->visible_host,
                                  (size_t)(frame->ray.tf_size + 1) * sizeof(int),
@@ -370,6 +391,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     c->table_version = frame->tf->version;
     c->table_sample_distance = frame->ray.sample_distance;
     c->table_blend = frame->ray.blend;
+    c->table_mask = frame->ray.mask;
   }
   CVR_CUDA_TRY(ctx,
                ensure_buffer(&c->output, &c->output_bytes,
@@ -398,6 +420,13 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
   l.ray.gradient_table = c->gradient_table;
   if (l.ray.tf2d) l.ray.tf2d = (const cvr_rgba *)c->table_2d;
+  if (l.ray.label_table) l.ray.label_table = (const cvr_rgba *)c->label_table;
+  if (l.ray.label_gradient) l.ray.label_gradient = (const float *)c->label_gradient;
+  for (int a = 0; a < 3 && l.ray.mask; ++a) { /* stored texel T -> the volume's (cvr_orientation) */
+    l.ray.mask_axis[a] = o->axis[a];
+    l.ray.mask_sign[a] = (float)o->sign[a];
+    l.ray.mask_shift[a] = o->sign[a] > 0 ? (float)-o->offset[a] : (float)(o->offset[a] + 1);
+  }
   if (const int shift = cvr_skip_shift_for(s))
     if ((st = cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift,
                                     c->visible_prefix, &l.ray, c->stream)) != CVR_OK)

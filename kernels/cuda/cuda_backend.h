@@ -21,6 +21,11 @@ cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
                                   const void *data);
 void cvr_cuda_volume_release(cvr_volume *volume);
 
+/* mask.cu: the volume's mask (cvr_volume_set_mask) into device memory,
+ * replacing the old one only once the new one is there; and freeing it. */
+cvr_status cvr_cuda_mask_upload(cvr_context *ctx, cvr_volume *volume, const unsigned char *labels);
+void cvr_cuda_mask_release(cvr_volume *volume);
+
 /* How the device copy's voxel order relates to the volume's (in-place
  * rotation): stored s[a] = sign[a] * i[axis[a]] + offset[a]. */
 void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3], int offset[3]);

@@ -56,6 +56,9 @@ struct cvr_cuda_context {
   float *gradient_table;          /* the function's gradient opacity, same version */
   void *table_2d;                 /* its 2D function (cvr_rgba entries), same version */
   size_t table_2d_bytes;
+  void *label_table, *label_gradient; /* its label functions (cvr_rgba, float), same version */
+  size_t label_table_bytes, label_gradient_bytes;
+  int table_mask; /* label functions make cells visible (visible_prefix) */
   float table_sample_distance;
   int table_blend; /* the table's opacity depends on the blend mode too */
   unsigned long long *counters;   /* the last frame's (cvr_cuda_launch) */

@@ -103,7 +103,7 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &vo
 template <typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p, const cvr_ray &ray,
                                                         const Sampler &volume, float t, float value,
-                                                        cvr_rgba s) {
+                                                        int label, cvr_rgba s) {
   float pos[3], neighbours[6], gradient[3];
   cvr_ray_position(&ray, t, pos);
 #pragma unroll
@@ -115,23 +115,26 @@ __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p,
       neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
     }
   cvr_gradient(neighbours, gradient);
-  return cvr_apply_gradient(&p, &ray, t, gradient, value, s);
+  return cvr_apply_gradient(&p, &ray, t, gradient, value, label, s);
 }
 
-/* The classified sample of the value fetched at lattice parameter t, with
- * GRADIENT its gradient applied where visible (the instance launched when
- * shading or gradient opacity is on, so that the plain one carries none of
- * the gradient's registers): straight colour, opacity corrected for the
- * sample distance. Every CUDA strategy takes its samples through here. */
+/* The classified sample of the value fetched at lattice parameter t (with a
+ * label map, its label's function mixed in), with GRADIENT its gradient
+ * applied where visible (the instance launched when shading or gradient
+ * opacity is on, so that the plain one carries none of the gradient's
+ * registers): straight colour, opacity corrected for the sample distance.
+ * Every CUDA strategy takes its samples through here. */
 template <bool GRADIENT, typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, const cvr_ray &ray,
                                                      const Sampler &volume,
                                                      const uint4 *table, int copies, float value,
                                                      float t) {
   if (cvr_ray_cropped(&p, &ray, t)) return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
-  cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  if (GRADIENT && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, s);
-  return s;
+  const cvr_rgba s = cvr_classify_packed(table, copies, p, value);
+  const int label = cvr_ray_label(&p, &ray, t);
+  const cvr_rgba c = cvr_classify_label(&p, label, value, s);
+  if (GRADIENT && c.a > 0.0f) return cvr_sample_gradient(p, ray, volume, t, value, label, s);
+  return c;
 }
 
 /* Composites the sample of the value fetched at lattice parameter t; returns
@@ -239,7 +242,7 @@ __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, con
   if (cvr_ray_cropped(&p, &ray, t)) return pixel;
   const float value = cvr_fetch(ray, volume, t);
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, s);
+  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, 0, s);
   cvr_composite(&pixel, s);
   return pixel;
 }

@@ -285,7 +285,11 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
         ++samples;
         if (cvr_ray_cropped(&p, &ray, t)) continue; /* transparent */
         cvr_rgba s = cvr_classify_packed(table, l.table_copies, p, c[0]);
-        if (GRADIENT && s.a > 0.0f) {
+        const int label = cvr_ray_label(&p, &ray, t);
+        const cvr_rgba mixed = cvr_classify_label(&p, label, c[0], s);
+        if (!GRADIENT || mixed.a <= 0.0f) {
+          s = mixed;
+        } else {
           float left = c[-1], right = c[1], below = c[-cw], above = c[cw];
           float h_u = 0.5f, h_v = 0.5f;
           if (one_sided) { /* test hook: what ignoring the border rays does */
@@ -300,7 +304,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
           float gradient[3];
           cvr_eye_gradient(&b, p.perspective, t, h_u * (right - left), h_v * (above - below),
                            0.5f * (c[columns] - c[-columns]), gradient);
-          s = cvr_apply_gradient(&p, &ray, t, gradient, c[0], s);
+          s = cvr_apply_gradient(&p, &ray, t, gradient, c[0], label, s);
         }
         if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
         cvr_composite(&acc, s);

@@ -117,6 +117,17 @@ typedef enum cvr_blend_mode {
   CVR_BLEND_SLICE
 } cvr_blend_mode;
 
+/* What the volume's mask (cvr_volume_set_mask) does, as VTK's mask types:
+ *   BINARY     samples whose voxel has label 0 are removed (transparent,
+ *              taken by no projection), in every blend mode and strategy,
+ *              as cropping removes samples;
+ *   LABEL_MAP  COMPOSITE: the samples of label l > 0 are classified by the
+ *              label's function (cvr_transfer_function_desc.label_rgba),
+ *              mixed with the volume's by mask_blend (0: the volume's only,
+ *              1: the label's), then shaded; label 0 takes the volume's. The
+ *              other blend modes ignore it, as VTK's mapper does. */
+typedef enum cvr_mask_type { CVR_MASK_BINARY = 0, CVR_MASK_LABEL_MAP } cvr_mask_type;
+
 /* Ray-casting strategies. A strategy is data: this enum plus the parameters
  * in cvr_render_settings, never a separate copy of the renderer. */
 typedef enum cvr_strategy {
@@ -275,6 +286,16 @@ CVR_API void cvr_volume_destroy(cvr_volume *volume);
 CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,
                                         double range[2]);
 
+/* A mask (VTK's SetMaskInput): one label per voxel, 0..CVR_MAX_LABEL, the
+ * volume's dims, x fastest, as the volume's scalars. A sample takes the label
+ * of the voxel nearest it (as VTK's mask texture, nearest filtering);
+ * cvr_render_settings.mask_type says what the label does. Copied (the CUDA
+ * backend keeps the copy in device memory, beside the volume's, whatever its
+ * layout and orientation); NULL removes the mask. A mask that does not fit
+ * leaves the volume without one. */
+#define CVR_MAX_LABEL 255
+CVR_API cvr_status cvr_volume_set_mask(cvr_volume *volume, const unsigned char *labels);
+
 /* ---- transfer function ---------------------------------------------------- */
 
 #define CVR_TRANSFER_FUNCTION_MAX_SIZE 65536
@@ -318,6 +339,17 @@ typedef struct cvr_transfer_function_desc {
   const float *rgba_2d;           /* 4 * size_2d[0] * size_2d[1] values in [0, 1] */
   int size_2d[2];                 /* 2 .. CVR_TRANSFER_FUNCTION_2D_MAX_SIZE each */
   double gradient_max_2d;         /* > 0; VTK: a quarter of the data's range */
+  /* Optional label functions, for label-map masks (cvr_volume_set_mask,
+   * CVR_MASK_LABEL_MAP): row l - 1 classifies the samples of label l as rgba
+   * does (size entries over range), opacity per sample as given (not
+   * corrected for the sample distance, as VTK's label tables); labels above
+   * label_count, and 0, take rgba. With label_gradient_opacity, row l - 1
+   * (gradient_opacity_size values over [0, gradient_opacity_max]) scales the
+   * opacity of label l's samples as gradient_opacity scales the others'.
+   * Not with rgba_2d. */
+  int label_count;                /* 0 .. CVR_MAX_LABEL; 0: none */
+  const float *label_rgba;        /* 4 * size * label_count values in [0, 1] */
+  const float *label_gradient_opacity; /* gradient_opacity_size * label_count, or NULL */
 } cvr_transfer_function_desc;
 
 /* Gradient-opacity tables larger than this are resampled to it. */
@@ -465,6 +497,10 @@ typedef struct cvr_render_settings {
   int cropping;                  /* 0 */
   double cropping_planes[6];
   unsigned cropping_flags;       /* 27 bits; CVR_CROP_SUBVOLUME */
+  /* The volume's mask, where it has one (VTK's MaskType and
+   * MaskBlendFactor): BINARY, 1 */
+  cvr_mask_type mask_type;
+  double mask_blend;             /* LABEL_MAP: [0, 1] */
   cvr_strategy strategy;
   int block_width, block_height; /* CUDA thread block of the standard strategy */
   /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for

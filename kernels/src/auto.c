@@ -162,9 +162,12 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
 
 /* Whether frames with tf in settings s take gradients for gradient opacity
  * or a 2D transfer function (the kernels' gradient instances, as shading
- * does). */
+ * does). Labels' gradient opacity counts whether or not the volume has a
+ * mask: an instance too many is only preloaded. */
 static int gradient_opacity(const cvr_transfer_function *tf, const cvr_render_settings *s) {
-  return s->blend_mode == CVR_BLEND_COMPOSITE && (tf->gradient_size > 0 || tf->table_2d);
+  return s->blend_mode == CVR_BLEND_COMPOSITE &&
+         (tf->gradient_size > 0 || tf->table_2d ||
+          (tf->label_gradient && s->mask_type == CVR_MASK_LABEL_MAP));
 }
 
 static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,

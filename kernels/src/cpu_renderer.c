@@ -60,7 +60,7 @@ CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const
  * (gradient opacity, shading). */
 CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray,
                                           const cpu_volume *v, texel_fn texel, const float pos[3],
-                                          float t, float value, cvr_rgba s) {
+                                          float t, float value, int label, cvr_rgba s) {
   float neighbours[6], gradient[3];
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side) {
@@ -69,7 +69,7 @@ CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray
       neighbours[2 * a + side] = sample_volume(v, texel, q);
     }
   cvr_gradient(neighbours, gradient);
-  return cvr_apply_gradient(&f->ray, ray, t, gradient, value, s);
+  return cvr_apply_gradient(&f->ray, ray, t, gradient, value, label, s);
 }
 
 typedef struct pixel_result {
@@ -95,10 +95,10 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     r.hit = 1;
     r.samples = r.lattice = 1;
     cvr_ray_position(&ray, t, pos);
-    if (p->cropping && !cvr_crop_keeps(p, pos)) return r;
+    if (!cvr_sample_kept(p, pos)) return r;
     const float value = sample_volume(v, texel, pos);
     cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value);
-    if (cvr_needs_gradient(p) && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, value, s);
+    if (cvr_needs_gradient(p) && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, value, 0, s);
     cvr_composite(&r.color, s);
     if (s.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t);
     return r;
@@ -116,7 +116,7 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
       float pos[3];
       cvr_ray_position(&ray, t, pos);
       ++r.samples;
-      if (p->cropping && !cvr_crop_keeps(p, pos)) continue;
+      if (!cvr_sample_kept(p, pos)) continue;
       const float value = sample_volume(v, texel, pos);
       const float weight = cvr_blend_take(p, &q, value);
       if (weight > 0.0f)
@@ -148,13 +148,15 @@ CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v,
     float pos[3];
     cvr_ray_position(&ray, t, pos);
     ++r.samples;
-    if (p->cropping && !cvr_crop_keeps(p, pos)) continue; /* transparent */
+    if (!cvr_sample_kept(p, pos)) continue; /* transparent */
     float value = sample_volume(v, texel, pos);
     if (iso && !cvr_iso_take(p, &interval, &value)) continue; /* no surface here */
-    cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value);
-    if (gradients && s.a > 0.0f) s = apply_gradient(f, &ray, v, texel, pos, t, value, s);
-    if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
-    cvr_composite(&r.color, s);
+    const cvr_rgba s = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value);
+    const int label = cvr_ray_label(p, &ray, t);
+    cvr_rgba c = cvr_classify_label(p, label, value, s);
+    if (gradients && c.a > 0.0f) c = apply_gradient(f, &ray, v, texel, pos, t, value, label, s);
+    if (c.a > 0.0f && t_hit < 0.0f) t_hit = t;
+    cvr_composite(&r.color, c);
     if (cvr_ray_done(p, &r.color)) break;
   }
   if (t_hit >= 0.0f) r.depth = cvr_ray_depth(p, &ray, t_hit);

@@ -22,6 +22,14 @@ cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume, const vo
 
 void cvr_cuda_volume_release(cvr_volume *volume) { (void)volume; }
 
+cvr_status cvr_cuda_mask_upload(cvr_context *ctx, cvr_volume *volume, const unsigned char *labels) {
+  (void)volume;
+  (void)labels;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA mask upload in a build without CUDA");
+}
+
+void cvr_cuda_mask_release(cvr_volume *volume) { (void)volume; }
+
 void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3], int offset[3]) {
   (void)volume;
   for (int a = 0; a < 3; ++a) axis[a] = a, sign[a] = 1, offset[a] = 0;

@@ -65,6 +65,10 @@ struct cvr_volume {
   void *host_data;             /* stored_type scalars (CPU backend only) */
   cvr_skip_grid cpu_skip;      /* empty-space skipping over host_data */
   struct cvr_cuda_volume *cuda;
+  /* the mask (cvr_volume_set_mask), in the volume's index order: host
+   * memory for the CPU backend, device memory for CUDA; NULL: none */
+  unsigned char *mask_host;
+  void *mask_device;
 };
 
 /* An OpenGL buffer registered with the CUDA backend (gl_interop.c). */
@@ -86,6 +90,10 @@ struct cvr_transfer_function {
   cvr_rgba *table_2d;           /* a 2D function (cvr.h), size_2d[0] x [1], or NULL; */
   int size_2d[2];               /* table then holds its columns' most opaque entries */
   double gradient_max_2d;       /* the magnitude of its top edge */
+  cvr_rgba *label_table;        /* label functions (cvr.h): label_count rows of size */
+  int label_count;              /* entries (opacity per sample), or NULL; */
+  float *label_gradient;        /* their gradient opacity, rows of label_gradient_size */
+  int label_gradient_size;      /* entries over [0, gradient_max], or NULL / 0 */
   unsigned long long version; /* unique per create/update; keys device copies */
 };
 
@@ -95,6 +103,7 @@ typedef struct cvr_frame {
   const cvr_transfer_function *tf;
   cvr_ray_params ray;
   const cvr_rgba *sample_table; /* tf with opacity corrected for the sample distance */
+  const cvr_rgba *visibility_table; /* what empty-space skipping sees (render.c) */
   const float *opaque_depth;    /* per pixel window depth, or NULL */
   const cvr_gl_buffer *gl_opaque_depth; /* or the same in an OpenGL buffer */
   const cvr_render_settings *settings;

@@ -27,13 +27,14 @@ int cvr_skip_flags_current(cvr_skip_grid *g, const cvr_transfer_function *tf,
                            const cvr_ray_params *p) {
   const int current = g->flags_valid && g->tf_version == tf->version &&
                       g->sample_distance == p->sample_distance && g->tf_scale == p->tf_scale &&
-                      g->tf_bias == p->tf_bias && g->blend == p->blend;
+                      g->tf_bias == p->tf_bias && g->blend == p->blend && g->mask == p->mask;
   g->flags_valid = 1;
   g->tf_version = tf->version;
   g->sample_distance = p->sample_distance;
   g->tf_scale = p->tf_scale;
   g->tf_bias = p->tf_bias;
   g->blend = p->blend;
+  g->mask = p->mask;
   return current;
 }
 
@@ -174,7 +175,7 @@ cvr_status cvr_cpu_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr_
   }
   if (!cvr_skip_flags_current(g, frame->tf, &frame->ray)) {
     int prefix[CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1];
-    cvr_skip_visible_prefix(frame->sample_table, frame->ray.tf_size, prefix);
+    cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, prefix);
     const size_t count = cvr_skip_grid_count(g);
     for (size_t i = 0; i < count; ++i)
       g->empty[i] = (unsigned char)cvr_skip_range_empty(prefix, frame->ray.tf_size, frame->ray.tf_scale,

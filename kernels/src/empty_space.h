@@ -24,6 +24,7 @@ typedef struct cvr_skip_grid {
   unsigned long long tf_version;
   float sample_distance, tf_scale, tf_bias;
   int blend;
+  int mask; /* label functions count (cvr_ray_params.mask) */
 } cvr_skip_grid;
 
 /* Cells per axis for a volume of dims texels. */

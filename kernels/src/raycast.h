@@ -108,8 +108,31 @@ typedef struct cvr_ray_params {
    * (cvr_skip_empty_at, cvr_skip_cell_samples); NULL: off */
   const unsigned char *skip_empty;
   int skip_cells[3], skip_shift;
+  /* the volume's mask as this frame uses it (cvr.h, cvr_mask_type;
+   * CVR_MASK_NONE: not at all): labels in the volume's index order (host
+   * memory for the CPU, device for CUDA); the ray's texel coordinate T maps
+   * to the volume's x[mask_axis[a]] = mask_sign[a] T[a] + mask_shift[a]
+   * (CUDA: its copy's orientation undone) */
+  int mask;
+  const unsigned char *mask_labels;
+  int mask_dims[3];
+  int mask_axis[3];
+  float mask_sign[3], mask_shift[3];
+  /* LABEL_MAP: rows of tf_size entries for labels 1..label_count, and their
+   * gradient opacity (rows of label_gradient_size, or NULL); the weight of a
+   * label's entry against the volume's */
+  const cvr_rgba *label_table;
+  int label_count;
+  const float *label_gradient;
+  int label_gradient_size;
+  float mask_blend;
   cvr_shading_params shading;
 } cvr_ray_params;
+
+/* cvr_ray_params.mask: no mask, or cvr_mask_type + 1 */
+#define CVR_MASK_NONE 0
+#define CVR_MASK_REMOVES 1  /* CVR_MASK_BINARY */
+#define CVR_MASK_LABELS 2   /* CVR_MASK_LABEL_MAP */
 
 /* One ray: sample k sits at texel coordinate origin + t * step with
  * t = k + lattice_offset, for k in [k_first, k_last]. Texel coordinates are
@@ -356,13 +379,50 @@ CVR_HD int cvr_crop_keeps(const cvr_ray_params *p, const float pos[3]) {
   return (int)((p->crop_flags >> region) & 1u);
 }
 
-/* Whether cropping removes the sample at lattice parameter t: then it is
- * transparent, in every strategy and blend mode. */
+/* The texel a texture with nearest filtering reads at coordinate x. */
+CVR_HD int cvr_nearest_texel(float x, int n) {
+  const int i = (int)floorf(x);
+  return i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
+}
+
+/* The mask's label of the voxel nearest the sample at pos (the ray's
+ * coordinates), as a texture with nearest filtering finds it. */
+CVR_HD int cvr_mask_label(const cvr_ray_params *p, const float pos[3]) {
+  int i[3];
+  for (int a = 0; a < 3; ++a) {
+    const int v = p->mask_axis[a];
+    i[v] = cvr_nearest_texel(CVR_ADD(CVR_MUL(p->mask_sign[a], pos[a]), p->mask_shift[a]),
+                             p->mask_dims[v]);
+  }
+  return p->mask_labels[(size_t)i[0] +
+                        (size_t)p->mask_dims[0] * ((size_t)i[1] + (size_t)p->mask_dims[1] * i[2])];
+}
+
+/* Whether the sample at pos counts: cropping and a binary mask remove
+ * samples (transparent, in every strategy and blend mode). */
+CVR_HD int cvr_sample_kept(const cvr_ray_params *p, const float pos[3]) {
+  if (p->cropping && !cvr_crop_keeps(p, pos)) return 0;
+  return p->mask != CVR_MASK_REMOVES || cvr_mask_label(p, pos) != 0;
+}
+
+/* Whether cropping or a binary mask removes the sample at lattice parameter
+ * t (cvr_sample_kept). */
 CVR_HD int cvr_ray_cropped(const cvr_ray_params *p, const cvr_ray *ray, float t) {
-  if (!p->cropping) return 0;
+  if (!p->cropping && p->mask != CVR_MASK_REMOVES) return 0;
   float pos[3];
   cvr_ray_position(ray, t, pos);
-  return !cvr_crop_keeps(p, pos);
+  return !cvr_sample_kept(p, pos);
+}
+
+/* LABEL_MAP: the label whose function classifies the sample at lattice
+ * parameter t, 0 where the volume's does (label 0, or one without a
+ * function). */
+CVR_HD int cvr_ray_label(const cvr_ray_params *p, const cvr_ray *ray, float t) {
+  if (p->mask != CVR_MASK_LABELS) return 0;
+  float pos[3];
+  cvr_ray_position(ray, t, pos);
+  const int label = cvr_mask_label(p, pos);
+  return label <= p->label_count ? label : 0;
 }
 
 /* Window depth in [0, 1] of the sample at lattice parameter t. */
@@ -403,11 +463,6 @@ CVR_HD float cvr_filter_axis(float x, int n, int weights, int *i0, int *i1) {
   *i0 = i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
   *i1 = i + 1 < 0 ? 0 : (i + 1 > n - 1 ? n - 1 : i + 1);
   return CVR_SUB(xq, fl);
-}
-
-CVR_HD int cvr_nearest_texel(float x, int n) {
-  const int i = (int)floorf(x);
-  return i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
 }
 
 /* Trilinear blend of the eight texels c[x + 2y + 4z] with weights w. */
@@ -701,13 +756,26 @@ CVR_HD float cvr_gradient_coordinate(const cvr_ray_params *p, const float gradie
   return CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(x, x), CVR_MUL(y, y)), CVR_MUL(z, z)));
 }
 
-CVR_HD float cvr_gradient_opacity(const cvr_ray_params *p, const float gradient[3]) {
-  const float *table = p->gradient_table;
-  const float u = fminf(cvr_gradient_coordinate(p, gradient), (float)(p->gradient_opacity - 1));
+/* A gradient-opacity table of size entries at coordinate u. */
+CVR_HD float cvr_gradient_opacity(const float *table, int size, float u) {
+  u = fminf(u, (float)(size - 1));
   int i = (int)u;
-  if (i > p->gradient_opacity - 2) i = p->gradient_opacity - 2;
+  if (i > size - 2) i = size - 2;
   const float f = CVR_SUB(u, (float)i);
   return CVR_ADD(table[i], CVR_MUL(f, CVR_SUB(table[i + 1], table[i])));
+}
+
+/* LABEL_MAP: label l's entry (l > 0, a row) at a value, as cvr_classify. */
+CVR_HD cvr_rgba cvr_label_entry(const cvr_ray_params *p, int label, float value) {
+  return cvr_classify(p->label_table + (size_t)(label - 1) * p->tf_size, p->tf_size, p->tf_scale,
+                      p->tf_bias, value);
+}
+
+/* A sample of value at a voxel of label (cvr_ray_label), classified as s by
+ * the volume's table, before any gradient: with a label, its entry mixed
+ * in. Where this is transparent, so is the sample after its gradient. */
+CVR_HD cvr_rgba cvr_classify_label(const cvr_ray_params *p, int label, float value, cvr_rgba s) {
+  return label ? cvr_lerp_rgba(s, cvr_label_entry(p, label, value), p->mask_blend) : s;
 }
 
 /* A 2D transfer function's entry at a value (as sampled) and gradient:
@@ -732,16 +800,28 @@ CVR_HD cvr_rgba cvr_classify_2d(const cvr_ray_params *p, float value, const floa
  * Every backend and strategy goes through here once it has the gradient of
  * the sample of `value` classified as s. */
 CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                   const float gradient[3], float value, cvr_rgba s) {
+                                   const float gradient[3], float value, int label, cvr_rgba s) {
   if (p->tf2d) s = cvr_classify_2d(p, value, gradient);
-  else if (p->gradient_opacity) s.a = CVR_MUL(s.a, cvr_gradient_opacity(p, gradient));
+  else if (p->gradient_opacity)
+    s.a = CVR_MUL(s.a, cvr_gradient_opacity(p->gradient_table, p->gradient_opacity,
+                                            cvr_gradient_coordinate(p, gradient)));
+  if (label) { /* the label's entry and gradient opacity, mixed in before shading (affine in
+                  the colour, so shading the mix is mixing the shaded) */
+    cvr_rgba e = cvr_label_entry(p, label, value);
+    if (p->label_gradient)
+      e.a = CVR_MUL(e.a, cvr_gradient_opacity(p->label_gradient + (size_t)(label - 1) *
+                                                                      p->label_gradient_size,
+                                              p->label_gradient_size,
+                                              cvr_gradient_coordinate(p, gradient)));
+    s = cvr_lerp_rgba(s, e, p->mask_blend);
+  }
   if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, gradient, s);
   return s;
 }
 
 /* Whether a visible sample needs its gradient. */
 CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
-  return p->shading.enabled || p->gradient_opacity || p->tf2d;
+  return p->shading.enabled || p->gradient_opacity || p->tf2d || p->label_gradient;
 }
 
 /* Empty-space skipping. A sample at texel coordinate x filters the texels

@@ -92,13 +92,52 @@ static void gradient_opacity_params(const cvr_transfer_function *tf, const cvr_v
    * height (a texture's: the top edge at tf2d_height) */
   p->tf2d = gradients ? tf->table_2d : NULL;
   p->tf2d_height = p->tf2d ? tf->size_2d[1] : 0;
+  /* the volume's and the labels' gradient-opacity tables share one extent */
+  const int gradient_size = tf->gradient_size ? tf->gradient_size : tf->label_gradient_size;
   const double entries = p->tf2d ? tf->size_2d[1] / tf->gradient_max_2d
-                         : tf->gradient_size ? (tf->gradient_size - 1) / tf->gradient_max
-                                             : 0.0;
+                         : gradient_size ? (gradient_size - 1) / tf->gradient_max
+                                         : 0.0;
   const double *sp = volume->spacing;
   const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;
   const double norm = cvr_stored_type_normalization(volume->stored_type);
   for (int a = 0; a < 3; ++a) p->gradient_scale[a] = (float)(mean / fabs(sp[a]) / norm * entries);
+}
+
+/* The volume's mask as the frame uses it (cvr.h, cvr_mask_type): binary in
+ * every blend mode, a label map in COMPOSITE and with some weight; in the
+ * volume's index order (the CUDA backend maps the rays to it). */
+static void mask_params(const cvr_render_settings *s, const cvr_volume *volume,
+                        const cvr_transfer_function *tf, cvr_ray_params *p) {
+  p->mask = CVR_MASK_NONE;
+  p->mask_labels = volume->mask_host ? volume->mask_host : (const unsigned char *)volume->mask_device;
+  if (!p->mask_labels) return;
+  if (s->mask_type == CVR_MASK_BINARY) p->mask = CVR_MASK_REMOVES;
+  else if (s->blend_mode == CVR_BLEND_COMPOSITE && s->mask_blend > 0.0 && tf->label_count > 0)
+    p->mask = CVR_MASK_LABELS;
+  else return;
+  for (int a = 0; a < 3; ++a) {
+    p->mask_dims[a] = volume->dims[a];
+    p->mask_axis[a] = a;
+    p->mask_sign[a] = 1.0f;
+    p->mask_shift[a] = 0.0f;
+  }
+  if (p->mask != CVR_MASK_LABELS) return;
+  p->label_table = tf->label_table;
+  p->label_count = tf->label_count;
+  p->label_gradient = tf->label_gradient;
+  p->label_gradient_size = tf->label_gradient_size;
+  p->mask_blend = (float)s->mask_blend;
+}
+
+/* What decides visibility for empty-space skipping: the frame's table, and
+ * with a label map each entry's most opaque label function too (a sample
+ * mixes the two, never above the larger). */
+static void visibility_table(const cvr_ray_params *p, const cvr_rgba *table, cvr_rgba *out) {
+  for (int i = 0; i < p->tf_size; ++i) {
+    out[i] = table[i];
+    for (int l = 0; p->mask == CVR_MASK_LABELS && l < p->label_count; ++l)
+      out[i].a = cvr_maxf(out[i].a, p->label_table[(size_t)l * p->tf_size + i].a);
+  }
 }
 
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
@@ -155,6 +194,10 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   clipping_params(settings, &frame.ray);
   surface_params(settings, volume, &frame.ray);
   gradient_opacity_params(tf, volume, settings->blend_mode, &frame.ray);
+  mask_params(settings, volume, tf, &frame.ray);
+  cvr_rgba visible[CVR_TRANSFER_FUNCTION_TABLE_SIZE];
+  visibility_table(&frame.ray, table, visible);
+  frame.visibility_table = visible;
   frame.ray.max_samples = settings->max_samples_per_ray;
   frame.ray.early_termination = settings->early_termination != 0;
   frame.ray.jitter = settings->jittering != 0;

@@ -30,6 +30,8 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->cropping = 0;
   memset(s->cropping_planes, 0, sizeof s->cropping_planes);
   s->cropping_flags = CVR_CROP_SUBVOLUME;
+  s->mask_type = CVR_MASK_BINARY;
+  s->mask_blend = 1.0;
   s->strategy = CVR_STRATEGY_STANDARD;
   s->block_width = 16;
   s->block_height = 16;
@@ -192,6 +194,12 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
                     s->average_range[0], s->average_range[1]);
   if ((st = validate_surfaces(ctx, s)) != CVR_OK) return st;
   if ((st = validate_clipping(ctx, s)) != CVR_OK) return st;
+  if (s->mask_type != CVR_MASK_BINARY && s->mask_type != CVR_MASK_LABEL_MAP)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown mask type %d",
+                    (int)s->mask_type);
+  if (!(s->mask_blend >= 0.0 && s->mask_blend <= 1.0))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: mask blend factor %g must be in [0, 1]", s->mask_blend);
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
       s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&
       s->strategy != CVR_STRATEGY_AUTO)

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cvr_internal.h"
 #include "half.h"
@@ -21,6 +22,49 @@ static cvr_status validate_2d(cvr_context *ctx, const cvr_transfer_function_desc
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "transfer function: 2D entry (%ld, %ld) component %ld is %g, outside [0, 1]",
                       i / 4 % w, i / 4 / w, i % 4, (double)d->rgba_2d[i]);
+  return CVR_OK;
+}
+
+/* The size and magnitude range of the gradient-opacity tables, the
+ * volume's and the labels'. */
+static cvr_status validate_gradient_extent(cvr_context *ctx, const cvr_transfer_function_desc *d) {
+  if (d->gradient_opacity_size < 2 || d->gradient_opacity_size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: gradient-opacity size %d is outside 2..%d",
+                    d->gradient_opacity_size, CVR_TRANSFER_FUNCTION_MAX_SIZE);
+  if (!(d->gradient_opacity_max > 0.0) || !isfinite(d->gradient_opacity_max))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: gradient-opacity maximum %g must be positive and finite",
+                    d->gradient_opacity_max);
+  return CVR_OK;
+}
+
+static cvr_status validate_labels(cvr_context *ctx, const cvr_transfer_function_desc *d) {
+  if (d->label_count == 0) return CVR_OK;
+  if (d->label_count < 0 || d->label_count > CVR_MAX_LABEL)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: %d label functions; 0..%d are supported", d->label_count,
+                    CVR_MAX_LABEL);
+  if (d->rgba_2d)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: label functions need a 1D function (rgba), not a 2D one");
+  if (!d->label_rgba)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: label_rgba is NULL with %d label functions", d->label_count);
+  for (long i = 0; i < 4L * d->size * d->label_count; ++i)
+    if (!(d->label_rgba[i] >= 0.0f && d->label_rgba[i] <= 1.0f))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: label %ld entry %ld component %ld is %g, outside [0, 1]",
+                      i / 4 / d->size + 1, i / 4 % d->size, i % 4, (double)d->label_rgba[i]);
+  if (!d->label_gradient_opacity) return CVR_OK;
+  const cvr_status st = validate_gradient_extent(ctx, d);
+  if (st != CVR_OK) return st;
+  for (long i = 0; i < (long)d->gradient_opacity_size * d->label_count; ++i)
+    if (!(d->label_gradient_opacity[i] >= 0.0f && d->label_gradient_opacity[i] <= 1.0f))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: label %ld gradient-opacity entry %ld is %g, outside [0, 1]",
+                      i / d->gradient_opacity_size + 1, i % d->gradient_opacity_size,
+                      (double)d->label_gradient_opacity[i]);
   return CVR_OK;
 }
 
@@ -48,15 +92,10 @@ static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "transfer function: entry %d component %d is %g, outside [0, 1]", i / 4,
                       i % 4, (double)d->rgba[i]);
+  cvr_status st;
+  if ((st = validate_labels(ctx, d)) != CVR_OK) return st;
   if (!d->gradient_opacity || d->rgba_2d) return CVR_OK; /* the 2D function replaces it */
-  if (d->gradient_opacity_size < 2 || d->gradient_opacity_size > CVR_TRANSFER_FUNCTION_MAX_SIZE)
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "transfer function: gradient-opacity size %d is outside 2..%d",
-                    d->gradient_opacity_size, CVR_TRANSFER_FUNCTION_MAX_SIZE);
-  if (!(d->gradient_opacity_max > 0.0) || !isfinite(d->gradient_opacity_max))
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "transfer function: gradient-opacity maximum %g must be positive and finite",
-                    d->gradient_opacity_max);
+  if ((st = validate_gradient_extent(ctx, d)) != CVR_OK) return st;
   for (int i = 0; i < d->gradient_opacity_size; ++i)
     if (!(d->gradient_opacity[i] >= 0.0f && d->gradient_opacity[i] <= 1.0f))
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -113,52 +152,103 @@ static void store_2d(cvr_transfer_function *tf, const cvr_transfer_function_desc
   tf->gradient_size = 0;
 }
 
+/* Resamples n straight-RGBA entries to m <= n linearly (the ends stay). */
+static void resample_rgba(const float *in, int n, cvr_rgba *out, int m) {
+  for (int j = 0; j < m; ++j) {
+    const double u = (double)j * (n - 1) / (m - 1);
+    int i = (int)u;
+    if (i > n - 2) i = n - 2;
+    const double f = u - i;
+    const float *a = in + 4 * i, *b = a + 4;
+    out[j].r = (float)(a[0] + f * (b[0] - a[0]));
+    out[j].g = (float)(a[1] + f * (b[1] - a[1]));
+    out[j].b = (float)(a[2] + f * (b[2] - a[2]));
+    out[j].a = (float)(a[3] + f * (b[3] - a[3]));
+  }
+}
+
+/* The storage a desc needs beyond the fixed tables, allocated before
+ * anything changes, so that a failed update keeps the old function. */
+typedef struct tf_storage {
+  cvr_rgba *table_2d;
+  cvr_rgba *label_table;
+  float *label_gradient;
+} tf_storage;
+
+static int table_entries(int size) {
+  return size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? size : CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+}
+static int gradient_entries(int size) {
+  return size <= CVR_GRADIENT_OPACITY_TABLE_SIZE ? size : CVR_GRADIENT_OPACITY_TABLE_SIZE;
+}
+
+static void free_storage(tf_storage *m) {
+  free(m->table_2d);
+  free(m->label_table);
+  free(m->label_gradient);
+}
+
+static cvr_status allocate_storage(cvr_context *ctx, const cvr_transfer_function_desc *d,
+                                   tf_storage *m) {
+  memset(m, 0, sizeof *m);
+  int ok = 1;
+  if (d->rgba_2d) ok &= (m->table_2d = malloc((size_t)d->size_2d[0] * d->size_2d[1] *
+                                              sizeof *m->table_2d)) != NULL;
+  if (d->label_count) {
+    ok &= (m->label_table = malloc((size_t)table_entries(d->size) * d->label_count *
+                                   sizeof *m->label_table)) != NULL;
+    if (d->label_gradient_opacity)
+      ok &= (m->label_gradient = malloc((size_t)gradient_entries(d->gradient_opacity_size) *
+                                        d->label_count * sizeof *m->label_gradient)) != NULL;
+  }
+  if (ok) return CVR_OK;
+  free_storage(m);
+  return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
+}
+
+/* Label functions (cvr.h), resampled as the volume's table and its
+ * gradient opacity are. */
+static void store_labels(cvr_transfer_function *tf, const cvr_transfer_function_desc *d) {
+  const int n = tf->size, g = gradient_entries(d->gradient_opacity_size);
+  for (int l = 0; l < tf->label_count; ++l) {
+    resample_rgba(d->label_rgba + 4 * (size_t)d->size * l, d->size, tf->label_table + (size_t)n * l, n);
+    if (tf->label_gradient)
+      resample(d->label_gradient_opacity + (size_t)d->gradient_opacity_size * l,
+               d->gradient_opacity_size, tf->label_gradient + (size_t)g * l, g);
+  }
+  tf->label_gradient_size = tf->label_gradient ? g : 0;
+  if (tf->label_gradient) tf->gradient_max = d->gradient_opacity_max;
+}
+
 /* Keeps the table, resampled linearly to the kernel's table size if larger;
- * takes table_2d (rgba_2d's storage, or NULL) and frees the old one. */
-static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d,
-                  cvr_rgba *table_2d) {
+ * takes the storage allocated for it and frees the old. */
+static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d, tf_storage *m) {
   free(tf->table_2d);
+  free(tf->label_table);
+  free(tf->label_gradient);
   tf->table_2d = NULL;
+  tf->label_table = m->label_table;
+  tf->label_gradient = m->label_gradient;
+  tf->label_count = d->label_count;
+  tf->label_gradient_size = 0;
   tf->unit_distance = d->unit_distance;
   tf->version = atomic_fetch_add(&next_version, 1);
   if (d->rgba_2d) {
-    store_2d(tf, d, table_2d);
+    store_2d(tf, d, m->table_2d);
     return;
   }
-  const int n = d->size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? d->size
-                                                            : CVR_TRANSFER_FUNCTION_TABLE_SIZE;
-  for (int j = 0; j < n; ++j) {
-    const double u = (double)j * (d->size - 1) / (n - 1);
-    int i = (int)u;
-    if (i > d->size - 2) i = d->size - 2;
-    const double f = u - i;
-    const float *a = d->rgba + 4 * i, *b = a + 4;
-    tf->table[j].r = (float)(a[0] + f * (b[0] - a[0]));
-    tf->table[j].g = (float)(a[1] + f * (b[1] - a[1]));
-    tf->table[j].b = (float)(a[2] + f * (b[2] - a[2]));
-    tf->table[j].a = (float)(a[3] + f * (b[3] - a[3]));
-  }
+  const int n = table_entries(d->size);
+  resample_rgba(d->rgba, d->size, tf->table, n);
   tf->size = n;
   tf->gradient_size = 0;
   if (d->gradient_opacity) {
-    tf->gradient_size = d->gradient_opacity_size <= CVR_GRADIENT_OPACITY_TABLE_SIZE
-                            ? d->gradient_opacity_size
-                            : CVR_GRADIENT_OPACITY_TABLE_SIZE;
+    tf->gradient_size = gradient_entries(d->gradient_opacity_size);
     resample(d->gradient_opacity, d->gradient_opacity_size, tf->gradient_table, tf->gradient_size);
     tf->gradient_max = d->gradient_opacity_max;
   }
   tf->range[0] = d->range[0];
   tf->range[1] = d->range[1];
-}
-
-/* Storage for desc's 2D function, before anything changes (NULL: none
- * asked, or *st says there is no memory). */
-static cvr_rgba *allocate_2d(cvr_context *ctx, const cvr_transfer_function_desc *d, cvr_status *st) {
-  *st = CVR_OK;
-  if (!d->rgba_2d) return NULL;
-  cvr_rgba *t = malloc((size_t)d->size_2d[0] * d->size_2d[1] * sizeof *t);
-  if (!t) *st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
-  return t;
+  store_labels(tf, d);
 }
 
 cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_function_desc *desc,
@@ -171,15 +261,15 @@ cvr_status cvr_transfer_function_create(cvr_context *ctx, const cvr_transfer_fun
   *out = NULL;
   cvr_status st = validate(ctx, desc);
   if (st != CVR_OK) return st;
-  cvr_rgba *table_2d = allocate_2d(ctx, desc, &st);
-  if (st != CVR_OK) return st;
+  tf_storage m;
+  if ((st = allocate_storage(ctx, desc, &m)) != CVR_OK) return st;
   cvr_transfer_function *tf = calloc(1, sizeof *tf);
   if (!tf) {
-    free(table_2d);
+    free_storage(&m);
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
   }
   tf->ctx = ctx;
-  store(tf, desc, table_2d);
+  store(tf, desc, &m);
   *out = tf;
   return CVR_OK;
 }
@@ -193,15 +283,17 @@ cvr_status cvr_transfer_function_update(cvr_transfer_function *tf,
                     "cvr_transfer_function_update: desc is NULL");
   cvr_status st = validate(tf->ctx, desc);
   if (st != CVR_OK) return st; /* the old table stays */
-  cvr_rgba *table_2d = allocate_2d(tf->ctx, desc, &st);
-  if (st != CVR_OK) return st;
-  store(tf, desc, table_2d);
+  tf_storage m;
+  if ((st = allocate_storage(tf->ctx, desc, &m)) != CVR_OK) return st;
+  store(tf, desc, &m);
   return CVR_OK;
 }
 
 void cvr_transfer_function_destroy(cvr_transfer_function *tf) {
   if (!tf) return;
   free(tf->table_2d);
+  free(tf->label_table);
+  free(tf->label_gradient);
   free(tf);
 }
 

@@ -114,8 +114,39 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   return CVR_OK;
 }
 
+cvr_status cvr_volume_set_mask(cvr_volume *volume, const unsigned char *labels) {
+  if (!volume)
+    return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_volume_set_mask: volume is NULL");
+  cvr_context *ctx = volume->ctx;
+  if (!labels) {
+    free(volume->mask_host);
+    volume->mask_host = NULL;
+    cvr_cuda_mask_release(volume);
+    return CVR_OK;
+  }
+  const size_t count = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2];
+  if (ctx->backend == CVR_BACKEND_CUDA) {
+    const cvr_status st = cvr_cuda_mask_upload(ctx, volume, labels);
+    if (st != CVR_OK) cvr_cuda_mask_release(volume); /* no mask rather than a stale one */
+    return st;
+  }
+  unsigned char *copy = malloc(count);
+  if (!copy) {
+    free(volume->mask_host);
+    volume->mask_host = NULL;
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
+                    "mask: cannot allocate %zu bytes of host memory", count);
+  }
+  memcpy(copy, labels, count);
+  free(volume->mask_host);
+  volume->mask_host = copy;
+  return CVR_OK;
+}
+
 void cvr_volume_destroy(cvr_volume *volume) {
   if (!volume) return;
+  cvr_cuda_mask_release(volume);
+  free(volume->mask_host);
   if (volume->cuda) cvr_cuda_volume_release(volume);
   cvr_cpu_skip_release(volume);
   free(volume->host_data);

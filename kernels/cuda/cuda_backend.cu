@@ -66,6 +66,12 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
                "gradient-opacity table");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->counters, CVR_CUDA_COUNTERS * sizeof(unsigned long long)),
                "counters");
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->component_tables, (size_t)CVR_MAX_COMPONENTS *
+                                                         CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(cvr_rgba)),
+               "component tables");
+  CVR_CUDA_TRY(ctx, cudaMalloc(&c->component_gradients, (size_t)CVR_MAX_COMPONENTS *
+                                                            CVR_GRADIENT_OPACITY_TABLE_SIZE * sizeof(float)),
+               "component gradient opacity");
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->visible_prefix, (CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1) * sizeof(int)),
                "transfer-function visibility");
   snprintf(ctx->description, sizeof ctx->description,
@@ -94,6 +100,8 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->table_2d);
     cudaFree(c->label_table);
     cudaFree(c->label_gradient);
+    cudaFree(c->component_tables);
+    cudaFree(c->component_gradients);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
@@ -110,7 +118,8 @@ extern "C" cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volum
   device_scope scope;
   cvr_status st = CVR_OK;
   CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
-  st = cvr_cuda_storage_build(ctx, volume, CVR_LAYOUT_TEXTURE, 0, volume->type, data);
+  st = volume->components > 1 ? cvr_cuda_components_build(ctx, volume, volume->type, data)
+                               : cvr_cuda_storage_build(ctx, volume, CVR_LAYOUT_TEXTURE, 0, volume->type, data);
 done:
   leave_device(&scope);
   return st;
@@ -267,6 +276,10 @@ extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render
   float elapsed = 0.0f;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
   if ((st = cvr_validate_settings(ctx, s)) != CVR_OK) goto done;
+  if (volume->components > 1) {
+    st = cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "rotation: multi-component volumes are not turned");
+    goto done;
+  }
   if ((st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
   if (!volume->cuda->padded) {
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "rotation: the rotation policy is NEVER");
@@ -296,7 +309,8 @@ extern "C" cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void 
   device_scope scope;
   cvr_status st = CVR_OK;
   CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
-  st = cvr_cuda_storage_read(ctx, volume, out);
+  st = volume->components > 1 ? cvr_cuda_components_read(ctx, volume, out)
+                               : cvr_cuda_storage_read(ctx, volume, out);
 done:
   leave_device(&scope);
   return st;
@@ -336,7 +350,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
    * order: rendering may rearrange it, never change what it holds */
   {
     cvr_volume *volume = (cvr_volume *)frame->volume;
-    if ((st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
+    /* (multi-component volumes keep their one texture: render.c asks for it) */
+    if (volume->components == 1 && (st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
     if ((st = rotate_for_view(ctx, volume, frame, s, stats)) != CVR_OK) goto done;
   }
   
@@ -382,6 +397,21 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                    cudaMemcpyHostToDevice, c->stream),
                    "label gradient-opacity upload");
     }
+    for (int k = 1; k < frame->ray.components; ++k) /* component 0's is the frame's table */
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync((cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE,
+                                   frame->ray.component_table[k],
+                                   (size_t)frame->ray.component_size[k] * sizeof(cvr_rgba),
+                                   cudaMemcpyHostToDevice, c->stream),
+                   "component table upload");
+    for (int k = 0; k < frame->ray.components; ++k)
+      if (frame->ray.component_gradient[k])
+        CVR_CUDA_TRY(ctx,
+                     cudaMemcpyAsync((float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE,
+                                     frame->ray.component_gradient[k],
+                                     (size_t)frame->ray.component_gradient_size[k] * sizeof(float),
+                                     cudaMemcpyHostToDevice, c->stream),
+                     "component gradient-opacity upload");
     cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, c->visible_host);
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->visible_prefix, c->visible_host,
@@ -422,6 +452,11 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   if (l.ray.tf2d) l.ray.tf2d = (const cvr_rgba *)c->table_2d;
   if (l.ray.label_table) l.ray.label_table = (const cvr_rgba *)c->label_table;
   if (l.ray.label_gradient) l.ray.label_gradient = (const float *)c->label_gradient;
+  for (int k = 0; k < l.ray.components && l.ray.components > 1; ++k) {
+    l.ray.component_table[k] = (const cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+    if (l.ray.component_gradient[k])
+      l.ray.component_gradient[k] = (const float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE;
+  }
   for (int a = 0; a < 3 && l.ray.mask; ++a) { /* stored texel T -> the volume's (cvr_orientation) */
     l.ray.mask_axis[a] = o->axis[a];
     l.ray.mask_sign[a] = (float)o->sign[a];
@@ -463,10 +498,17 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       stats->slab_depth = s->slab_depth;
       stats->slab_border = s->slab_border;
     }
+    if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
+      block[0] = block[1] = 16;
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     const cvr_memory_layout layout = frame->volume->cuda->layout;
     const cvr_scalar_type stored_type = frame->volume->stored_type;
-    if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
+    if (frame->volume->components > 1)
+      CVR_CUDA_TRY(ctx,
+                   cvr_cuda_launch_components(&l, frame->volume->components,
+                                              dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
+                   "multi-component kernel launch");
+    else if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
       CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, stored_type, s, c->stream),
                    "warp-marching kernel launch");
     else if (s->strategy == CVR_STRATEGY_SLAB)

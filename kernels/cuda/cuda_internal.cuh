@@ -59,6 +59,9 @@ struct cvr_cuda_context {
   void *label_table, *label_gradient; /* its label functions (cvr_rgba, float), same version */
   size_t label_table_bytes, label_gradient_bytes;
   int table_mask; /* label functions make cells visible (visible_prefix) */
+  /* a multi-component volume's tables and gradient opacity (cvr_rgba,
+   * float), component c at c * the largest size; same version */
+  void *component_tables, *component_gradients;
   float table_sample_distance;
   int table_blend; /* the table's opacity depends on the blend mode too */
   unsigned long long *counters;   /* the last frame's (cvr_cuda_launch) */
@@ -105,6 +108,7 @@ struct cvr_cuda_volume {
   void *data;                /* ARRAY_ORDER, Z_ORDER */
   unsigned long long *index; /* their lookup tables Lx, Ly, Lz back to back */
   size_t bytes;              /* device memory of the voxels */
+  int components;            /* > 1: a texture of 2 or 4 channels (components.cu) */
   cvr_skip_grid skip;        /* empty-space skipping over this copy (device memory) */
 };
 
@@ -165,6 +169,15 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
                             int k, cudaStream_t stream);
 /* k itself if its tiles fit, for k = 0 the largest of 4, 2, 1 that fits; 0 if none. */
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k);
+
+/* components.cu: multi-component volumes (a texture of 2 or 4 channels,
+ * identity orientation) and their kernel */
+extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *volume,
+                                                cvr_scalar_type type, const void *data);
+extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volume *volume, void *out);
+#define CVR_COMPONENTS_MAX_THREADS 256 /* larger standard blocks launch as 16 x 16 */
+cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, int components, dim3 block,
+                                       cudaStream_t stream);
 
 /* standard.cu */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,

@@ -258,6 +258,45 @@ CVR_API int cvr_cuda_device_count(void);
 
 /* ---- volume --------------------------------------------------------------- */
 
+#define CVR_MAX_COMPONENTS 4
+
+/* How the components of a multi-component volume make a sample, as VTK's
+ * vtkVolumeProperty::IndependentComponents (the transfer function's
+ * component_mode; every component is filtered on its own first):
+ *   INDEPENDENT  each component c has its own function (colour, opacity,
+ *                gradient opacity, its own gradient for shading) and a weight
+ *                w_c in [0, 1]. COMPOSITE (and SLICE) mixes the classified
+ *                components as VTK's mapper: with a_c their opacities and
+ *                A = sum w_c a_c, the sample's premultiplied colour is
+ *                sum w_c a_c rgb_c and its opacity sum w_c a_c^2 / A (VTK
+ *                leaves w_c out of this numerator, which lets the opacity
+ *                pass 1 under weights below 1). MAXIMUM and MINIMUM take each
+ *                component's extreme and add their classified colours the
+ *                same way (opacity sum w_c a_c, clamped); AVERAGE and ADDITIVE
+ *                add each component's grey, times w_c. ISOSURFACE follows the
+ *                component of largest weight (the first of equals), classified
+ *                and shaded by its function alone, as VTK does.
+ *   DEPENDENT    2 components: luminance and alpha, the colour from function
+ *                0 at component 0 and the opacity from function 1 at
+ *                component 1; 4 components: RGBA direct, the colour the first
+ *                three components mapped linearly from their functions' ranges
+ *                onto [0, 1], the opacity from function 3 at component 3.
+ *                Gradient opacity (function 0's) and shading take component
+ *                0's gradient, as VTK's mapper. MAXIMUM and MINIMUM keep the
+ *                sample of the extreme opacity component and classify it;
+ *                AVERAGE and ADDITIVE work on the opacity component as on
+ *                one-component data; ISOSURFACE finds where the opacity
+ *                component crosses the iso values and classifies the sample
+ *                past each crossing with the iso value as its opacity
+ *                component.
+ * On CUDA, multi-component volumes are kept as textures of 2 or 4 channels
+ * (3 components take 4) and rendered by the standard strategy, unturned and
+ * without empty-space skipping; cvr_render_stats says so. */
+typedef enum cvr_component_mode {
+  CVR_COMPONENTS_INDEPENDENT = 0,
+  CVR_COMPONENTS_DEPENDENT
+} cvr_component_mode;
+
 typedef struct cvr_volume_desc {
   cvr_scalar_type type;
   const void *data;     /* dims[0]*dims[1]*dims[2] scalars, x fastest */
@@ -269,6 +308,9 @@ typedef struct cvr_volume_desc {
   int cell_data;        /* scalars are cell values: the volume spans
                            [-0.5, dims - 0.5] in index space (VTK's cell
                            bounds), not [0, dims - 1] */
+  int components;       /* values per voxel, interleaved (a voxel's
+                           components together): 1 (0 counts as 1) ..
+                           CVR_MAX_COMPONENTS; see cvr_component_mode */
 } cvr_volume_desc;
 
 /* Identity direction, unit spacing, zero origin, everything else zero. */
@@ -282,7 +324,7 @@ CVR_API cvr_status cvr_volume_create(cvr_context *ctx,
                                      cvr_volume **out);
 CVR_API void cvr_volume_destroy(cvr_volume *volume);
 
-/* Scalar range of the data as given (NaN ignored). */
+/* Scalar range of the data as given, over every component (NaN ignored). */
 CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,
                                         double range[2]);
 
@@ -350,6 +392,16 @@ typedef struct cvr_transfer_function_desc {
   int label_count;                /* 0 .. CVR_MAX_LABEL; 0: none */
   const float *label_rgba;        /* 4 * size * label_count values in [0, 1] */
   const float *label_gradient_opacity; /* gradient_opacity_size * label_count, or NULL */
+  /* Multi-component volumes (cvr_component_mode): this desc is component 0's
+   * function; component_functions[c - 1] is component c's (rgba, size,
+   * range, unit_distance, gradient opacity; no 2D or label functions, no
+   * components of its own). DEPENDENT takes 2 or 4 components and no
+   * weights; a volume renders only with a function of as many components.
+   * Neither 2D nor label functions with several components. */
+  int component_count;            /* 0 or 1: one component; 2 .. CVR_MAX_COMPONENTS */
+  cvr_component_mode component_mode;
+  const struct cvr_transfer_function_desc *component_functions; /* component_count - 1 */
+  double component_weights[CVR_MAX_COMPONENTS]; /* INDEPENDENT: each in [0, 1] */
 } cvr_transfer_function_desc;
 
 /* Gradient-opacity tables larger than this are resampled to it. */

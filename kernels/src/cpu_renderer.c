@@ -20,6 +20,7 @@ int cvr_cpu_default_threads(void) {
 
 typedef struct cpu_volume {
   const void *data;
+  int components; /* values per voxel, interleaved */
   int dims[3];
   size_t stride_y, stride_z;
   int nearest;
@@ -72,6 +73,50 @@ CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray
   return cvr_apply_gradient(&f->ray, ray, t, gradient, value, label, s);
 }
 
+/* Every component of a multi-component volume at p, each filtered as
+ * sample_volume filters one. */
+CVR_ALWAYS_INLINE void sample_components(const cpu_volume *v, texel_fn texel, const float p[3],
+                                         float out[CVR_MAX_COMPONENTS]) {
+  const size_t n = (size_t)v->components;
+  if (v->nearest) {
+    const size_t i = (size_t)cvr_nearest_texel(p[0], v->dims[0]) +
+                     (size_t)cvr_nearest_texel(p[1], v->dims[1]) * v->stride_y +
+                     (size_t)cvr_nearest_texel(p[2], v->dims[2]) * v->stride_z;
+    for (size_t c = 0; c < n; ++c) out[c] = texel(v->data, n * i + c);
+    return;
+  }
+  int i0[3], i1[3];
+  float w[3];
+  for (int a = 0; a < 3; ++a) w[a] = cvr_filter_axis(p[a], v->dims[a], v->weights, &i0[a], &i1[a]);
+  const size_t y0 = (size_t)i0[1] * v->stride_y, y1 = (size_t)i1[1] * v->stride_y;
+  const size_t z0 = (size_t)i0[2] * v->stride_z, z1 = (size_t)i1[2] * v->stride_z;
+  const size_t corner[8] = {i0[0] + y0 + z0, i1[0] + y0 + z0, i0[0] + y1 + z0, i1[0] + y1 + z0,
+                            i0[0] + y0 + z1, i1[0] + y0 + z1, i0[0] + y1 + z1, i1[0] + y1 + z1};
+  for (size_t c = 0; c < n; ++c) {
+    float texels[8];
+    for (int k = 0; k < 8; ++k) texels[k] = texel(v->data, n * corner[k] + c);
+    out[c] = cvr_trilinear(texels, w);
+  }
+}
+
+/* The gradient of every component at p (central differences, as
+ * apply_gradient). */
+CVR_ALWAYS_INLINE void component_gradients(const cpu_volume *v, texel_fn texel, const float p[3],
+                                           float g[CVR_MAX_COMPONENTS][3]) {
+  float neighbours[6][CVR_MAX_COMPONENTS];
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      float q[3] = {p[0], p[1], p[2]};
+      q[a] += side ? -1.0f : 1.0f;
+      sample_components(v, texel, q, neighbours[2 * a + side]);
+    }
+  for (int c = 0; c < v->components; ++c) {
+    const float n[6] = {neighbours[0][c], neighbours[1][c], neighbours[2][c],
+                        neighbours[3][c], neighbours[4][c], neighbours[5][c]};
+    cvr_gradient(n, g[c]);
+  }
+}
+
 typedef struct pixel_result {
   cvr_rgba color;
   float depth;
@@ -81,12 +126,89 @@ typedef struct pixel_result {
   uint64_t skipped; /* in empty macro-cells */
 } pixel_result;
 
+/* A classified multi-component sample at pos, its gradients applied where
+ * visible and needed (cvr_classify_components, or for an iso crossing
+ * cvr_classify_crossing). */
+CVR_ALWAYS_INLINE cvr_rgba classify_components(const cvr_frame *f, const cvr_ray *ray,
+                                               const cpu_volume *v, texel_fn texel,
+                                               const float pos[3], float t, const float *values,
+                                               int crossing) {
+  const cvr_ray_params *p = &f->ray;
+  cvr_rgba s = crossing ? cvr_classify_crossing(p, ray, t, values, NULL)
+                        : cvr_classify_components(p, ray, t, values, NULL);
+  if (!(s.a > 0.0f) || !cvr_needs_gradient(p)) return s;
+  float g[CVR_MAX_COMPONENTS][3];
+  component_gradients(v, texel, pos, g);
+  return crossing ? cvr_classify_crossing(p, ray, t, values, (const float(*)[3])g)
+                  : cvr_classify_components(p, ray, t, values, (const float(*)[3])g);
+}
+
+/* One ray through a multi-component volume (cvr.h, cvr_component_mode): the
+ * same lattice, removal and blending as cast_ray, per component. */
+CVR_ALWAYS_INLINE pixel_result cast_ray_components(const cvr_frame *f, const cpu_volume *v,
+                                                   texel_fn texel, int px, int py) {
+  pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0, 0, 0};
+  const cvr_ray_params *p = &f->ray;
+  cvr_ray ray;
+  float values[CVR_MAX_COMPONENTS], pos[3];
+  const float depth = f->opaque_depth ? f->opaque_depth[(size_t)py * p->width + px] : 1.0f;
+  if (p->blend == CVR_BLEND_SLICE) {
+    float t;
+    if (!cvr_slice_setup(p, px, py, depth, &ray, &t)) return r;
+    r.hit = 1;
+    r.samples = r.lattice = 1;
+    cvr_ray_position(&ray, t, pos);
+    if (!cvr_sample_kept(p, pos)) return r;
+    sample_components(v, texel, pos, values);
+    const cvr_rgba s = classify_components(f, &ray, v, texel, pos, t, values, 0);
+    cvr_composite(&r.color, s);
+    if (s.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t);
+    return r;
+  }
+  if (!cvr_ray_setup(p, px, py, depth, &ray)) return r;
+  r.hit = 1;
+  const float t_first = cvr_ray_t_first(&ray, p->lattice_offset);
+  const float t_last = cvr_ray_t_last(&ray, p->lattice_offset);
+  r.lattice = (uint64_t)(ray.k_last - ray.k_first + 1);
+  if (p->blend != CVR_BLEND_COMPOSITE && p->blend != CVR_BLEND_ISOSURFACE) {
+    cvr_component_blend q;
+    cvr_component_blend_init(p, &q);
+    for (float t = t_first; t <= t_last; t += 1.0f) {
+      cvr_ray_position(&ray, t, pos);
+      ++r.samples;
+      if (!cvr_sample_kept(p, pos)) continue;
+      sample_components(v, texel, pos, values);
+      cvr_component_blend_take(p, &q, values);
+    }
+    r.color = cvr_component_blend_pixel(p, &q);
+    if (r.color.a > 0.0f) r.depth = cvr_ray_depth(p, &ray, t_first);
+    return r;
+  }
+  const int iso = p->blend == CVR_BLEND_ISOSURFACE;
+  int interval = -1; /* ISOSURFACE */
+  float t_hit = -1.0f;
+  for (float t = t_first; t <= t_last; t += 1.0f) {
+    cvr_ray_position(&ray, t, pos);
+    ++r.samples;
+    if (!cvr_sample_kept(p, pos)) continue;
+    sample_components(v, texel, pos, values);
+    if (iso && !cvr_iso_take(p, &interval, &values[p->iso_component])) continue;
+    const cvr_rgba c = classify_components(f, &ray, v, texel, pos, t, values, iso);
+    if (c.a > 0.0f && t_hit < 0.0f) t_hit = t;
+    cvr_composite(&r.color, c);
+    if (cvr_ray_done(p, &r.color)) break;
+  }
+  if (t_hit >= 0.0f) r.depth = cvr_ray_depth(p, &ray, t_hit);
+  return r;
+}
+
 /* One ray, front to back on the shared lattice. reverse_order exists only
  * for the tests that prove a reversed compositing order would be caught. */
 CVR_ALWAYS_INLINE pixel_result cast_ray(const cvr_frame *f, const cpu_volume *v, texel_fn texel,
                                         int reverse_order, int px, int py) {
   pixel_result r = {{0.0f, 0.0f, 0.0f, 0.0f}, 1.0f, 0, 0, 0, 0};
   const cvr_ray_params *p = &f->ray;
+  if (p->components > 1) return cast_ray_components(f, v, texel, px, py);
   cvr_ray ray;
   const float depth = f->opaque_depth ? f->opaque_depth[(size_t)py * p->width + px] : 1.0f;
   if (p->blend == CVR_BLEND_SLICE) { /* one sample, where the ray meets the plane */
@@ -257,6 +379,7 @@ cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame, const cvr_im
   job.frame = frame;
   job.image = image;
   job.volume.data = vol->host_data;
+  job.volume.components = vol->components;
   memcpy(job.volume.dims, vol->dims, sizeof job.volume.dims);
   job.volume.stride_y = (size_t)vol->dims[0];
   job.volume.stride_z = (size_t)vol->dims[0] * vol->dims[1];

@@ -59,9 +59,10 @@ struct cvr_volume {
   cvr_scalar_type type;        /* as given by the caller */
   cvr_scalar_type stored_type; /* as kept: 8/16-bit ints, or float32 */
   int dims[3];
+  int components;              /* values per voxel, interleaved (cvr_volume_desc) */
   int cell_data;
   double spacing[3], origin[3], direction[9];
-  double range[2];
+  double range[2];             /* over every component */
   void *host_data;             /* stored_type scalars (CPU backend only) */
   cvr_skip_grid cpu_skip;      /* empty-space skipping over host_data */
   struct cvr_cuda_volume *cuda;
@@ -94,6 +95,12 @@ struct cvr_transfer_function {
   int label_count;              /* entries (opacity per sample), or NULL; */
   float *label_gradient;        /* their gradient opacity, rows of label_gradient_size */
   int label_gradient_size;      /* entries over [0, gradient_max], or NULL / 0 */
+  /* multi-component volumes (cvr.h, cvr_component_mode): this is component
+   * 0's function, component[c - 1] component c's */
+  int component_count;          /* 1: one component */
+  int component_dependent;
+  float component_weight[CVR_MAX_COMPONENTS];
+  struct cvr_transfer_function *component[CVR_MAX_COMPONENTS - 1];
   unsigned long long version; /* unique per create/update; keys device copies */
 };
 

@@ -20,7 +20,7 @@ cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out) {
                     "read-back: NULL volume or output");
   if (volume->ctx->backend == CVR_BACKEND_CUDA) return cvr_cuda_debug_read_volume(volume, out);
   memcpy(out, volume->host_data, (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *
-                                     cvr_scalar_type_size(volume->stored_type));
+                                     volume->components * cvr_scalar_type_size(volume->stored_type));
   return CVR_OK;
 }
 

@@ -126,8 +126,32 @@ typedef struct cvr_ray_params {
   const float *label_gradient;
   int label_gradient_size;
   float mask_blend;
+  /* a multi-component volume (cvr.h, cvr_component_mode): components values
+   * per sample, component c classified by component_table[c]
+   * (component_size[c] entries at coordinate value * component_scale[c] +
+   * component_bias[c]; host memory for the CPU, device for CUDA), its
+   * gradient opacity by component_gradient[c] (or NULL) at the gradient
+   * magnitude scaled as gradient_scale is; 1: the fields above alone */
+  int components;
+  int dependent;
+  int iso_component;        /* ISOSURFACE: the component whose crossings count */
+  int component_gradients;  /* some component has gradient opacity */
+  float component_weight[CVR_MAX_COMPONENTS];
+  const cvr_rgba *component_table[CVR_MAX_COMPONENTS];
+  int component_size[CVR_MAX_COMPONENTS];
+  float component_scale[CVR_MAX_COMPONENTS], component_bias[CVR_MAX_COMPONENTS];
+  float component_average[CVR_MAX_COMPONENTS][2]; /* AVERAGE: the range, as table coordinates */
+  const float *component_gradient[CVR_MAX_COMPONENTS];
+  int component_gradient_size[CVR_MAX_COMPONENTS];
+  float component_gradient_scale[CVR_MAX_COMPONENTS][3];
   cvr_shading_params shading;
 } cvr_ray_params;
+
+#ifdef __CUDACC__
+#  define CVR_UNROLL _Pragma("unroll")
+#else
+#  define CVR_UNROLL
+#endif
 
 /* cvr_ray_params.mask: no mask, or cvr_mask_type + 1 */
 #define CVR_MASK_NONE 0
@@ -749,11 +773,14 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
  * the magnitude of an index-space gradient, measured as VTK does (cvr.h,
  * cvr_transfer_function_desc); gradient_scale folds in the spacing, the
  * stored type's normalization and the table's extent. */
-CVR_HD float cvr_gradient_coordinate(const cvr_ray_params *p, const float gradient[3]) {
-  const float x = CVR_MUL(gradient[0], p->gradient_scale[0]);
-  const float y = CVR_MUL(gradient[1], p->gradient_scale[1]);
-  const float z = CVR_MUL(gradient[2], p->gradient_scale[2]);
+CVR_HD float cvr_gradient_magnitude(const float scale[3], const float gradient[3]) {
+  const float x = CVR_MUL(gradient[0], scale[0]);
+  const float y = CVR_MUL(gradient[1], scale[1]);
+  const float z = CVR_MUL(gradient[2], scale[2]);
   return CVR_SQRT(CVR_ADD(CVR_ADD(CVR_MUL(x, x), CVR_MUL(y, y)), CVR_MUL(z, z)));
+}
+CVR_HD float cvr_gradient_coordinate(const cvr_ray_params *p, const float gradient[3]) {
+  return cvr_gradient_magnitude(p->gradient_scale, gradient);
 }
 
 /* A gradient-opacity table of size entries at coordinate u. */
@@ -821,7 +848,206 @@ CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, 
 
 /* Whether a visible sample needs its gradient. */
 CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
-  return p->shading.enabled || p->gradient_opacity || p->tf2d || p->label_gradient;
+  return p->shading.enabled || p->gradient_opacity || p->tf2d || p->label_gradient ||
+         p->component_gradients;
+}
+
+/* ---- multi-component volumes (cvr.h, cvr_component_mode) ----------------
+ * A sample is its components' values v (as sampled); every backend and
+ * strategy that renders such volumes classifies, mixes and blends them
+ * through these. */
+
+/* Component c's table entry at value, as cvr_classify. */
+CVR_HD cvr_rgba cvr_component_entry(const cvr_ray_params *p, int c, float value) {
+  return cvr_classify(p->component_table[c], p->component_size[c], p->component_scale[c],
+                      p->component_bias[c], value);
+}
+
+/* Where value lies in component c's function's range, clamped to [0, 1]
+ * (NaN: 0). */
+CVR_HD float cvr_component_unit(const cvr_ray_params *p, int c, float value) {
+  const float u = CVR_ADD(CVR_MUL(value, p->component_scale[c]), p->component_bias[c]);
+  return fminf(fmaxf(CVR_DIV(u, (float)(p->component_size[c] - 1)), 0.0f), 1.0f);
+}
+
+/* Component c's gradient g applied to its classified sample s: its
+ * gradient opacity, then shading. */
+CVR_HD cvr_rgba cvr_apply_component_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
+                                             const float g[3], int c, cvr_rgba s) {
+  if (p->component_gradient[c])
+    s.a = CVR_MUL(s.a, cvr_gradient_opacity(p->component_gradient[c], p->component_gradient_size[c],
+                                            cvr_gradient_magnitude(p->component_gradient_scale[c], g)));
+  if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, g, s);
+  return s;
+}
+
+/* DEPENDENT: the colour of component 0's entry (two components) or the
+ * first three components (four), the opacity of the last's entry. */
+CVR_HD cvr_rgba cvr_dependent_entry(const cvr_ray_params *p, const float *v) {
+  const int last = p->components - 1;
+  cvr_rgba s;
+  if (p->components == 2) {
+    s = cvr_component_entry(p, 0, v[0]);
+  } else {
+    s.r = cvr_component_unit(p, 0, v[0]);
+    s.g = cvr_component_unit(p, 1, v[1]);
+    s.b = cvr_component_unit(p, 2, v[2]);
+  }
+  s.a = cvr_component_entry(p, last, v[last]).a;
+  return s;
+}
+
+/* INDEPENDENT: classified components e mixed as VTK's mapper mixes them
+ * (cvr.h): premultiplied sum w a rgb, opacity sum w a^2 / sum w a; returned
+ * as straight colour. */
+CVR_HD cvr_rgba cvr_mix_components(const cvr_ray_params *p, const cvr_rgba *e) {
+  float total = 0.0f, alpha = 0.0f, r = 0.0f, g = 0.0f, b = 0.0f;
+  CVR_UNROLL
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+    if (c >= p->components) break;
+    const float wa = p->component_weight[c] * e[c].a;
+    total += wa;
+    alpha += wa * e[c].a;
+    r += wa * e[c].r;
+    g += wa * e[c].g;
+    b += wa * e[c].b;
+  }
+  cvr_rgba out = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (!(total > 0.0f)) return out;
+  out.a = CVR_DIV(alpha, total);
+  out.r = CVR_DIV(r, out.a);
+  out.g = CVR_DIV(g, out.a);
+  out.b = CVR_DIV(b, out.a);
+  return out;
+}
+
+/* A multi-component sample of values v, classified, and with gradients g
+ * (g[c]: component c's; NULL: none) their gradient opacity and shading
+ * applied: straight colour, opacity per sample. Where it is transparent
+ * without gradients, it is with them. */
+CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *ray, float t,
+                                        const float *v, const float (*g)[3]) {
+  if (p->dependent) {
+    cvr_rgba s = cvr_dependent_entry(p, v);
+    if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[0], 0, s);
+    return s;
+  }
+  cvr_rgba e[CVR_MAX_COMPONENTS];
+  CVR_UNROLL
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+    if (c >= p->components) break;
+    e[c] = cvr_component_entry(p, c, v[c]);
+    if (g && p->component_weight[c] > 0.0f && e[c].a > 0.0f)
+      e[c] = cvr_apply_component_gradient(p, ray, t, g[c], c, e[c]);
+  }
+  return cvr_mix_components(p, e);
+}
+
+/* ISOSURFACE: the sample past a crossing of component iso_component, whose
+ * value v[iso_component] is already the iso value: INDEPENDENT classifies it
+ * by that component's function alone, DEPENDENT as any of its samples. */
+CVR_HD cvr_rgba cvr_classify_crossing(const cvr_ray_params *p, const cvr_ray *ray, float t,
+                                      const float *v, const float (*g)[3]) {
+  if (p->dependent) return cvr_classify_components(p, ray, t, v, g);
+  const int c = p->iso_component;
+  cvr_rgba s = cvr_component_entry(p, c, v[c]);
+  if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[c], c, s);
+  return s;
+}
+
+/* The projections (MAXIMUM, MINIMUM, AVERAGE, ADDITIVE) of multi-component
+ * samples, per component (cvr.h); DEPENDENT keeps, in extreme, the whole
+ * sample of the extreme opacity component, and sums only that component. */
+typedef struct cvr_component_blend {
+  float extreme[CVR_MAX_COMPONENTS];
+  float sum[CVR_MAX_COMPONENTS];
+  unsigned count[CVR_MAX_COMPONENTS];
+  unsigned taken;
+} cvr_component_blend;
+
+CVR_HD void cvr_component_blend_init(const cvr_ray_params *p, cvr_component_blend *q) {
+  const float start = p->blend == CVR_BLEND_MINIMUM ? INFINITY : -INFINITY;
+  CVR_UNROLL
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+    q->extreme[c] = p->dependent && c != p->components - 1 ? 0.0f : start;
+    q->sum[c] = 0.0f;
+    q->count[c] = 0;
+  }
+  q->taken = 0;
+}
+
+CVR_HD void cvr_component_blend_take(const cvr_ray_params *p, cvr_component_blend *q, const float *v) {
+  const int last = p->components - 1;
+  ++q->taken;
+  if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
+    const int max = p->blend == CVR_BLEND_MAXIMUM;
+    if (p->dependent) { /* NaN is never extreme */
+      if (max ? v[last] > q->extreme[last] : v[last] < q->extreme[last]) {
+        CVR_UNROLL
+        for (int c = 0; c < CVR_MAX_COMPONENTS; ++c)
+          if (c <= last) q->extreme[c] = v[c];
+      }
+      return;
+    }
+    CVR_UNROLL
+    for (int c = 0; c < CVR_MAX_COMPONENTS; ++c)
+      if (c <= last) q->extreme[c] = max ? fmaxf(q->extreme[c], v[c]) : fminf(q->extreme[c], v[c]);
+    return;
+  }
+  CVR_UNROLL
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+    if (c > last || (p->dependent && c != last)) continue;
+    const float u = CVR_ADD(CVR_MUL(v[c], p->component_scale[c]), p->component_bias[c]);
+    if (p->blend == CVR_BLEND_AVERAGE &&
+        !(u >= p->component_average[c][0] && u <= p->component_average[c][1]))
+      continue;
+    ++q->count[c];
+    const float s = fminf(fmaxf(CVR_DIV(u, (float)(p->component_size[c] - 1)), 0.0f), 1.0f);
+    if (s > 0.0f) q->sum[c] = CVR_ADD(q->sum[c], CVR_MUL(s, cvr_component_entry(p, c, v[c]).a));
+  }
+}
+
+/* The ray's pixel, premultiplied; transparent without samples (AVERAGE:
+ * without any in range of a component of some weight). */
+CVR_HD cvr_rgba cvr_component_blend_pixel(const cvr_ray_params *p, const cvr_component_blend *q) {
+  cvr_rgba out = {0.0f, 0.0f, 0.0f, 0.0f};
+  if (q->taken == 0) return out;
+  const int last = p->components - 1;
+  if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
+    if (p->dependent) {
+      const cvr_rgba s = cvr_dependent_entry(p, q->extreme);
+      out.r = CVR_MUL(s.r, s.a);
+      out.g = CVR_MUL(s.g, s.a);
+      out.b = CVR_MUL(s.b, s.a);
+      out.a = s.a;
+      return out;
+    }
+    CVR_UNROLL
+    for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+      if (c > last) break;
+      const cvr_rgba e = cvr_component_entry(p, c, q->extreme[c]);
+      const float wa = p->component_weight[c] * e.a;
+      out.r += wa * e.r;
+      out.g += wa * e.g;
+      out.b += wa * e.b;
+      out.a += wa;
+    }
+    out.a = fminf(out.a, 1.0f);
+    return out;
+  }
+  float grey = 0.0f;
+  unsigned counted = 0;
+  CVR_UNROLL
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
+    const float w = p->dependent ? 1.0f : p->component_weight[c];
+    if (c > last || (p->dependent && c != last) || q->count[c] == 0 || !(w > 0.0f)) continue;
+    counted += q->count[c];
+    grey += p->blend == CVR_BLEND_AVERAGE ? w * CVR_DIV(q->sum[c], (float)q->count[c]) : w * q->sum[c];
+  }
+  if (counted == 0) return out;
+  out.r = out.g = out.b = fminf(fmaxf(grey, 0.0f), 1.0f);
+  out.a = 1.0f;
+  return out;
 }
 
 /* Empty-space skipping. A sample at texel coordinate x filters the texels

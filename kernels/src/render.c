@@ -26,15 +26,12 @@ static double world_diagonal(const cvr_volume *v, const double *volume_to_world)
  * compares sampled values in (cvr_projection_take); clamped to the float
  * range, so an infinite bound stays an open end. */
 static void average_range_coordinates(const cvr_transfer_function *tf, const double range[2],
-                                      cvr_ray_params *p) {
+                                      float out[2]) {
   const double per_value = (tf->size - 1) / (tf->range[1] - tf->range[0]);
-  double c[2];
   for (int i = 0; i < 2; ++i) {
-    c[i] = (range[i] - tf->range[0]) * per_value;
-    c[i] = c[i] < -FLT_MAX ? -INFINITY : (c[i] > FLT_MAX ? INFINITY : c[i]);
+    const double c = (range[i] - tf->range[0]) * per_value;
+    out[i] = (float)(c < -FLT_MAX ? -INFINITY : (c > FLT_MAX ? INFINITY : c));
   }
-  p->average_lo = (float)c[0];
-  p->average_hi = (float)c[1];
 }
 
 /* Clipping planes with unit normals (distances in world units, as the
@@ -77,6 +74,17 @@ static void surface_params(const cvr_render_settings *s, const cvr_volume *volum
   p->slice[3] = len > 0.0 ? (float)(-(nv[0] * o[0] + nv[1] * o[1] + nv[2] * o[2]) / len) : 0.0f;
 }
 
+/* How a gradient's index-space component along each axis becomes the
+ * magnitude in entries of a gradient-opacity table of `entries` per data
+ * unit: mean spacing / |spacing a| (VTK's measure), / the stored type's
+ * normalization (data units). */
+static void gradient_axis_scale(const cvr_volume *volume, double entries, float out[3]) {
+  const double *sp = volume->spacing;
+  const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;
+  const double norm = cvr_stored_type_normalization(volume->stored_type);
+  for (int a = 0; a < 3; ++a) out[a] = (float)(mean / fabs(sp[a]) / norm * entries);
+}
+
 /* Gradient opacity and 2D transfer functions (COMPOSITE, ISOSURFACE and
  * SLICE, where a sample's gradient is taken; not the projections): an index-space gradient's
  * component along axis a, times gradient_scale[a], is the magnitude's part in
@@ -97,10 +105,7 @@ static void gradient_opacity_params(const cvr_transfer_function *tf, const cvr_v
   const double entries = p->tf2d ? tf->size_2d[1] / tf->gradient_max_2d
                          : gradient_size ? (gradient_size - 1) / tf->gradient_max
                                          : 0.0;
-  const double *sp = volume->spacing;
-  const double mean = (fabs(sp[0]) + fabs(sp[1]) + fabs(sp[2])) / 3.0;
-  const double norm = cvr_stored_type_normalization(volume->stored_type);
-  for (int a = 0; a < 3; ++a) p->gradient_scale[a] = (float)(mean / fabs(sp[a]) / norm * entries);
+  gradient_axis_scale(volume, entries, p->gradient_scale);
 }
 
 /* The volume's mask as the frame uses it (cvr.h, cvr_mask_type): binary in
@@ -127,6 +132,41 @@ static void mask_params(const cvr_render_settings *s, const cvr_volume *volume,
   p->label_gradient = tf->label_gradient;
   p->label_gradient_size = tf->label_gradient_size;
   p->mask_blend = (float)s->mask_blend;
+}
+
+/* A multi-component volume's functions (cvr.h, cvr_component_mode): each
+ * component's table for the frame (tables[c - 1]; component 0's is the
+ * frame's own), mapping, average range and gradient opacity. */
+static void component_params(const cvr_transfer_function *tf, const cvr_volume *volume,
+                             const cvr_render_settings *s, const cvr_rgba *table0,
+                             cvr_rgba (*tables)[CVR_TRANSFER_FUNCTION_TABLE_SIZE],
+                             cvr_ray_params *p) {
+  p->components = volume->components;
+  if (p->components == 1) return;
+  p->dependent = tf->component_dependent;
+  const int gradients = s->blend_mode == CVR_BLEND_COMPOSITE ||
+                        s->blend_mode == CVR_BLEND_ISOSURFACE || s->blend_mode == CVR_BLEND_SLICE;
+  p->iso_component = p->dependent ? p->components - 1 : 0;
+  for (int c = 0; c < p->components; ++c) {
+    const cvr_transfer_function *f = c ? tf->component[c - 1] : tf;
+    if (c) cvr_transfer_function_sample_table(f, s->sample_distance, s->blend_mode, tables[c - 1]);
+    p->component_table[c] = c ? tables[c - 1] : table0;
+    p->component_size[c] = f->size;
+    cvr_transfer_function_mapping(f, volume, &p->component_scale[c], &p->component_bias[c]);
+    average_range_coordinates(f, s->average_range, p->component_average[c]);
+    p->component_weight[c] = tf->component_weight[c];
+    if (!p->dependent && tf->component_weight[c] > tf->component_weight[p->iso_component])
+      p->iso_component = c;
+    /* DEPENDENT: component 0's gradient, function 0's gradient opacity */
+    const int with_gradient = gradients && f->gradient_size && (!p->dependent || c == 0);
+    p->component_gradient[c] = with_gradient ? f->gradient_table : NULL;
+    p->component_gradient_size[c] = with_gradient ? f->gradient_size : 0;
+    p->component_gradients |= with_gradient;
+    gradient_axis_scale(volume, with_gradient ? (f->gradient_size - 1) / f->gradient_max : 0.0,
+                        p->component_gradient_scale[c]);
+  }
+  /* component 0's gradient opacity goes through the component path alone */
+  p->gradient_opacity = 0;
 }
 
 /* What decides visibility for empty-space skipping: the frame's table, and
@@ -161,6 +201,23 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
                     "cvr_render: an OpenGL buffer was registered with another context");
   cvr_status st = cvr_validate_settings(ctx, settings);
   if (st != CVR_OK) return st;
+  const int tf_components = tf->component_count;
+  if (tf_components != volume->components)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: the volume has %d component%s per voxel, the transfer function "
+                    "describes %d", volume->components, volume->components == 1 ? "" : "s",
+                    tf_components);
+  cvr_render_settings components_standard;
+  if (volume->components > 1) {
+    /* one kernel renders them (cvr.h, cvr_component_mode): the standard
+     * strategy's, from a texture, unturned, without skipping */
+    components_standard = *settings;
+    components_standard.strategy = CVR_STRATEGY_STANDARD;
+    components_standard.memory_layout = CVR_LAYOUT_TEXTURE;
+    components_standard.rotation_policy = CVR_ROTATION_NEVER;
+    components_standard.empty_space_skipping = 0;
+    settings = &components_standard;
+  }
   cvr_render_settings composite_only;
   if ((settings->blend_mode != CVR_BLEND_COMPOSITE &&
        (settings->strategy == CVR_STRATEGY_WARP_MARCHING || settings->strategy == CVR_STRATEGY_SLAB)) ||
@@ -190,11 +247,16 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   cvr_transfer_function_mapping(tf, volume, &frame.ray.tf_scale, &frame.ray.tf_bias);
   frame.ray.tf_size = tf->size;
   frame.ray.blend = (int)settings->blend_mode;
-  average_range_coordinates(tf, settings->average_range, &frame.ray);
+  float average[2];
+  average_range_coordinates(tf, settings->average_range, average);
+  frame.ray.average_lo = average[0];
+  frame.ray.average_hi = average[1];
   clipping_params(settings, &frame.ray);
   surface_params(settings, volume, &frame.ray);
   gradient_opacity_params(tf, volume, settings->blend_mode, &frame.ray);
   mask_params(settings, volume, tf, &frame.ray);
+  cvr_rgba component_tables[CVR_MAX_COMPONENTS - 1][CVR_TRANSFER_FUNCTION_TABLE_SIZE];
+  component_params(tf, volume, settings, table, component_tables, &frame.ray);
   cvr_rgba visible[CVR_TRANSFER_FUNCTION_TABLE_SIZE];
   visibility_table(&frame.ray, table, visible);
   frame.visibility_table = visible;
@@ -222,7 +284,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   local.memory_layout = CVR_LAYOUT_ARRAY_ORDER;
   for (int a = 0; a < 3; ++a) local.volume_axes[a] = a + 1;
   local.volume_bytes = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *
-                       cvr_scalar_type_size(volume->stored_type);
+                       volume->components * cvr_scalar_type_size(volume->stored_type);
   st = ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_render(ctx, &frame, image, &local)
                                         : cvr_cpu_render(ctx, &frame, image, &local);
   local.total_ms = cvr_now_ms() - start;

@@ -68,6 +68,46 @@ static cvr_status validate_labels(cvr_context *ctx, const cvr_transfer_function_
   return CVR_OK;
 }
 
+static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d);
+
+/* The functions of a multi-component volume (cvr.h, cvr_component_mode). */
+static cvr_status validate_components(cvr_context *ctx, const cvr_transfer_function_desc *d) {
+  const int n = d->component_count;
+  if (n == 0 || n == 1) return CVR_OK;
+  if (n < 0 || n > CVR_MAX_COMPONENTS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: %d components; 1..%d are supported", n, CVR_MAX_COMPONENTS);
+  if (d->component_mode != CVR_COMPONENTS_INDEPENDENT && d->component_mode != CVR_COMPONENTS_DEPENDENT)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: unknown component mode %d",
+                    (int)d->component_mode);
+  if (d->component_mode == CVR_COMPONENTS_DEPENDENT && n != 2 && n != 4)
+    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                    "transfer function: dependent components are 2 (luminance, alpha) or 4 (RGBA), "
+                    "not %d", n);
+  if (d->rgba_2d || d->label_count)
+    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                    "transfer function: %s with %d components is not supported",
+                    d->rgba_2d ? "a 2D function" : "label functions", n);
+  if (!d->component_functions)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "transfer function: component_functions is NULL with %d components", n);
+  for (int c = 0; c < n && d->component_mode == CVR_COMPONENTS_INDEPENDENT; ++c)
+    if (!(d->component_weights[c] >= 0.0 && d->component_weights[c] <= 1.0))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: component %d's weight %g is outside [0, 1]", c,
+                      d->component_weights[c]);
+  for (int c = 1; c < n; ++c) {
+    const cvr_transfer_function_desc *f = &d->component_functions[c - 1];
+    if (f->rgba_2d || f->label_count || f->component_count > 1)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: component %d's function has 2D, label or component "
+                      "functions of its own", c);
+    const cvr_status st = validate(ctx, f);
+    if (st != CVR_OK) return cvr_fail(ctx, st, "component %d: %s", c, cvr_last_error(ctx));
+  }
+  return CVR_OK;
+}
+
 static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d) {
   if (!d->rgba && !d->rgba_2d)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: rgba is NULL");
@@ -94,6 +134,7 @@ static cvr_status validate(cvr_context *ctx, const cvr_transfer_function_desc *d
                       i % 4, (double)d->rgba[i]);
   cvr_status st;
   if ((st = validate_labels(ctx, d)) != CVR_OK) return st;
+  if ((st = validate_components(ctx, d)) != CVR_OK) return st;
   if (!d->gradient_opacity || d->rgba_2d) return CVR_OK; /* the 2D function replaces it */
   if ((st = validate_gradient_extent(ctx, d)) != CVR_OK) return st;
   for (int i = 0; i < d->gradient_opacity_size; ++i)
@@ -173,7 +214,12 @@ typedef struct tf_storage {
   cvr_rgba *table_2d;
   cvr_rgba *label_table;
   float *label_gradient;
+  cvr_transfer_function *component[CVR_MAX_COMPONENTS - 1];
 } tf_storage;
+
+static int component_count(const cvr_transfer_function_desc *d) {
+  return d->component_count > 1 ? d->component_count : 1;
+}
 
 static int table_entries(int size) {
   return size <= CVR_TRANSFER_FUNCTION_TABLE_SIZE ? size : CVR_TRANSFER_FUNCTION_TABLE_SIZE;
@@ -186,6 +232,7 @@ static void free_storage(tf_storage *m) {
   free(m->table_2d);
   free(m->label_table);
   free(m->label_gradient);
+  for (int c = 0; c < CVR_MAX_COMPONENTS - 1; ++c) free(m->component[c]);
 }
 
 static cvr_status allocate_storage(cvr_context *ctx, const cvr_transfer_function_desc *d,
@@ -201,6 +248,8 @@ static cvr_status allocate_storage(cvr_context *ctx, const cvr_transfer_function
       ok &= (m->label_gradient = malloc((size_t)gradient_entries(d->gradient_opacity_size) *
                                         d->label_count * sizeof *m->label_gradient)) != NULL;
   }
+  for (int c = 1; c < component_count(d); ++c)
+    ok &= (m->component[c - 1] = calloc(1, sizeof *m->component[c - 1])) != NULL;
   if (ok) return CVR_OK;
   free_storage(m);
   return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "transfer function: out of host memory");
@@ -226,6 +275,21 @@ static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d
   free(tf->table_2d);
   free(tf->label_table);
   free(tf->label_gradient);
+  for (int c = 0; c < CVR_MAX_COMPONENTS - 1; ++c) {
+    cvr_transfer_function_destroy(tf->component[c]);
+    tf->component[c] = m->component[c];
+  }
+  tf->component_count = component_count(d);
+  tf->component_dependent = tf->component_count > 1 && d->component_mode == CVR_COMPONENTS_DEPENDENT;
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c)
+    tf->component_weight[c] = c < tf->component_count && !tf->component_dependent
+                                  ? (float)d->component_weights[c] : 1.0f;
+  for (int c = 1; c < tf->component_count; ++c) { /* plain 1D functions: no storage of their own */
+    tf_storage none;
+    memset(&none, 0, sizeof none);
+    tf->component[c - 1]->ctx = tf->ctx;
+    store(tf->component[c - 1], &d->component_functions[c - 1], &none);
+  }
   tf->table_2d = NULL;
   tf->label_table = m->label_table;
   tf->label_gradient = m->label_gradient;
@@ -291,6 +355,7 @@ cvr_status cvr_transfer_function_update(cvr_transfer_function *tf,
 
 void cvr_transfer_function_destroy(cvr_transfer_function *tf) {
   if (!tf) return;
+  for (int c = 0; c < CVR_MAX_COMPONENTS - 1; ++c) cvr_transfer_function_destroy(tf->component[c]);
   free(tf->table_2d);
   free(tf->label_table);
   free(tf->label_gradient);

@@ -51,6 +51,9 @@ static cvr_status validate(cvr_context *ctx, const cvr_volume_desc *d) {
   if (cvr_scalar_type_size(d->type) == 0)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "volume: unknown scalar type %d", (int)d->type);
   if (!d->data) return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "volume: data is NULL");
+  if (d->components < 0 || d->components > CVR_MAX_COMPONENTS)
+    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "volume: %d components per voxel; 1..%d are supported",
+                    d->components, CVR_MAX_COMPONENTS);
   for (int a = 0; a < 3; ++a) {
     if (d->dims[a] < 2)
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -91,7 +94,9 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   memcpy(v->spacing, desc->spacing, sizeof v->spacing);
   memcpy(v->origin, desc->origin, sizeof v->origin);
   memcpy(v->direction, desc->direction, sizeof v->direction);
-  const size_t count = (size_t)desc->dims[0] * desc->dims[1] * desc->dims[2];
+  v->components = desc->components > 1 ? desc->components : 1;
+  /* scalars: every component of every voxel */
+  const size_t count = (size_t)desc->dims[0] * desc->dims[1] * desc->dims[2] * v->components;
   cvr_scalar_range(desc->type, desc->data, count, v->range);
 
   if (ctx->backend == CVR_BACKEND_CUDA) {

@@ -81,13 +81,18 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
   const int components = scalars->GetNumberOfComponents();
   const bool magnitude = components > 1 && vectorMode == 0;
   const int component = components > 1 && vectorMode == 1 ? vectorComponent : 0;
-  if (components > 1 && vectorMode != 0 && vectorMode != 1)
+  // without a vector mode, the components themselves (the property's
+  // IndependentComponents says how they are classified)
+  const bool all = components > 1 && vectorMode != 0 && vectorMode != 1;
+  if (all && components > CVR_MAX_COMPONENTS)
   {
-    error = "scalars with " + std::to_string(components) +
-      " components need a vector mode (VectorMode MAGNITUDE, or COMPONENT with VectorComponent; "
-      "independent and dependent components are not supported yet)";
+    error = "scalars with " + std::to_string(components) + " components: up to " +
+      std::to_string(CVR_MAX_COMPONENTS) +
+      " are rendered as components; more need a vector mode (VectorMode MAGNITUDE, or "
+      "COMPONENT with VectorComponent)";
     return false;
   }
+  d.components = all ? components : 1;
   if (component >= components)
   {
     error = "vector component " + std::to_string(component) + " is beyond the " +
@@ -146,7 +151,7 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
     d.type = CVR_FLOAT32;
     d.data = dst;
   }
-  else if (plain && components == 1)
+  else if (plain && (components == 1 || all))
   {
     d.data = scalars->GetVoidPointer(0);
   }
@@ -169,10 +174,15 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
   else
   {
     // 64-bit integers and arrays without a plain layout: one double copy
-    out.Storage.resize(static_cast<size_t>(count));
+    // (of every component, interleaved, when all are rendered)
+    const int n = d.components;
+    out.Storage.resize(static_cast<size_t>(count) * n);
     for (vtkIdType i = 0; i < count; ++i)
     {
-      out.Storage[static_cast<size_t>(i)] = scalars->GetComponent(i, component);
+      for (int c = 0; c < n; ++c)
+      {
+        out.Storage[static_cast<size_t>(i) * n + c] = scalars->GetComponent(i, all ? c : component);
+      }
     }
     d.type = CVR_FLOAT64;
     d.data = out.Storage.data();
@@ -203,24 +213,25 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
   return true;
 }
 
-void SampleTransferFunction(
-  vtkVolumeProperty* property, const double range[2], int size, std::vector<float>& rgba)
+void SampleTransferFunction(vtkVolumeProperty* property, const double range[2], int size,
+  std::vector<float>& rgba, int component)
 {
+  const int c0 = component;
   std::vector<double> color(3 * static_cast<size_t>(size)), opacity(static_cast<size_t>(size));
-  if (property->GetColorChannels(0) == 3)
+  if (property->GetColorChannels(c0) == 3)
   {
-    property->GetRGBTransferFunction(0)->GetTable(range[0], range[1], size, color.data());
+    property->GetRGBTransferFunction(c0)->GetTable(range[0], range[1], size, color.data());
   }
   else
   {
     std::vector<double> gray(static_cast<size_t>(size));
-    property->GetGrayTransferFunction(0)->GetTable(range[0], range[1], size, gray.data());
+    property->GetGrayTransferFunction(c0)->GetTable(range[0], range[1], size, gray.data());
     for (int i = 0; i < size; ++i)
     {
       color[3 * i] = color[3 * i + 1] = color[3 * i + 2] = gray[i];
     }
   }
-  property->GetScalarOpacity(0)->GetTable(range[0], range[1], size, opacity.data());
+  property->GetScalarOpacity(c0)->GetTable(range[0], range[1], size, opacity.data());
   rgba.resize(4 * static_cast<size_t>(size));
   for (int i = 0; i < size; ++i)
   {
@@ -233,13 +244,13 @@ void SampleTransferFunction(
 }
 
 bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
-  int size, std::vector<float>& table, double& max)
+  int size, std::vector<float>& table, double& max, int component)
 {
-  if (!property->HasGradientOpacity(0) || property->GetDisableGradientOpacity(0))
+  if (!property->HasGradientOpacity(component) || property->GetDisableGradientOpacity(component))
   {
     return false;
   }
-  vtkPiecewiseFunction* go = property->GetGradientOpacity(0);
+  vtkPiecewiseFunction* go = property->GetGradientOpacity(component);
   double extent[2] = { range[0], range[1] };
   if (nativeRange && go->GetSize() > 0)
   {

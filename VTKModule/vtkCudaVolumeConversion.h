@@ -32,25 +32,26 @@ struct VolumeInput
 
 /// Fills `out` from the image and its selected scalars (point or cell data,
 /// cellFlag as vtkAbstractMapper::GetScalars sets it). Scalars of several
-/// components take vectorMode (vtkCudaVolumeMapper::VectorModes: -1 refuses
-/// them, 0 their magnitude, 1 component vectorComponent). Returns false and
-/// sets `error` when the scalars cannot be rendered.
+/// components take vectorMode (vtkCudaVolumeMapper::VectorModes: -1 all of
+/// them, up to CVR_MAX_COMPONENTS, as the volume's components; 0 their
+/// magnitude, 1 component vectorComponent). Returns false and sets `error`
+/// when the scalars cannot be rendered.
 bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
   int vectorComponent, VolumeInput& out, std::string& error);
 
-/// The transfer function of component 0 of `property`, sampled over `range`
-/// into `size` straight-RGBA entries.
-void SampleTransferFunction(
-  vtkVolumeProperty* property, const double range[2], int size, std::vector<float>& rgba);
+/// The transfer function of `component` of `property` (colour and scalar
+/// opacity), sampled over `range` into `size` straight-RGBA entries.
+void SampleTransferFunction(vtkVolumeProperty* property, const double range[2], int size,
+  std::vector<float>& rgba, int component = 0);
 
-/// The gradient opacity of component 0 of `property` as the library takes it
+/// The gradient opacity of `component` of `property` as the library takes it
 /// (VTK's measure: magnitudes normalized by a quarter of the data's `range`),
 /// sampled into `size` entries, the table's extent in `max`; false when the
 /// property has none or disables it. nativeRange: the mapper's
 /// GradientOpacityRangeType is NATIVE (the function's own range spans the
 /// table, as VTK's OpenGL mapper does).
 bool SampleGradientOpacity(vtkVolumeProperty* property, const double range[2], bool nativeRange,
-  int size, std::vector<float>& table, double& max);
+  int size, std::vector<float>& table, double& max, int component = 0);
 
 /// The label functions of `property` for a label-map mask (VTK's
 /// SetLabelColor, SetLabelScalarOpacity, SetLabelGradientOpacity), as the

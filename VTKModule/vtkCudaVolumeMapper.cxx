@@ -93,9 +93,13 @@ public:
     vtkImageData* Image = nullptr;
     int CellFlag = -1;
     int VectorMode = 0, VectorComponent = 0; // as uploaded
+    int Components = 1;                      // as uploaded (1 with a vector mode)
     vtkMTimeType Time = 0;
   };
   std::vector<BlockVolume> Blocks;
+  // the blocks' components, and each one's range over every block
+  int Components = 1;
+  double ComponentRanges[CVR_MAX_COMPONENTS][2] = {};
   bool SkippedBlocksReported = false;
 
   std::unique_ptr<cvr_transfer_function, TransferFunctionDeleter> TransferFunction;
@@ -544,7 +548,28 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       block.CellFlag = cellFlag;
       block.VectorMode = vectorMode;
       block.VectorComponent = vectorComponent;
+      block.Components = input.Desc.components;
       block.Time = dataTime;
+    }
+    if (b > 0 && block.Components != in.Components)
+    {
+      vtkErrorMacro("block " << b << " has " << block.Components << " components, block 0 "
+                             << in.Components << ": blocks must agree");
+      return false;
+    }
+    in.Components = block.Components;
+    for (int c = 0; c < block.Components && block.Components > 1; ++c)
+    {
+      // each component's functions span its own range, as VTK's mapper
+      // (vtkDataArray caches it)
+      const double* r = scalars->GetFiniteRange(c);
+      double* cr = in.ComponentRanges[c];
+      cr[0] = b == 0 ? r[0] : std::min(cr[0], r[0]);
+      cr[1] = b == 0 ? r[1] : std::max(cr[1], r[1]);
+      if (b + 1 == images.size() && !(cr[1] > cr[0]))
+      {
+        cr[1] = cr[0] + 1.0;
+      }
     }
     // the library found the range while uploading; vtkDataArray::GetRange
     // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
@@ -572,10 +597,37 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   tfTime = std::max(tfTime,
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
-  const bool mode2D = property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D;
-  // a label map's label functions (the library takes them with a 1D function)
-  const bool labels = this->MaskInput && this->MaskType == LabelMapMaskType &&
+  const int components = in.Components;
+  for (int c = 1; c < components; ++c) // the other components' functions
+  {
+    tfTime = std::max(tfTime, property->GetScalarOpacity(c)->GetMTime());
+    tfTime = std::max(tfTime,
+      property->GetColorChannels(c) == 3 ? property->GetRGBTransferFunction(c)->GetMTime()
+                                         : property->GetGrayTransferFunction(c)->GetMTime());
+    if (property->HasGradientOpacity(c))
+    {
+      tfTime = std::max(tfTime, property->GetStoredGradientOpacity(c)->GetMTime());
+    }
+  }
+  const bool wants2D = property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D;
+  const bool mode2D = wants2D && components == 1;
+  if (wants2D && !mode2D && in.IgnoredReported.insert("2D with components").second)
+  {
+    vtkWarningMacro("a 2D transfer function with " << components
+                                                   << " components is not supported: rendered "
+                                                      "with the 1D functions");
+  }
+  // a label map's label functions (the library takes them with a 1D function
+  // and one component)
+  const bool anyLabels = this->MaskInput && this->MaskType == LabelMapMaskType &&
     property->GetNumberOfLabels() > 0;
+  const bool labels = anyLabels && components == 1;
+  if (anyLabels && !labels && in.IgnoredReported.insert("labels with components").second)
+  {
+    vtkWarningMacro("a label map's label functions with " << components
+                                                          << " components are not supported: "
+                                                             "rendered without them");
+  }
   if (labels && mode2D && in.IgnoredReported.insert("labels with 2D").second)
   {
     vtkWarningMacro("a label map's label functions with a 2D transfer function are not supported: "
@@ -677,6 +729,67 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     {
       vtkWarningMacro("label functions of labels above " << CVR_MAX_LABEL
                                                          << " are ignored (a mask holds bytes)");
+    }
+  }
+  // several components: each with its own function over its own range
+  // (independent), or component 0's functions over the ranges of the
+  // components that take them (dependent: colour from component 0, opacity
+  // from the last), as VTK's mapper builds its tables
+  std::vector<float> componentTables[CVR_MAX_COMPONENTS], componentGradients[CVR_MAX_COMPONENTS];
+  cvr_transfer_function_desc componentDescs[CVR_MAX_COMPONENTS - 1] = {};
+  if (components > 1)
+  {
+    const bool independent = property->GetIndependentComponents() != 0;
+    if (!independent && components != 2 && components != 4)
+    {
+      vtkErrorMacro("dependent components are 2 (luminance and alpha) or 4 (RGBA), these scalars "
+                    "have "
+        << components << ": turn the property's IndependentComponents on, or choose a vector mode");
+      return false;
+    }
+    desc.component_count = components;
+    desc.component_mode = independent ? CVR_COMPONENTS_INDEPENDENT : CVR_COMPONENTS_DEPENDENT;
+    desc.component_functions = componentDescs;
+    for (int c = 0; c < components; ++c)
+    {
+      const int f = independent ? c : 0;
+      const double* r = in.ComponentRanges[c];
+      cvr_transfer_function_desc& d = c ? componentDescs[c - 1] : desc;
+      vtkCudaVolumeConversion::SampleTransferFunction(
+        property, r, CVR_TRANSFER_FUNCTION_TABLE_SIZE, componentTables[c], f);
+      double max = 0.0;
+      const bool gradient = (independent || c == 0) &&
+        vtkCudaVolumeConversion::SampleGradientOpacity(property, r,
+          this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
+          CVR_GRADIENT_OPACITY_TABLE_SIZE, componentGradients[c], max, f);
+      d.rgba = componentTables[c].data();
+      d.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+      d.range[0] = r[0];
+      d.range[1] = r[1];
+      d.unit_distance = property->GetScalarOpacityUnitDistance(f);
+      d.gradient_opacity = gradient ? componentGradients[c].data() : nullptr;
+      d.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
+      d.gradient_opacity_max = gradient ? max : 1.0;
+      desc.component_weights[c] = independent ? property->GetComponentWeight(c) : 1.0;
+    }
+    const bool sameShading = [&]() {
+      for (int c = 1; c < components; ++c)
+      {
+        if (property->GetAmbient(c) != property->GetAmbient(0) ||
+          property->GetDiffuse(c) != property->GetDiffuse(0) ||
+          property->GetSpecular(c) != property->GetSpecular(0) ||
+          property->GetSpecularPower(c) != property->GetSpecularPower(0) ||
+          property->GetShade(c) != property->GetShade(0))
+        {
+          return false;
+        }
+      }
+      return true;
+    }();
+    if (independent && !sameShading && in.IgnoredReported.insert("component shading").second)
+    {
+      vtkWarningMacro("shading parameters per component are not supported: component 0's "
+                      "(Shade, Ambient, Diffuse, Specular, SpecularPower) light every component");
     }
   }
   cvr_status st = CVR_OK;

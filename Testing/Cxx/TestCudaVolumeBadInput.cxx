@@ -74,6 +74,7 @@ void Restore(Scene& s)
   s.Mapper->SetVectorMode(vtkCudaVolumeMapper::VECTOR_DISABLED);
   s.Mapper->SetVectorComponent(0);
   cvrTest::SetRamp(s.Property, 0, 255, 0.8);
+  s.Property->IndependentComponentsOn();
   s.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
   s.Mapper->SetBlockSize(16, 16);
   s.Mapper->SetWarpWidth(32);
@@ -139,7 +140,7 @@ int TestCudaVolumeBadInput(int, char*[])
       },
       "Only 1 - 4 component scalars",
       false },
-    { "3 components, no vector mode",
+    { "3 dependent components",
       [](Scene& s)
       {
         vtkNew<vtkFloatArray> three;
@@ -147,8 +148,9 @@ int TestCudaVolumeBadInput(int, char*[])
         three->SetNumberOfTuples(s.Image->GetNumberOfPoints());
         three->Fill(1.0);
         s.Image->GetPointData()->SetScalars(three);
+        s.Property->IndependentComponentsOff();
       },
-      "scalars with 3 components need a vector mode",
+      "must have either 2 or 4 component scalars", // VTK's own check, before ours
       false },
     { "vector component 3 of 2",
       [](Scene& s)

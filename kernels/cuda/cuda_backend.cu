@@ -397,7 +397,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                    cudaMemcpyHostToDevice, c->stream),
                    "label gradient-opacity upload");
     }
-    for (int k = 1; k < frame->ray.components; ++k) /* component 0's is the frame's table */
+    /* every component's table as colours (the frame's own is packed for
+     * the one-component kernels: component 0's goes up again unpacked) */
+    for (int k = 0; k < frame->ray.components && frame->ray.components > 1; ++k)
       CVR_CUDA_TRY(ctx,
                    cudaMemcpyAsync((cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE,
                                    frame->ray.component_table[k],

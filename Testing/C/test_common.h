@@ -64,6 +64,19 @@ int cvr_test_finish(const char *name);
  * test_gradient_opacity and test_surfaces: at most 1.5e-4. */
 #define CVR_TOL_ERT_SAMPLES_FRACTION 5e-4
 
+/* Thresholds on filtered values (an isosurface crossing, the ends of the
+ * average-intensity range) from the texture against the reference, whose
+ * filter arithmetic the reference emulates but not bit for bit: where a
+ * filtered value lies within that difference of the threshold the sample
+ * falls on the other side, so a few pixels of a surface's silhouette, or a
+ * ray's average, differ by far. Pixels more than CVR_TOL_LEVELS apart, and the
+ * mean difference. Measured on an H100: test_surfaces' isosurfaces at most
+ * 0.30% of the pixels, mean 0.033 levels
+ * (tools/bench/results/2026-11-23-h100-surfaces). A lattice or a threshold
+ * off by half a step fails them by far. */
+#define CVR_TOL_FLIP_OVER_FRACTION 0.01
+#define CVR_TOL_FLIP_MEAN_LEVELS 0.1
+
 /* The samples a frame's rays reached: taken, or stepped over in empty
  * macro-cells (empty-space skipping, which each strategy does at its own
  * granularity). With early ray termination off this is every ray's lattice,

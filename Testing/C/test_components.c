@@ -18,7 +18,9 @@
  *  - With "cuda": whatever strategy, layout and rotation are asked for,
  *    the standard strategy renders from a texture, nothing skipped (the
  *    statistics say so), against the CPU reference for 2, 3 and 4 components
- *    in every blend mode, shaded; the reductions above on the GPU too.
+ *    in every blend mode, shaded, within test_common.h's tolerance
+ *    (isosurfaces and average intensity within its bounds for thresholds on
+ *    texture-filtered values); the reductions above on the GPU too.
  *  - Bad input: component counts, modes, weights, 2D and label functions
  *    with components, a volume and a function of different counts; refused
  *    with a message, and the next valid frame renders.
@@ -186,7 +188,7 @@ static void reduction_functions(const reduction *r, const double range[2], const
       for (int i = 0; i < T; ++i) {
         const double x = range[0] + (range[1] - range[0]) * i / (T - 1);
         const double u = (x - lo) / (hi - lo);
-        fn[c][4 * i + 3] = (float)(0.5 * (u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u));
+        fn[c][4 * i + 3] = (float)(0.5 * (1.0 - (u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u)));
       }
   }
   if (r->function >= 0) {
@@ -254,10 +256,13 @@ static void reductions_on(cvr_context *ctx, cvr_backend backend, int quick) {
           cvr_render_stats rs, ms;
           if (!render(ctx, single, single_tf, &view, &s, ref, ref_depth, &rs, what)) continue;
           if (!render(ctx, multi, tf, &view, &s, out, out_depth, &ms, what)) continue;
-          /* the minimum of the data is air, a slice shows little of a ramp */
+          /* the minimum of the data is air, and the maximum of its reverse;
+           * a slice shows little of a ramp */
           const long least = blend_modes[b] == CVR_BLEND_SLICE ? 20
-                             : blend_modes[b] == CVR_BLEND_MINIMUM && r->single == SAME ? 0
-                                                                                       : PIXELS / 50;
+                             : (blend_modes[b] == CVR_BLEND_MINIMUM && r->single == SAME) ||
+                                       (blend_modes[b] == CVR_BLEND_MAXIMUM && r->single == REVERSED)
+                                 ? 0
+                                 : PIXELS / 50;
           CHECK(visible(ref) >= least, "%s: only %ld pixels visible", what, visible(ref));
           const cvr_test_diff diff = cvr_test_compare(ref, out, ref_depth, out_depth, PIXELS);
           CHECK(cvr_test_within_tolerance(&diff), "%s: over %.4f%% mean %.4f max %d", what,
@@ -421,7 +426,15 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
                  cvr_blend_mode_name(blend_modes[b]));
         cvr_render_stats rs, gs;
         if (!render(cpu, cv, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
-        CHECK(visible(ref) > PIXELS / 50, "%s: only %ld pixels visible", what, visible(ref));
+        /* the extreme of the opacity component may be air: its minimum
+         * where it holds the data (4 dependent), its maximum where it holds
+         * their reverse (2 dependent); a slice shows little of a ramp */
+        const long least = blend_modes[b] == CVR_BLEND_SLICE ? 20
+                           : dependent && ((blend_modes[b] == CVR_BLEND_MINIMUM && n == 4) ||
+                                           (blend_modes[b] == CVR_BLEND_MAXIMUM && n == 2))
+                               ? -1
+                               : PIXELS / 50;
+        CHECK(visible(ref) > least, "%s: only %ld pixels visible", what, visible(ref));
         for (size_t k = 0; k < sizeof configs / sizeof *configs; ++k) {
           s.strategy = configs[k].strategy;
           s.memory_layout = configs[k].layout;
@@ -441,8 +454,14 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
                                        cvr_scalar_type_size(c.data.desc.type),
                 "%s: %zu bytes on the device", run, gs.volume_bytes);
           const cvr_test_diff diff = cvr_test_compare(ref, out, ref_depth, out_depth, PIXELS);
-          CHECK(cvr_test_within_tolerance(&diff), "%s: over %.4f%% mean %.4f max %d", run,
-                100.0 * diff.color.over_fraction, diff.color.mean_diff, diff.color.max_diff);
+          /* thresholds on filtered values flip where the texture's rounding
+           * moves a value across them (test_common.h) */
+          const int flips = blend_modes[b] == CVR_BLEND_ISOSURFACE || blend_modes[b] == CVR_BLEND_AVERAGE;
+          CHECK(flips ? diff.color.over_fraction <= CVR_TOL_FLIP_OVER_FRACTION &&
+                            diff.color.mean_diff <= CVR_TOL_FLIP_MEAN_LEVELS
+                      : cvr_test_within_tolerance(&diff),
+                "%s: over %.4f%% mean %.4f max %d", run, 100.0 * diff.color.over_fraction,
+                diff.color.mean_diff, diff.color.max_diff);
           CHECK(cvr_test_visited(&gs) == cvr_test_visited(&rs) ||
                     (double)llabs((long long)cvr_test_visited(&gs) - (long long)cvr_test_visited(&rs)) <=
                         CVR_TOL_ERT_SAMPLES_FRACTION * (double)cvr_test_visited(&rs),

@@ -19,7 +19,7 @@
  *    same rays and samples. From the texture, whose filter arithmetic the
  *    reference emulates but not bit for bit, an isosurface crossing flips by a
  *    sample wherever a filtered value lies that close to an iso value: there
- *    the stated ISO_* bounds hold (a few pixels of a surface's silhouette, a
+ *    the CVR_TOL_FLIP_* bounds hold (a few pixels of a surface's silhouette, a
  *    few samples of early termination). Warp marching and slab report that
  *    the standard strategy rendered them.
  * Usage: test_surfaces cpu|cuda [--quick] (--quick: one data set, one view
@@ -32,14 +32,10 @@
 
 enum { N = CVR_COLUMN_N, W = CVR_COLUMN_W, H = CVR_COLUMN_H };
 
-/* Isosurfaces from the texture against the reference: pixels more than one
- * level apart, and the mean difference (the samples taken within
- * CVR_TOL_ERT_SAMPLES_FRACTION: early termination moves with a flipped
- * crossing). Measured on an H100 over the views below: at most 0.30% of the
- * pixels, mean 0.033 levels (tools/bench/results/2026-11-23-h100-surfaces). A
- * lattice or an iso value off by half a step fails them by far. */
-#define ISO_OVER_FRACTION 0.01
-#define ISO_MEAN_LEVELS 0.1
+/* Isosurfaces from the texture against the reference: within
+ * CVR_TOL_FLIP_OVER_FRACTION and CVR_TOL_FLIP_MEAN_LEVELS (test_common.h),
+ * the samples taken within CVR_TOL_ERT_SAMPLES_FRACTION (early termination
+ * moves with a flipped crossing). */
 
 typedef struct frame {
   float color[W * H * 4];
@@ -305,8 +301,8 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
               const int flips = m < 2 && gs.memory_layout == CVR_LAYOUT_TEXTURE;
               const double extra = fabs((double)cvr_test_visited(&gs) - (double)cvr_test_visited(&rs));
               if (flips)
-                CHECK(diff.color.over_fraction <= ISO_OVER_FRACTION &&
-                          diff.color.mean_diff <= ISO_MEAN_LEVELS &&
+                CHECK(diff.color.over_fraction <= CVR_TOL_FLIP_OVER_FRACTION &&
+                          diff.color.mean_diff <= CVR_TOL_FLIP_MEAN_LEVELS &&
                           extra <= CVR_TOL_ERT_SAMPLES_FRACTION * (double)cvr_test_visited(&rs) &&
                           gs.rays == rs.rays,
                       "%s: over %.4f%% mean %.4f, %llu samples reached, the CPU %llu", what,

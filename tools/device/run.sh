@@ -5,7 +5,8 @@
 #
 #   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto|empty]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
-#      the sanitizers to some programs and CVR_SANITIZE_TOOLS to some tools;
+#      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
+#      CVR_SANITIZE_TIMEOUT limiting each run, 300 s by default;
 #      strategies runs the micro-benchmark over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
 #      orbit the same strategies over 360 degree orbits of real data; ncu
 #      their cache hit rates facing XY and ZY;
@@ -101,7 +102,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
     tests=("test_analytic cuda" "test_api cuda" "test_cuda_vs_cpu --quick" "test_strategies --quick"
       "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick"
       "test_clipping cuda --quick" "test_surfaces cuda --quick" "test_gradient_opacity cuda --quick"
-      "test_empty_space cuda --quick" "test_transfer_2d cuda --quick" "test_masks cuda --quick")
+      "test_empty_space cuda --quick" "test_transfer_2d cuda --quick" "test_masks cuda --quick"
+      "test_components cuda --quick")
     # CVR_SANITIZE_TESTS="a;b": only these (the programs changed)
     [[ -n ${CVR_SANITIZE_TESTS:-} ]] && IFS=';' read -r -a tests <<<"$CVR_SANITIZE_TESTS"
     for t in "${tests[@]}"; do
@@ -109,7 +111,9 @@ if [[ " $steps " == *" sanitize "* ]]; then
       echo "=== $tool: $t" >>"$log"
       extra=""
       [[ $tool == memcheck ]] && extra="--leak-check full"
-      (cd "$pack/bin" && compute-sanitizer --tool "$tool" $extra --error-exitcode 99 ./$t) >>"$log" 2>&1
+      # a run cut short (rc 124) leaves the rest of the call to the others
+      (cd "$pack/bin" && timeout "${CVR_SANITIZE_TIMEOUT:-300}" \
+        compute-sanitizer --tool "$tool" $extra --error-exitcode 99 ./$t) >>"$log" 2>&1
       rc=$?
       summary_line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
       if [[ $rc == 0 ]]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); fi

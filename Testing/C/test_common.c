@@ -65,6 +65,21 @@ int cvr_test_within_tolerance(const cvr_test_diff *d) {
          d->depth_over_fraction <= CVR_TOL_OVER_FRACTION;
 }
 
+long cvr_test_visible(const uint8_t *rgba, long pixels) {
+  long n = 0;
+  for (long i = 0; i < pixels; ++i) n += rgba[4 * i + 3] > 0;
+  return n;
+}
+
+int cvr_test_render(cvr_context *ctx, const cvr_volume *v, const cvr_transfer_function *tf,
+                    const cvr_view *view, const cvr_render_settings *s, uint8_t *rgba, float *depth,
+                    cvr_render_stats *stats, const char *what) {
+  const cvr_image img = {rgba, NULL, depth, NULL};
+  const cvr_status r = cvr_render(ctx, v, tf, view, s, &img, stats);
+  CHECK(r == CVR_OK, "%s: %s", what, cvr_last_error(ctx));
+  return r == CVR_OK;
+}
+
 cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], double lo, double hi,
                                      double unit_distance) {
   float table[4 * 256];

@@ -94,6 +94,15 @@ cvr_test_diff cvr_test_compare(const uint8_t *a, const uint8_t *b, const float *
                                const float *depth_b, long pixels);
 int cvr_test_within_tolerance(const cvr_test_diff *d);
 
+/* Pixels of an 8-bit RGBA image with any opacity. */
+long cvr_test_visible(const uint8_t *rgba, long pixels);
+
+/* Renders into 8-bit RGBA and depth (either may be NULL), checking that it
+ * succeeded (a failure is a failed check naming `what`); returns whether. */
+int cvr_test_render(cvr_context *ctx, const cvr_volume *v, const cvr_transfer_function *tf,
+                    const cvr_view *view, const cvr_render_settings *s, uint8_t *rgba, float *depth,
+                    cvr_render_stats *stats, const char *what);
+
 /* A transfer function that shows the structure of a real data set: opacity
  * rising between two percentiles chosen per data set by the tests. */
 cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], double lo,

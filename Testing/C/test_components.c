@@ -38,21 +38,6 @@ static const cvr_blend_mode blend_modes[] = {CVR_BLEND_COMPOSITE, CVR_BLEND_MAXI
                                              CVR_BLEND_SLICE};
 enum { BLEND_MODES = sizeof blend_modes / sizeof *blend_modes };
 
-static long visible(const uint8_t *rgba) {
-  long n = 0;
-  for (long i = 0; i < PIXELS; ++i) n += rgba[4 * i + 3] > 0;
-  return n;
-}
-
-static int render(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf, const cvr_view *view,
-                  const cvr_render_settings *s, uint8_t *rgba, float *depth, cvr_render_stats *st,
-                  const char *what) {
-  const cvr_image img = {rgba, NULL, depth, NULL};
-  const cvr_status r = cvr_render(ctx, v, tf, view, s, &img, st);
-  CHECK(r == CVR_OK, "%s: %s", what, cvr_last_error(ctx));
-  return r == CVR_OK;
-}
-
 /* ---- volumes made from real data ----------------------------------------- */
 
 static double value_at(const cvr_volume_desc *d, size_t i) {
@@ -254,8 +239,8 @@ static void reductions_on(cvr_context *ctx, cvr_backend backend, int quick) {
           snprintf(what, sizeof what, "%s %s %s%s", d->file, r->name,
                    cvr_blend_mode_name(blend_modes[b]), shaded ? " shaded" : "");
           cvr_render_stats rs, ms;
-          if (!render(ctx, single, single_tf, &view, &s, ref, ref_depth, &rs, what)) continue;
-          if (!render(ctx, multi, tf, &view, &s, out, out_depth, &ms, what)) continue;
+          if (!cvr_test_render(ctx, single, single_tf, &view, &s, ref, ref_depth, &rs, what)) continue;
+          if (!cvr_test_render(ctx, multi, tf, &view, &s, out, out_depth, &ms, what)) continue;
           /* the minimum of the data is air, and the maximum of its reverse;
            * a slice shows little of a ramp */
           const long least = blend_modes[b] == CVR_BLEND_SLICE ? 20
@@ -263,7 +248,8 @@ static void reductions_on(cvr_context *ctx, cvr_backend backend, int quick) {
                                        (blend_modes[b] == CVR_BLEND_MAXIMUM && r->single == REVERSED)
                                  ? 0
                                  : PIXELS / 50;
-          CHECK(visible(ref) >= least, "%s: only %ld pixels visible", what, visible(ref));
+          CHECK(cvr_test_visible(ref, PIXELS) >= least, "%s: only %ld pixels visible", what,
+                cvr_test_visible(ref, PIXELS));
           const cvr_test_diff diff = cvr_test_compare(ref, out, ref_depth, out_depth, PIXELS);
           CHECK(cvr_test_within_tolerance(&diff), "%s: over %.4f%% mean %.4f max %d", what,
                 100.0 * diff.color.over_fraction, diff.color.mean_diff, diff.color.max_diff);
@@ -425,7 +411,7 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
         snprintf(what, sizeof what, "%d %s components %s", n, dependent ? "dependent" : "independent",
                  cvr_blend_mode_name(blend_modes[b]));
         cvr_render_stats rs, gs;
-        if (!render(cpu, cv, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
+        if (!cvr_test_render(cpu, cv, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
         /* the extreme of the opacity component may be air: its minimum
          * where it holds the data (4 dependent), its maximum where it holds
          * their reverse (2 dependent); a slice shows little of a ramp */
@@ -434,7 +420,8 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
                                            (blend_modes[b] == CVR_BLEND_MAXIMUM && n == 2))
                                ? -1
                                : PIXELS / 50;
-        CHECK(visible(ref) > least, "%s: only %ld pixels visible", what, visible(ref));
+        CHECK(cvr_test_visible(ref, PIXELS) > least, "%s: only %ld pixels visible", what,
+              cvr_test_visible(ref, PIXELS));
         for (size_t k = 0; k < sizeof configs / sizeof *configs; ++k) {
           s.strategy = configs[k].strategy;
           s.memory_layout = configs[k].layout;
@@ -443,7 +430,7 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
           snprintf(run, sizeof run, "%s asked %s %s", what, cvr_strategy_name(s.strategy),
                    cvr_memory_layout_name(s.memory_layout));
           memset(out, 0xCD, sizeof out);
-          if (!render(gpu, gv, gtf, &view, &s, out, out_depth, &gs, run)) continue;
+          if (!cvr_test_render(gpu, gv, gtf, &view, &s, out, out_depth, &gs, run)) continue;
           CHECK(gs.strategy == CVR_STRATEGY_STANDARD && gs.memory_layout == CVR_LAYOUT_TEXTURE &&
                     gs.rotations == 0 && gs.samples_skipped_empty == 0,
                 "%s: rendered by %s from %s, %d turns, %llu skipped", run,

@@ -56,21 +56,6 @@ static void apply(const config *c, cvr_render_settings *s) {
   s->rotation_policy = c->rotation;
 }
 
-static long visible(const uint8_t *rgba) {
-  long n = 0;
-  for (long i = 0; i < PIXELS; ++i) n += rgba[4 * i + 3] > 0;
-  return n;
-}
-
-static int render(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf, const cvr_view *view,
-                  const cvr_render_settings *s, uint8_t *rgba, float *depth, cvr_render_stats *st,
-                  const char *what) {
-  const cvr_image img = {rgba, NULL, depth, NULL};
-  const cvr_status r = cvr_render(ctx, v, tf, view, s, &img, st);
-  CHECK(r == CVR_OK, "%s: %s", what, cvr_last_error(ctx));
-  return r == CVR_OK;
-}
-
 /* Labels over a volume of dims: f(i, j, k) per voxel. */
 typedef unsigned char (*label_fn)(const int dims[3], int i, int j, int k);
 static unsigned char *make_labels(const int dims[3], label_fn f) {
@@ -150,9 +135,9 @@ static void binary_as_cropping(cvr_context *ctx, cvr_backend backend, int quick)
           cropped.cropping_flags = 0;
           for (int r = 0; r < 9; ++r) cropped.cropping_flags |= 1u << (3 * (r % 3) + 9 * (r / 3));
           CHECK(cvr_volume_set_mask(sc.volume, NULL) == CVR_OK, "%s", cvr_last_error(ctx));
-          if (!render(ctx, sc.volume, sc.tf, &view, &cropped, a, da, &sa, what)) continue;
+          if (!cvr_test_render(ctx, sc.volume, sc.tf, &view, &cropped, a, da, &sa, what)) continue;
           CHECK(cvr_volume_set_mask(sc.volume, half) == CVR_OK, "%s", cvr_last_error(ctx));
-          if (!render(ctx, sc.volume, sc.tf, &view, &s, b, db, &sb, what)) continue;
+          if (!cvr_test_render(ctx, sc.volume, sc.tf, &view, &s, b, db, &sb, what)) continue;
           cvr_test_diff diff = cvr_test_compare(a, b, da, db, PIXELS);
           CHECK(diff.color.max_diff == 0 && diff.depth_over_fraction == 0.0,
                 "%s: the half mask differs from cropping (max %d levels, %.3f%% depths)", what,
@@ -160,18 +145,20 @@ static void binary_as_cropping(cvr_context *ctx, cvr_backend backend, int quick)
           /* (most rays' minimum is air, and the slice plane cuts little of the bonsai) */
           const long least = s.blend_mode == CVR_BLEND_MINIMUM || s.blend_mode == CVR_BLEND_SLICE
                                  ? 16 : PIXELS / 50;
-          CHECK(visible(b) > least, "%s: only %ld pixels visible", what, visible(b));
+          CHECK(cvr_test_visible(b, PIXELS) > least, "%s: only %ld pixels visible", what,
+                cvr_test_visible(b, PIXELS));
           if (c > 0) continue; /* the rest once per blend mode and view */
           CHECK(cvr_volume_set_mask(sc.volume, all) == CVR_OK, "%s", cvr_last_error(ctx));
-          render(ctx, sc.volume, sc.tf, &view, &s, a, da, &sa, what);
+          cvr_test_render(ctx, sc.volume, sc.tf, &view, &s, a, da, &sa, what);
           CHECK(cvr_volume_set_mask(sc.volume, NULL) == CVR_OK, "%s", cvr_last_error(ctx));
-          render(ctx, sc.volume, sc.tf, &view, &s, b, db, &sb, what);
+          cvr_test_render(ctx, sc.volume, sc.tf, &view, &s, b, db, &sb, what);
           diff = cvr_test_compare(a, b, da, db, PIXELS);
           CHECK(diff.color.max_diff == 0, "%s: a mask of ones differs from none (max %d levels)",
                 what, diff.color.max_diff);
           CHECK(cvr_volume_set_mask(sc.volume, none) == CVR_OK, "%s", cvr_last_error(ctx));
-          render(ctx, sc.volume, sc.tf, &view, &s, a, da, &sa, what);
-          CHECK(visible(a) == 0, "%s: a mask of zeros leaves %ld pixels", what, visible(a));
+          cvr_test_render(ctx, sc.volume, sc.tf, &view, &s, a, da, &sa, what);
+          CHECK(cvr_test_visible(a, PIXELS) == 0, "%s: a mask of zeros leaves %ld pixels", what,
+                cvr_test_visible(a, PIXELS));
           CHECK(sa.rays == sb.rays, "%s: %llu rays masked, %llu not", what,
                 (unsigned long long)sa.rays, (unsigned long long)sb.rays);
         }
@@ -356,17 +343,19 @@ static void label_skipping(cvr_context *ctx, int quick) {
     cvr_render_stats sa, sb;
     char what[160];
     snprintf(what, sizeof what, "%s view %d: label 1 only, skipping", d->file, v);
-    if (!render(ctx, sc.volume, tf, &view, &s, a, da, &sa, what)) continue;
+    if (!cvr_test_render(ctx, sc.volume, tf, &view, &s, a, da, &sa, what)) continue;
     s.empty_space_skipping = 1;
-    if (!render(ctx, sc.volume, tf, &view, &s, b, db, &sb, what)) continue;
+    if (!cvr_test_render(ctx, sc.volume, tf, &view, &s, b, db, &sb, what)) continue;
     const cvr_test_diff diff = cvr_test_compare(a, b, da, db, PIXELS);
-    CHECK(visible(a) > PIXELS / 50, "%s: only %ld pixels visible", what, visible(a));
+    CHECK(cvr_test_visible(a, PIXELS) > PIXELS / 50, "%s: only %ld pixels visible", what,
+          cvr_test_visible(a, PIXELS));
     CHECK(diff.color.max_diff == 0 && diff.depth_over_fraction == 0.0,
           "%s: differs from no skipping (max %d levels)", what, diff.color.max_diff);
     CHECK(sb.samples_skipped_empty > 0, "%s: nothing skipped", what);
     s.mask_type = CVR_MASK_BINARY; /* the volume's function alone: nothing */
-    if (render(ctx, sc.volume, tf, &view, &s, b, db, &sb, what))
-      CHECK(visible(b) == 0, "%s: %ld pixels visible without the label map", what, visible(b));
+    if (cvr_test_render(ctx, sc.volume, tf, &view, &s, b, db, &sb, what))
+      CHECK(cvr_test_visible(b, PIXELS) == 0, "%s: %ld pixels visible without the label map", what,
+            cvr_test_visible(b, PIXELS));
   }
   free(labels);
   cvr_transfer_function_destroy(tf);
@@ -423,15 +412,16 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
         snprintf(what, sizeof what, "%s %s view %d", d->file,
                  kind == 0 ? "binary" : kind == 1 ? "label map" : "label map 0.5 shaded", v);
         cvr_render_stats rs, gs;
-        if (!render(cpu, c.volume, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
-        CHECK(visible(ref) > PIXELS / 50, "%s: only %ld pixels visible", what, visible(ref));
+        if (!cvr_test_render(cpu, c.volume, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
+        CHECK(cvr_test_visible(ref, PIXELS) > PIXELS / 50, "%s: only %ld pixels visible", what,
+              cvr_test_visible(ref, PIXELS));
         for (size_t k = 0; k < sizeof cuda_configs / sizeof *cuda_configs; ++k) {
           apply(&cuda_configs[k], &s);
           char run[220];
           snprintf(run, sizeof run, "%s %s %s", what, cvr_strategy_name(s.strategy),
                    cvr_memory_layout_name(s.memory_layout));
           memset(out, 0xCD, sizeof out);
-          if (!render(gpu, g.volume, gtf, &view, &s, out, out_depth, &gs, run)) continue;
+          if (!cvr_test_render(gpu, g.volume, gtf, &view, &s, out, out_depth, &gs, run)) continue;
           const cvr_test_diff diff = cvr_test_compare(ref, out, ref_depth, out_depth, PIXELS);
           if (gs.strategy == CVR_STRATEGY_SLAB && s.shading.enabled)
             CHECK(diff.color.mean_diff < 4.0, "%s: mean %.4f levels (slab gradients)", run,

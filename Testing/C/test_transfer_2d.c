@@ -235,12 +235,6 @@ static int render_scene(cvr_context *ctx, const cvr_test_scene *sc, cvr_transfer
   return st == CVR_OK;
 }
 
-static long visible(const uint8_t *rgba) {
-  long n = 0;
-  for (long i = 0; i < PIXELS; ++i) n += rgba[4 * i + 3] > 0;
-  return n;
-}
-
 /* Rows of one 1D table render that table; strong and weak gradients render
  * different pixels; skipping changes nothing. On the context's backend. */
 static void real_data(cvr_context *ctx, int quick) {
@@ -270,7 +264,8 @@ static void real_data(cvr_context *ctx, int quick) {
         if (render_scene(ctx, &sc, one, &view, &s, a, da, &sa, what) &&
             render_scene(ctx, &sc, rows, &view, &s, b, db, &sb, what)) {
           const cvr_test_diff diff = cvr_test_compare(a, b, da, db, PIXELS);
-          CHECK(visible(a) > PIXELS / 20, "%s: only %ld pixels visible", what, visible(a));
+          CHECK(cvr_test_visible(a, PIXELS) > PIXELS / 20, "%s: only %ld pixels visible", what,
+                cvr_test_visible(a, PIXELS));
           CHECK(cvr_test_within_tolerance(&diff), "%s: over %.4f%% mean %.4f max %d", what,
                 100.0 * diff.color.over_fraction, diff.color.mean_diff, diff.color.max_diff);
         }
@@ -280,8 +275,9 @@ static void real_data(cvr_context *ctx, int quick) {
       if (render_scene(ctx, &sc, strong, &view, &s, a, da, &sa, what) &&
           render_scene(ctx, &sc, weak, &view, &s, b, db, &sb, what)) {
         const cvr_test_diff diff = cvr_test_compare(a, b, da, db, PIXELS);
-        CHECK(visible(a) > PIXELS / 50 && visible(b) > PIXELS / 50,
-              "%s: %ld and %ld pixels visible", what, visible(a), visible(b));
+        CHECK(cvr_test_visible(a, PIXELS) > PIXELS / 50 && cvr_test_visible(b, PIXELS) > PIXELS / 50,
+              "%s: %ld and %ld pixels visible", what, cvr_test_visible(a, PIXELS),
+              cvr_test_visible(b, PIXELS));
         CHECK(diff.color.mean_diff > 1.0, "%s: mean difference only %.3f levels", what,
               diff.color.mean_diff);
       }
@@ -344,7 +340,8 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
         snprintf(what, sizeof what, "%s 2D%s view %d", cvr_test_datasets[d].file,
                  shade ? " shaded" : "", v);
         if (!render_scene(cpu, &c, ctf, &view, &s, ref, ref_depth, &rs, what)) continue;
-        CHECK(visible(ref) > PIXELS / 50, "%s: only %ld pixels visible", what, visible(ref));
+        CHECK(cvr_test_visible(ref, PIXELS) > PIXELS / 50, "%s: only %ld pixels visible", what,
+              cvr_test_visible(ref, PIXELS));
         for (size_t k = 0; k < sizeof strategies / sizeof strategies[0]; ++k) {
           s.strategy = strategies[k];
           char run[200];

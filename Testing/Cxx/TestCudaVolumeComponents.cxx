@@ -15,7 +15,6 @@
 // With every weight 0 nothing is drawn where weights 1 draw the vase, and no
 // warning or error is reported.
 #include "cvrPeerViewports.h"
-#include "vtkCallbackCommand.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkImageAppendComponents.h"
 #include "vtkImageShiftScale.h"
@@ -25,21 +24,6 @@
 
 namespace
 {
-long VisiblePixels(vtkRenderWindow* window)
-{
-  vtkSmartPointer<vtkImageData> image = cvrTest::Grab(window);
-  vtkDataArray* rgb = image->GetPointData()->GetScalars();
-  long n = 0;
-  for (vtkIdType i = 0; i < rgb->GetNumberOfTuples(); ++i)
-  {
-    // the background is (0.1, 0.1, 0.15): 25 25 38
-    n += std::abs(rgb->GetComponent(i, 0) - 25) + std::abs(rgb->GetComponent(i, 1) - 25) +
-        std::abs(rgb->GetComponent(i, 2) - 38) >
-      8;
-  }
-  return n;
-}
-
 // A colour ramp from `from` to `to` and an opacity ramp over [lo, hi] (0 to
 // maxOpacity), as component c's functions.
 void SetComponent(vtkVolumeProperty* p, int c, double lo, double hi, double maxOpacity,
@@ -160,50 +144,20 @@ int TestCudaVolumeComponents(int argc, char* argv[])
   scene.Add("vase, 4 independent, every weight 0", vase, fourNone, vaseDt, 30, 20, false,
     blend(vtkVolumeMapper::COMPOSITE_BLEND));
 
-  std::vector<std::string> messages;
-  vtkNew<vtkCallbackCommand> collect;
-  collect->SetClientData(&messages);
-  collect->SetCallback([](vtkObject*, unsigned long, void* clientData, void* callData) {
-    static_cast<std::vector<std::string>*>(clientData)->push_back(static_cast<const char*>(callData));
-  });
-  for (auto& v : scene.Viewports)
-  {
-    v.Ours->AddObserver(vtkCommand::ErrorEvent, collect);
-    v.Ours->AddObserver(vtkCommand::WarningEvent, collect);
-  }
+  scene.CollectMessages();
   bool ok = scene.RenderAndCompare();
 
   // the weights count: every weight 0 (viewport 7) shows nothing where
   // weights 1 (viewport 2, the same view) show the vase
-  auto viewportVisible = [&scene](int i) {
-    for (size_t k = 0; k < scene.Viewports.size(); ++k)
-    {
-      scene.Viewports[k].Volume->SetVisibility(static_cast<int>(k) == i);
-    }
-    scene.Window->Render();
-    const long n = VisiblePixels(scene.Window);
-    for (auto& v : scene.Viewports)
-    {
-      v.Volume->SetVisibility(1);
-    }
-    return n;
-  };
   // (the window's ninth cell has no renderer: black, counted in each)
-  const long empty = viewportVisible(-1);
-  const long none = viewportVisible(7) - empty, all = viewportVisible(2) - empty;
+  const long empty = scene.VisibleWith(-1);
+  const long none = scene.VisibleWith(7) - empty, all = scene.VisibleWith(2) - empty;
   std::printf("visible pixels: every weight 0 %ld, every weight 1 %ld\n", none, all);
   if (!(none == 0 && all > 1000))
   {
     std::printf("weights 0 should take every component out\n");
     ok = false;
   }
-  for (const std::string& m : messages)
-  {
-    if (m.find("rendering on the CPU") == std::string::npos)
-    {
-      std::printf("ERROR: unexpected message: %s\n", m.c_str());
-      ok = false;
-    }
-  }
+  ok &= scene.NoUnexpectedMessages();
   return scene.CompareWithBaseline(argc, argv, ok);
 }

@@ -7,7 +7,6 @@
 // planes lie at 30% and 60% of each axis in data coordinates, so both
 // mappers cut the same voxels. No warning or error is reported.
 #include "cvrPeerViewports.h"
-#include "vtkCallbackCommand.h"
 
 int TestCudaVolumeCropping(int argc, char* argv[])
 {
@@ -55,25 +54,8 @@ int TestCudaVolumeCropping(int argc, char* argv[])
   }
   // cropping is rendered, not warned about (the one message allowed is the
   // notice that a build without CUDA renders on the CPU)
-  std::vector<std::string> messages;
-  vtkNew<vtkCallbackCommand> collect;
-  collect->SetClientData(&messages);
-  collect->SetCallback([](vtkObject*, unsigned long, void* clientData, void* callData) {
-    static_cast<std::vector<std::string>*>(clientData)->push_back(static_cast<const char*>(callData));
-  });
-  for (auto& v : scene.Viewports)
-  {
-    v.Ours->AddObserver(vtkCommand::ErrorEvent, collect);
-    v.Ours->AddObserver(vtkCommand::WarningEvent, collect);
-  }
+  scene.CollectMessages();
   bool ok = scene.RenderAndCompare();
-  for (const std::string& m : messages)
-  {
-    if (m.find("rendering on the CPU") == std::string::npos)
-    {
-      std::cout << "ERROR: unexpected message: " << m << "\n";
-      ok = false;
-    }
-  }
+  ok &= scene.NoUnexpectedMessages();
   return scene.CompareWithBaseline(argc, argv, ok);
 }

@@ -11,7 +11,6 @@
 // Removing the mask input renders the unmasked image (more pixels), and no
 // warning or error is reported.
 #include "cvrPeerViewports.h"
-#include "vtkCallbackCommand.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
@@ -44,18 +43,6 @@ vtkSmartPointer<vtkImageData> BallAndSlab(vtkImageData* image)
   return mask;
 }
 
-long VisiblePixels(vtkRenderWindow* window)
-{
-  vtkSmartPointer<vtkImageData> image = cvrTest::Grab(window);
-  vtkDataArray* rgb = image->GetPointData()->GetScalars();
-  long n = 0;
-  for (vtkIdType i = 0; i < rgb->GetNumberOfTuples(); ++i)
-  {
-    // the background is (0.1, 0.1, 0.15): 25 25 38
-    n += std::abs(rgb->GetComponent(i, 0) - 25) + std::abs(rgb->GetComponent(i, 1) - 25) > 8;
-  }
-  return n;
-}
 }
 
 int TestCudaVolumeMasks(int argc, char* argv[])
@@ -121,37 +108,14 @@ int TestCudaVolumeMasks(int argc, char* argv[])
   lit.OverBound = 0.03; // ours in step and sign conventions (measured here: 0.44, 1.6%)
   scene.Add("no mask", bonsai, plain, dt, 30, 20, false, [](vtkVolumeMapper*) {});
 
-  std::vector<std::string> messages;
-  vtkNew<vtkCallbackCommand> collect;
-  collect->SetClientData(&messages);
-  collect->SetCallback([](vtkObject*, unsigned long, void* clientData, void* callData) {
-    static_cast<std::vector<std::string>*>(clientData)->push_back(static_cast<const char*>(callData));
-  });
-  for (auto& v : scene.Viewports)
-  {
-    v.Ours->AddObserver(vtkCommand::ErrorEvent, collect);
-    v.Ours->AddObserver(vtkCommand::WarningEvent, collect);
-  }
+  scene.CollectMessages();
   bool ok = scene.RenderAndCompare();
 
   // the binary mask (viewport 0) shows less than no mask (viewport 5, the
   // same view); without its mask input it renders that again
-  auto viewportVisible = [&scene](int i) {
-    for (size_t k = 0; k < scene.Viewports.size(); ++k)
-    {
-      scene.Viewports[k].Volume->SetVisibility(static_cast<int>(k) == i);
-    }
-    scene.Window->Render();
-    const long n = VisiblePixels(scene.Window);
-    for (auto& v : scene.Viewports)
-    {
-      v.Volume->SetVisibility(1);
-    }
-    return n;
-  };
-  const long withMask = viewportVisible(0), without = viewportVisible(5);
+  const long withMask = scene.VisibleWith(0), without = scene.VisibleWith(5);
   scene.Viewports[0].Ours->SetMaskInput(nullptr);
-  const long removed = viewportVisible(0);
+  const long removed = scene.VisibleWith(0);
   scene.Viewports[0].Ours->SetMaskInput(mask);
   std::cout << "visible pixels: masked " << withMask << ", unmasked " << without
             << ", mask removed " << removed << "\n";
@@ -160,14 +124,7 @@ int TestCudaVolumeMasks(int argc, char* argv[])
     std::cout << "ERROR: the mask does not cut the image, or removing it does not restore it\n";
     ok = false;
   }
-  for (const std::string& m : messages)
-  {
-    if (m.find("rendering on the CPU") == std::string::npos)
-    {
-      std::cout << "ERROR: unexpected message: " << m << "\n";
-      ok = false;
-    }
-  }
+  ok &= scene.NoUnexpectedMessages();
   scene.Window->Render();
   return scene.CompareWithBaseline(argc, argv, ok);
 }

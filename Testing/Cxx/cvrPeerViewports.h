@@ -8,12 +8,15 @@
 
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
+#include "vtkCallbackCommand.h"
 #include "vtkExtractVOI.h"
 #include "vtkOpenGLGPUVolumeRayCastMapper.h"
+#include "vtkPointData.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -59,6 +62,8 @@ struct PeerViewports
   vtkNew<vtkRenderWindow> Window;
   vtkNew<vtkRenderWindowInteractor> Interactor;
   std::vector<Viewport> Viewports;
+  std::vector<std::string> Messages; ///< CollectMessages
+  vtkNew<vtkCallbackCommand> Collector;
 
   PeerViewports(int width, int height, int columns, int rows)
     : Width(width)
@@ -140,6 +145,62 @@ struct PeerViewports
     }
     this->Window->Render();
     return ok;
+  }
+
+  /// Collects our mappers' errors and warnings from here on into Messages.
+  void CollectMessages()
+  {
+    this->Collector->SetClientData(&this->Messages);
+    this->Collector->SetCallback([](vtkObject*, unsigned long, void* clientData, void* callData) {
+      static_cast<std::vector<std::string>*>(clientData)->push_back(static_cast<const char*>(callData));
+    });
+    for (Viewport& v : this->Viewports)
+    {
+      v.Ours->AddObserver(vtkCommand::ErrorEvent, this->Collector);
+      v.Ours->AddObserver(vtkCommand::WarningEvent, this->Collector);
+    }
+  }
+
+  /// Whether the messages collected are at most the notice that a build
+  /// without CUDA renders on the CPU; prints any other.
+  bool NoUnexpectedMessages() const
+  {
+    bool ok = true;
+    for (const std::string& m : this->Messages)
+    {
+      if (m.find("rendering on the CPU") == std::string::npos)
+      {
+        std::printf("ERROR: unexpected message: %s\n", m.c_str());
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  /// The window's pixels more than 8 levels (summed over r, g, b) from the
+  /// background (0.1, 0.1, 0.15), with only viewport i's volume shown (-1:
+  /// none; cells without a renderer count alike every time).
+  long VisibleWith(int i)
+  {
+    for (size_t k = 0; k < this->Viewports.size(); ++k)
+    {
+      this->Viewports[k].Volume->SetVisibility(static_cast<int>(k) == i);
+    }
+    this->Window->Render();
+    vtkSmartPointer<vtkImageData> image = Grab(this->Window);
+    vtkDataArray* rgb = image->GetPointData()->GetScalars();
+    long n = 0;
+    for (vtkIdType p = 0; p < rgb->GetNumberOfTuples(); ++p)
+    {
+      n += std::abs(rgb->GetComponent(p, 0) - 25) + std::abs(rgb->GetComponent(p, 1) - 25) +
+          std::abs(rgb->GetComponent(p, 2) - 38) >
+        8;
+    }
+    for (Viewport& v : this->Viewports)
+    {
+      v.Volume->SetVisibility(1);
+    }
+    return n;
   }
 
   /// The regression image of our rendering: the test's exit code.

@@ -276,8 +276,9 @@ void vtkCudaVolumeRepresentation::UpdateMapperParameters()
 {
   this->Superclass::UpdateMapperParameters();
   // "velocity Magnitude" or "velocity X" in the colouring menu: the colour
-  // map's vector mode. Without independent components (Map Scalars off)
-  // the mapper refuses several components: dependent ones are not supported.
+  // map's vector mode. Without independent components (Map Scalars off, or
+  // a separate opacity array) the components go to the mapper as they are,
+  // dependent: luminance + alpha or RGBA.
   vtkColorTransferFunction* ctf = this->Property->GetRGBTransferFunction(0);
   int mode = vtkCudaVolumeMapper::VECTOR_DISABLED;
   if (ctf && this->Property->GetIndependentComponents())

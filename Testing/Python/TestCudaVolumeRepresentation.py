@@ -4,7 +4,7 @@ reported, the image compared with its baseline; then the stock Volume
 representation, which must render through vtkCudaVolumeMapper too."""
 import os
 
-from cvr_pvtest import (arguments, check, compare_with_baseline, finish, load_plugin, pixels_apart,
+from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin, pixels_apart,
                         read_png, shown, vase_scene)
 
 args = arguments()
@@ -243,8 +243,8 @@ ok &= check(after > before, "the stock Volume representation did not use vtkCuda
 
 # A vector array (the vase's value along x, three times the height along y),
 # coloured by its magnitude and then by its Y component: the colour map's
-# vector mode reaches the mapper, which renders that quantity (with no
-# vector mode it refuses three components)
+# vector mode reaches the mapper, which renders that quantity (with Map
+# Scalars on, ParaView always gives it a vector mode)
 Hide(source, view)
 vectors = Calculator(Input=source, ResultArrayName="v", Function="SLCImage*iHat + 3*coordsZ*jHat")
 vrep = Show(vectors, view)
@@ -272,4 +272,67 @@ apart = pixels_apart(vector_shots[0], vector_shots[1])
 print("magnitude and Y: %d pixels apart, %s and %s samples" % (apart, vector_samples[0], vector_samples[1]))
 ok &= check(apart > 1000 and vector_samples[0] != vector_samples[1],
             "coloured by magnitude and by Y: the same volume rendered (%d pixels apart)" % apart)
+Hide(vectors, view)
+
+
+# Several components as ParaView hands them to the mapper without a vector
+# mode. The vase's four 8-bit components (vase_4comp.vti) with Map Scalars
+# off are RGBA (dependent components): the colour is the data's own, so
+# another colour map changes nothing, while another opacity map (read on the
+# fourth component) does; with Map Scalars on the colour map colours them.
+def frame(representation, name):
+    representation.UpdatePropertyInformation()
+    frames = representation.GetPropertyValue("CudaFramesRendered")
+    Render(view)
+    representation.UpdatePropertyInformation()
+    stats = representation.GetPropertyValue("CudaLastFrameStatistics")
+    path = os.path.join(args.output, "TestCudaVolumeRepresentation-%s.png" % name)
+    SaveScreenshot(path, view, ImageResolution=[300, 300])
+    image = read_png(path)
+    print("%s: %d pixels shown; %s" % (name, shown(image), stats))
+    return image, representation.GetPropertyValue("CudaFramesRendered") > frames and " 0 samples" not in stats
+
+
+rgba = XMLImageDataReader(FileName=[data_file(args, "vtk/vase_4comp.vti")])
+crep = Show(rgba, view)
+crep.Representation = "CUDA Volume"
+ColorBy(crep, ("POINTS", "Scalars_", "Magnitude"))
+crep.MapScalars = 0
+GetColorTransferFunction("Scalars_").ApplyPreset("Cool to Warm", True)
+GetOpacityTransferFunction("Scalars_").Points = [0, 0, 0.5, 0, 40, 0, 0.5, 0, 255, 0.8, 0.5, 0]
+direct, rendered = frame(crep, "rgba")
+ok &= check(rendered and shown(direct) > 1000, "Map Scalars off: the RGBA vase is not shown")
+GetColorTransferFunction("Scalars_").ApplyPreset("Black-Body Radiation", True)
+other_colours, rendered = frame(crep, "rgba-other-colours")
+ok &= check(rendered and pixels_apart(direct, other_colours) == 0,
+            "Map Scalars off: another colour map changed %d pixels of the data's own colours"
+            % pixels_apart(direct, other_colours))
+GetOpacityTransferFunction("Scalars_").Points = [0, 0, 0.5, 0, 160, 0, 0.5, 0, 255, 0.8, 0.5, 0]
+other_opacity, rendered = frame(crep, "rgba-other-opacity")
+ok &= check(rendered and 0 < shown(other_opacity) < shown(direct),
+            "Map Scalars off: an opacity map keeping less shows %d pixels against %d"
+            % (shown(other_opacity), shown(direct)))
+crep.MapScalars = 1
+mapped, rendered = frame(crep, "rgba-mapped")
+ok &= check(rendered and pixels_apart(other_opacity, mapped) > 1000,
+            "Map Scalars on: the colour map does not colour the vase (%d pixels apart)"
+            % pixels_apart(other_opacity, mapped))
+Hide(rgba, view)
+
+# Use Separate Opacity Array: the vase's values as colour, an array that is
+# the vase below half its height and 0 above as opacity; ParaView pairs them
+# into two dependent components (luminance + alpha), so the upper half
+# disappears
+halves = Calculator(Input=source, ResultArrayName="lower", Function="SLCImage*(coordsZ<37)")
+hrep = Show(halves, view)
+hrep.Representation = "CUDA Volume"
+ColorBy(hrep, ("POINTS", "SLCImage"))
+hrep.ScalarOpacityUnitDistance = 2.0
+whole, rendered = frame(hrep, "whole")
+hrep.UseSeparateOpacityArray = 1
+hrep.OpacityArray = ["POINTS", "lower"]
+lower, rendered = frame(hrep, "separate-opacity")
+ok &= check(rendered and 1000 < shown(lower) < shown(whole) - 1000,
+            "Use Separate Opacity Array: %d pixels shown against the whole vase's %d"
+            % (shown(lower), shown(whole)))
 finish(ok)

@@ -402,6 +402,31 @@ int main(int argc, char **argv) {
   sb.shading.lights[0].diffuse[1] = INFINITY;
   EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
               "not finite");
+  /* finite, but beyond what float shading holds, or beyond vtkLight's ranges */
+  for (int i = 0; i < 7; ++i) {
+    sb = s;
+    sb.shading.enabled = 1;
+    cvr_light *l = &sb.shading.lights[0];
+    l->type = CVR_LIGHT_POSITIONAL;
+    l->position[2] = 10.0;
+    const char *what = i < 3 ? "colours and attenuation" : i < 5 ? "within" : "exponent";
+    switch (i) {
+    case 0: l->diffuse[0] = 1e30; break;
+    case 1: l->ambient[2] = -0.5; break;
+    case 2: l->attenuation[1] = -1.0; break;
+    case 3: l->position[0] = 1e30; break;
+    case 4: l->focal_point[1] = -1e30; break;
+    case 5: l->exponent = -1e30; break; /* a fuzzer's: infinite pixels before */
+    default: l->cone_angle = -1.0; break;
+    }
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                what);
+  }
+  sb = s;
+  sb.shading.enabled = 1;
+  sb.shading.specular = 1e30;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "shading coefficients");
   sb = s;
   sb.shading.enabled = 1;
   sb.shading.lights[0].type = CVR_LIGHT_DIRECTIONAL; /* position == focal point */

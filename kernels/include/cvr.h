@@ -472,11 +472,12 @@ typedef enum cvr_light_type {
  * Colours already include the light's intensity. */
 typedef struct cvr_light {
   cvr_light_type type;
-  double ambient[3], diffuse[3], specular[3];
-  double position[3], focal_point[3];
-  double attenuation[3]; /* constant, linear, quadratic (positional) */
-  double cone_angle;     /* degrees; >= 90 is a point light */
-  double exponent;       /* spot falloff */
+  double ambient[3], diffuse[3], specular[3]; /* each in [0, 1e6] */
+  double position[3], focal_point[3];          /* within 1e18 of the origin */
+  double attenuation[3]; /* constant, linear, quadratic (positional), each in
+                            [0, 1e6]; all 0: none */
+  double cone_angle;     /* degrees, 0..180; >= 90 is a point light */
+  double exponent;       /* spot falloff, 0..128 (vtkLight's range) */
 } cvr_light;
 
 /* Phong shading of the classified samples with gradients from central
@@ -489,7 +490,7 @@ typedef struct cvr_light {
  * |.|). Samples whose gradient vanishes get the ambient term alone. */
 typedef struct cvr_shading {
   int enabled;
-  double ambient, diffuse, specular, specular_power;
+  double ambient, diffuse, specular, specular_power; /* each in [0, 1e6] */
   int two_sided;
   int light_count; /* 0 .. CVR_MAX_LIGHTS */
   cvr_light lights[CVR_MAX_LIGHTS];

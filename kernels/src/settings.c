@@ -74,15 +74,28 @@ void cvr_render_settings_init(cvr_render_settings *s) {
 
 static int finite3(const double *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
+/* Each of v within [lo, hi]. */
+static int within3(const double *v, double lo, double hi) {
+  for (int a = 0; a < 3; ++a)
+    if (!(v[a] >= lo && v[a] <= hi)) return 0;
+  return 1;
+}
+
+/* Shading runs in float: colours and coefficients up to CVR_SHADING_MAX (a
+ * product of two, over lights, stays far below FLT_MAX), light positions
+ * within CVR_LIGHT_EXTENT of the origin (their squared distances too). */
+#define CVR_SHADING_MAX 1e6
+#define CVR_LIGHT_EXTENT 1e18
+
 static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
   if (!sh->enabled) return CVR_OK;
   const double k[4] = {sh->ambient, sh->diffuse, sh->specular, sh->specular_power};
   for (int i = 0; i < 4; ++i)
-    if (!(k[i] >= 0.0) || !isfinite(k[i]))
+    if (!(k[i] >= 0.0 && k[i] <= CVR_SHADING_MAX))
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "settings: shading coefficients (ambient %g, diffuse %g, specular %g, "
-                      "power %g) must be finite and >= 0", sh->ambient, sh->diffuse, sh->specular,
-                      sh->specular_power);
+                      "power %g) must be finite and in [0, %g]", sh->ambient, sh->diffuse,
+                      sh->specular, sh->specular_power, CVR_SHADING_MAX);
   if (sh->light_count < 0 || sh->light_count > CVR_MAX_LIGHTS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: %d lights; 0..%d are supported",
                     sh->light_count, CVR_MAX_LIGHTS);
@@ -96,6 +109,23 @@ static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
         !finite3(l->position) || !finite3(l->focal_point) || !finite3(l->attenuation) ||
         !isfinite(l->cone_angle) || !isfinite(l->exponent))
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: light %d is not finite", i);
+    if (!within3(l->ambient, 0.0, CVR_SHADING_MAX) || !within3(l->diffuse, 0.0, CVR_SHADING_MAX) ||
+        !within3(l->specular, 0.0, CVR_SHADING_MAX) ||
+        !within3(l->attenuation, 0.0, CVR_SHADING_MAX))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: light %d: colours and attenuation must be in [0, %g]", i,
+                      CVR_SHADING_MAX);
+    if (!within3(l->position, -CVR_LIGHT_EXTENT, CVR_LIGHT_EXTENT) ||
+        !within3(l->focal_point, -CVR_LIGHT_EXTENT, CVR_LIGHT_EXTENT))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: light %d: position and focal point must be within %g of the origin",
+                      i, CVR_LIGHT_EXTENT);
+    /* vtkLight's own ranges: the exponent is clamped to [0, 128]; a cone of
+     * 90 degrees or more is a point light */
+    if (!(l->exponent >= 0.0 && l->exponent <= 128.0) || !(l->cone_angle >= 0.0 && l->cone_angle <= 180.0))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "settings: light %d: spot exponent %g (0..128) or cone angle %g (0..180 degrees) "
+                      "out of range", i, l->exponent, l->cone_angle);
     if (l->type == CVR_LIGHT_DIRECTIONAL &&
         l->position[0] == l->focal_point[0] && l->position[1] == l->focal_point[1] &&
         l->position[2] == l->focal_point[2])

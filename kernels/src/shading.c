@@ -38,6 +38,9 @@ void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[
     if (l->type == CVR_LIGHT_POSITIONAL && p->attenuation[0] + p->attenuation[1] +
                                                p->attenuation[2] <= 0.0f)
       p->attenuation[0] = 1.0f; /* no attenuation given: none */
+    /* a sample at the light itself: the distance terms vanish, the constant
+     * one keeps the attenuation finite */
+    if (p->attenuation[0] < 1e-6f) p->attenuation[0] = 1e-6f;
     p->spot = l->type == CVR_LIGHT_POSITIONAL && l->cone_angle < 90.0 && len > 0.0;
     p->cos_cone = (float)cos(l->cone_angle * 3.14159265358979323846 / 180.0);
     p->exponent = (float)l->exponent;

@@ -574,7 +574,8 @@ void DescribeShading(
       l.focal_point[c] = focal[c];
       l.attenuation[c] = light->GetAttenuationValues()[c];
     }
-    l.cone_angle = light->GetConeAngle();
+    // vtkLight leaves the cone unclamped; 90 degrees or more is a point light
+    l.cone_angle = std::min(std::max(light->GetConeAngle(), 0.0), 180.0);
     l.exponent = light->GetExponent();
     l.type = loneHeadlight   ? CVR_LIGHT_HEADLIGHT
       : light->GetPositional() ? CVR_LIGHT_POSITIONAL

@@ -55,18 +55,18 @@ int TestCudaVolumeImageSampleDistance(int argc, char* argv[])
   vtkCudaVolumeMapper* mapper = scene.Viewports[0].Ours;
   mapper->SetAutoAdjustSampleDistances(1);
   scene.Window->Render();
-  const double still = static_cast<double>(mapper->GetLastSampleCount());
+  const double still = cvrTest::SamplesReached(mapper);
   scene.Window->SetDesiredUpdateRate(1000.0); // a quarter of a millisecond per volume
   double interactive = still;
   for (int frame = 0; frame < 6; ++frame)
   {
     scene.Window->Render();
-    interactive = static_cast<double>(mapper->GetLastSampleCount());
+    interactive = cvrTest::SamplesReached(mapper);
   }
   scene.Window->SetDesiredUpdateRate(0.0001);
   scene.Window->Render();
-  const double back = static_cast<double>(mapper->GetLastSampleCount());
-  std::printf("AutoAdjustSampleDistances: %.0f samples still, %.0f interactive (%.3f), %.0f "
+  const double back = cvrTest::SamplesReached(mapper);
+  std::printf("AutoAdjustSampleDistances: %.0f samples reached still, %.0f interactive (%.3f), %.0f "
               "still again\n",
     still, interactive, interactive / still, back);
   // distance 10 times the voxel's: a tenth of the samples, give or take the

@@ -51,6 +51,16 @@ inline vtkSmartPointer<vtkImageData> ReadNifti(const std::string& path)
 
 /// Colour ramp dark red -> white and opacity rising from 0 at lo to
 /// maxOpacity at hi, as the C tests use.
+/// The samples the last frame's rays reached: taken, or stepped over in
+/// empty macro-cells, which each strategy does at its own granularity (Auto
+/// may pick another strategy in any frame), so that this, not the samples
+/// taken, follows the sample distance.
+inline double SamplesReached(vtkCudaVolumeMapper* mapper)
+{
+  return static_cast<double>(mapper->GetLastSampleCount()) +
+    static_cast<double>(mapper->GetLastSamplesSkippedEmpty());
+}
+
 inline void SetRamp(vtkVolumeProperty* property, double lo, double hi, double maxOpacity = 0.5)
 {
   vtkNew<vtkColorTransferFunction> color;

@@ -36,7 +36,8 @@ done | sort -u | while read -r name path; do
 done
 cp -r /usr/share/X11/xkb/. "$stage/xkb/"
 for f in scivis/bonsai.nii.gz scivis/engine.nii.gz ct/cranium_ct.nii.gz \
-  mri/avm_mra_337x319x154.nii.gz mri/stroke_t1.nii.gz vtk/hydrogen/hydrogen.vti vtk/ironProt.vtk; do
+  mri/avm_mra_337x319x154.nii.gz mri/stroke_t1.nii.gz vtk/hydrogen/hydrogen.vti vtk/ironProt.vtk \
+  vtk/vase_1comp.vti vtk/vase_4comp.vti; do
   mkdir -p "$stage/data/$(dirname "$f")"
   cp "$data/$f" "$stage/data/$f"
 done

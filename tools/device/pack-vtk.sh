@@ -8,6 +8,9 @@
 # (Mesa and LLVM, which llvmpipe needs) and vtk.tar.xz (the rest). A first
 # call unpacks the first (run-vtk.sh OUT unpack-mesa), a second one right
 # after it, on the still-warm machine, unpacks the second and runs the tests.
+# Where the working tree and an archive pass the carry's 64 MiB, cut the
+# archives (split -b 34M) and carry the pieces over successive calls, joining
+# them on the machine (tools/bench/results/2026-11-24-h100-vtk-tests).
 #
 #   tools/device/pack-vtk.sh [build-dir]     (default build-device-vtk)
 set -euo pipefail

@@ -94,6 +94,47 @@ cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], do
   return tf;
 }
 
+static double value_at(const cvr_volume_desc *d, size_t i) {
+  switch (d->type) {
+  case CVR_UINT8: return ((const uint8_t *)d->data)[i];
+  case CVR_INT8: return ((const int8_t *)d->data)[i];
+  case CVR_UINT16: return ((const uint16_t *)d->data)[i];
+  case CVR_INT16: return ((const int16_t *)d->data)[i];
+  case CVR_FLOAT32: return ((const float *)d->data)[i];
+  default: return 0.0;
+  }
+}
+
+static void store_at(cvr_scalar_type type, void *data, size_t i, double v) {
+  switch (type) {
+  case CVR_UINT8: ((uint8_t *)data)[i] = (uint8_t)v; break;
+  case CVR_INT8: ((int8_t *)data)[i] = (int8_t)v; break;
+  case CVR_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
+  case CVR_INT16: ((int16_t *)data)[i] = (int16_t)v; break;
+  case CVR_FLOAT32: ((float *)data)[i] = (float)v; break;
+  default: break;
+  }
+}
+
+cvr_volume *cvr_test_components_volume(cvr_context *ctx, const cvr_volume_desc *one, int n,
+                                       double (*value)(int c, double x, const void *user),
+                                       const void *user) {
+  const size_t count = (size_t)one->dims[0] * one->dims[1] * one->dims[2];
+  void *data = malloc(count * n * cvr_scalar_type_size(one->type));
+  if (!data) exit(1);
+  for (size_t i = 0; i < count; ++i) {
+    const double x = value_at(one, i);
+    for (int c = 0; c < n; ++c) store_at(one->type, data, n * i + c, value(c, x, user));
+  }
+  cvr_volume_desc d = *one;
+  d.data = data;
+  d.components = n;
+  cvr_volume *v = NULL;
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "%d components: %s", n, cvr_last_error(ctx));
+  free(data);
+  return v;
+}
+
 const cvr_test_dataset cvr_test_datasets[3] = {
     {"scivis/bonsai.nii.gz", 30.0, 180.0},
     {"ct/cranium_ct.nii.gz", 100.0, 1500.0},

@@ -108,6 +108,14 @@ int cvr_test_render(cvr_context *ctx, const cvr_volume *v, const cvr_transfer_fu
 cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], double lo,
                                      double hi, double unit_distance);
 
+/* A volume of n components with the geometry and scalar type of a
+ * one-component description: component c of voxel i is value(c, x, user),
+ * x the voxel's value there (stored in the type as a cast does). NULL on
+ * failure, which is a failed check. */
+cvr_volume *cvr_test_components_volume(cvr_context *ctx, const cvr_volume_desc *one, int n,
+                                       double (*value)(int c, double x, const void *user),
+                                       const void *user);
+
 /* Real data sets of ../shared/data with a transfer function that shows
  * their structure (opacity ramp between lo and hi, in data units). */
 typedef struct cvr_test_dataset {

@@ -40,28 +40,6 @@ enum { BLEND_MODES = sizeof blend_modes / sizeof *blend_modes };
 
 /* ---- volumes made from real data ----------------------------------------- */
 
-static double value_at(const cvr_volume_desc *d, size_t i) {
-  switch (d->type) {
-  case CVR_UINT8: return ((const uint8_t *)d->data)[i];
-  case CVR_INT8: return ((const int8_t *)d->data)[i];
-  case CVR_UINT16: return ((const uint16_t *)d->data)[i];
-  case CVR_INT16: return ((const int16_t *)d->data)[i];
-  case CVR_FLOAT32: return ((const float *)d->data)[i];
-  default: return 0.0;
-  }
-}
-
-static void store_at(cvr_scalar_type type, void *data, size_t i, double v) {
-  switch (type) {
-  case CVR_UINT8: ((uint8_t *)data)[i] = (uint8_t)v; break;
-  case CVR_INT8: ((int8_t *)data)[i] = (int8_t)v; break;
-  case CVR_UINT16: ((uint16_t *)data)[i] = (uint16_t)v; break;
-  case CVR_INT16: ((int16_t *)data)[i] = (int16_t)v; break;
-  case CVR_FLOAT32: ((float *)data)[i] = (float)v; break;
-  default: break;
-  }
-}
-
 /* What a component holds, from the data's value x and its range. */
 typedef enum { SAME, REVERSED, CONSTANT_HIGH, CONSTANT_MID, CONSTANT_LOW } component_kind;
 
@@ -75,24 +53,23 @@ static double component_value(component_kind k, double x, const double range[2])
   }
 }
 
+/* Component c as kinds[c] (cvr_test_components_volume). */
+typedef struct component_kinds {
+  const component_kind *kinds;
+  double range[2];
+} component_kinds;
+
+static double kind_value(int c, double x, const void *user) {
+  const component_kinds *k = user;
+  return component_value(k->kinds[c], x, k->range);
+}
+
 /* A volume of n components made from a one-component one (its geometry,
  * type and values), component c as kinds[c]; NULL on failure (checked). */
 static cvr_volume *components_volume(cvr_context *ctx, const cvr_volume_desc *one,
                                      const double range[2], int n, const component_kind *kinds) {
-  const size_t count = (size_t)one->dims[0] * one->dims[1] * one->dims[2];
-  void *data = malloc(count * n * cvr_scalar_type_size(one->type));
-  if (!data) exit(1);
-  for (size_t i = 0; i < count; ++i) {
-    const double x = value_at(one, i);
-    for (int c = 0; c < n; ++c) store_at(one->type, data, n * i + c, component_value(kinds[c], x, range));
-  }
-  cvr_volume_desc d = *one;
-  d.data = data;
-  d.components = n;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "%d components: %s", n, cvr_last_error(ctx));
-  free(data);
-  return v;
+  const component_kinds k = {kinds, {range[0], range[1]}};
+  return cvr_test_components_volume(ctx, one, n, kind_value, &k);
 }
 
 /* A one-component volume of component kind k of the data. */

@@ -289,12 +289,23 @@ CVR_API int cvr_cuda_device_count(void);
  *                component crosses the iso values and classifies the sample
  *                past each crossing with the iso value as its opacity
  *                component.
+ *   TRANSFER_2D  2 components: the x and y axes of a 2D transfer function
+ *                (rgba_2d), as VTK's Transfer2DYAxisArray: x spans `range`
+ *                of component 0, y spans range_2d_y of component 1, each as a
+ *                texture spans it; no component functions or weights. A
+ *                sample is the 2D function's entry at its two values, opacity
+ *                per sample as given; shading takes component 0's gradient.
+ *                MAXIMUM and MINIMUM keep the sample of component 0's
+ *                extreme and classify it; AVERAGE and ADDITIVE add component
+ *                0's grey (its place in `range`) times the sample's opacity;
+ *                ISOSURFACE finds where component 0 crosses the iso values.
  * On CUDA, multi-component volumes are kept as textures of 2 or 4 channels
  * (3 components take 4) and rendered by the standard strategy, unturned and
  * without empty-space skipping; cvr_render_stats says so. */
 typedef enum cvr_component_mode {
   CVR_COMPONENTS_INDEPENDENT = 0,
-  CVR_COMPONENTS_DEPENDENT
+  CVR_COMPONENTS_DEPENDENT,
+  CVR_COMPONENTS_TRANSFER_2D
 } cvr_component_mode;
 
 typedef struct cvr_volume_desc {
@@ -377,10 +388,15 @@ typedef struct cvr_transfer_function_desc {
    * ISOSURFACE and SLICE by value and gradient, opacity per sample as given
    * (not corrected for the sample distance, as VTK's), and replaces rgba and
    * gradient_opacity; the projections, which take no gradients, classify a
-   * value by the most opaque entry of its column. NULL: none. */
+   * value by the most opaque entry of its column. With two components in
+   * CVR_COMPONENTS_TRANSFER_2D mode, y spans component 1's values instead
+   * (cvr_component_mode). NULL: none. */
   const float *rgba_2d;           /* 4 * size_2d[0] * size_2d[1] values in [0, 1] */
   int size_2d[2];                 /* 2 .. CVR_TRANSFER_FUNCTION_2D_MAX_SIZE each */
-  double gradient_max_2d;         /* > 0; VTK: a quarter of the data's range */
+  double gradient_max_2d;         /* > 0; VTK: a quarter of the data's range
+                                     (unused with CVR_COMPONENTS_TRANSFER_2D) */
+  double range_2d_y[2];           /* CVR_COMPONENTS_TRANSFER_2D: component 1's
+                                     values of the y extent; [0] < [1] */
   /* Optional label functions, for label-map masks (cvr_volume_set_mask,
    * CVR_MASK_LABEL_MAP): row l - 1 classifies the samples of label l as rgba
    * does (size entries over range), opacity per sample as given (not
@@ -396,8 +412,10 @@ typedef struct cvr_transfer_function_desc {
    * function; component_functions[c - 1] is component c's (rgba, size,
    * range, unit_distance, gradient opacity; no 2D or label functions, no
    * components of its own). DEPENDENT takes 2 or 4 components and no
-   * weights; a volume renders only with a function of as many components.
-   * Neither 2D nor label functions with several components. */
+   * weights; TRANSFER_2D takes 2 components, rgba_2d and range_2d_y, and no
+   * component functions. A volume renders only with a function of as many
+   * components. No label functions with several components, and no 2D
+   * function but TRANSFER_2D's. */
   int component_count;            /* 0 or 1: one component; 2 .. CVR_MAX_COMPONENTS */
   cvr_component_mode component_mode;
   const struct cvr_transfer_function_desc *component_functions; /* component_count - 1 */

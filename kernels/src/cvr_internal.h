@@ -96,9 +96,12 @@ struct cvr_transfer_function {
   float *label_gradient;        /* their gradient opacity, rows of label_gradient_size */
   int label_gradient_size;      /* entries over [0, gradient_max], or NULL / 0 */
   /* multi-component volumes (cvr.h, cvr_component_mode): this is component
-   * 0's function, component[c - 1] component c's */
+   * 0's function, component[c - 1] component c's (none with transfer_2d_y:
+   * component 1 is the 2D function's y axis over range_2d_y) */
   int component_count;          /* 1: one component */
   int component_dependent;
+  int transfer_2d_y;
+  double range_2d_y[2];
   float component_weight[CVR_MAX_COMPONENTS];
   struct cvr_transfer_function *component[CVR_MAX_COMPONENTS - 1];
   unsigned long long version; /* unique per create/update; keys device copies */

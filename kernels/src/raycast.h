@@ -134,6 +134,9 @@ typedef struct cvr_ray_params {
    * magnitude scaled as gradient_scale is; 1: the fields above alone */
   int components;
   int dependent;
+  int tf2d_y;               /* TRANSFER_2D: tf2d at (component 0, component 1),
+                               component 1's row coordinate + 0.5 at value *
+                               component_scale[1] + component_bias[1] */
   int iso_component;        /* ISOSURFACE: the component whose crossings count */
   int component_gradients;  /* some component has gradient opacity */
   float component_weight[CVR_MAX_COMPONENTS];
@@ -805,20 +808,25 @@ CVR_HD cvr_rgba cvr_classify_label(const cvr_ray_params *p, int label, float val
   return label ? cvr_lerp_rgba(s, cvr_label_entry(p, label, value), p->mask_blend) : s;
 }
 
-/* A 2D transfer function's entry at a value (as sampled) and gradient:
- * bilinear between the four entries around them, as a texture filters,
- * clamped to the edge entries. */
-CVR_HD cvr_rgba cvr_classify_2d(const cvr_ray_params *p, float value, const float gradient[3]) {
+/* A 2D transfer function's entry at a value (as sampled) and a row
+ * coordinate + 0.5 (entries of its height, a texture's): bilinear between
+ * the four entries around them, as a texture filters, clamped to the edge
+ * entries. */
+CVR_HD cvr_rgba cvr_classify_2d_at(const cvr_ray_params *p, float value, float y_coordinate) {
   float fx;
   const int i = cvr_table_coordinate(p->tf_size, p->tf_scale, p->tf_bias, value, &fx);
-  const float y = fminf(fmaxf(CVR_SUB(cvr_gradient_coordinate(p, gradient), 0.5f), 0.0f),
-                        (float)(p->tf2d_height - 1));
+  const float y = fminf(fmaxf(CVR_SUB(y_coordinate, 0.5f), 0.0f), (float)(p->tf2d_height - 1));
   int j = (int)y;
   if (j > p->tf2d_height - 2) j = p->tf2d_height - 2;
   const cvr_rgba *row = p->tf2d + (size_t)j * p->tf_size + i;
   const cvr_rgba below = cvr_lerp_rgba(row[0], row[1], fx);
   const cvr_rgba above = cvr_lerp_rgba(row[p->tf_size], row[p->tf_size + 1], fx);
   return cvr_lerp_rgba(below, above, CVR_SUB(y, (float)j));
+}
+
+/* The same at a value and gradient (y: the gradient magnitude). */
+CVR_HD cvr_rgba cvr_classify_2d(const cvr_ray_params *p, float value, const float gradient[3]) {
+  return cvr_classify_2d_at(p, value, cvr_gradient_coordinate(p, gradient));
 }
 
 /* What a visible sample's gradient does to it: a 2D transfer function
@@ -848,8 +856,8 @@ CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, 
 
 /* Whether a visible sample needs its gradient. */
 CVR_HD int cvr_needs_gradient(const cvr_ray_params *p) {
-  return p->shading.enabled || p->gradient_opacity || p->tf2d || p->label_gradient ||
-         p->component_gradients;
+  return p->shading.enabled || p->gradient_opacity || (p->tf2d && !p->tf2d_y) ||
+         p->label_gradient || p->component_gradients;
 }
 
 /* ---- multi-component volumes (cvr.h, cvr_component_mode) ----------------
@@ -897,6 +905,19 @@ CVR_HD cvr_rgba cvr_dependent_entry(const cvr_ray_params *p, const float *v) {
   return s;
 }
 
+/* TRANSFER_2D: the 2D function's entry at a sample's two components. */
+CVR_HD cvr_rgba cvr_transfer_2d_entry(const cvr_ray_params *p, const float *v) {
+  return cvr_classify_2d_at(p, v[0],
+                            CVR_ADD(CVR_MUL(v[1], p->component_scale[1]), p->component_bias[1]));
+}
+
+/* The component whose extreme picks the whole sample in MAXIMUM and MINIMUM,
+ * and alone makes AVERAGE and ADDITIVE: DEPENDENT's opacity component,
+ * TRANSFER_2D's x; -1 when each component counts on its own (INDEPENDENT). */
+CVR_HD int cvr_component_key(const cvr_ray_params *p) {
+  return p->dependent ? p->components - 1 : p->tf2d_y ? 0 : -1;
+}
+
 /* INDEPENDENT: classified components e mixed as VTK's mapper mixes them
  * (cvr.h): premultiplied sum w a rgb, opacity sum w a^2 / sum w a; returned
  * as straight colour. */
@@ -932,6 +953,11 @@ CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *
     if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[0], 0, s);
     return s;
   }
+  if (p->tf2d_y) { /* the 2D function replaces gradient opacity */
+    cvr_rgba s = cvr_transfer_2d_entry(p, v);
+    if (g && p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, g[0], s);
+    return s;
+  }
   cvr_rgba e[CVR_MAX_COMPONENTS];
   CVR_UNROLL
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
@@ -948,7 +974,7 @@ CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *
  * by that component's function alone, DEPENDENT as any of its samples. */
 CVR_HD cvr_rgba cvr_classify_crossing(const cvr_ray_params *p, const cvr_ray *ray, float t,
                                       const float *v, const float (*g)[3]) {
-  if (p->dependent) return cvr_classify_components(p, ray, t, v, g);
+  if (p->dependent || p->tf2d_y) return cvr_classify_components(p, ray, t, v, g);
   const int c = p->iso_component;
   cvr_rgba s = cvr_component_entry(p, c, v[c]);
   if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[c], c, s);
@@ -956,8 +982,9 @@ CVR_HD cvr_rgba cvr_classify_crossing(const cvr_ray_params *p, const cvr_ray *ra
 }
 
 /* The projections (MAXIMUM, MINIMUM, AVERAGE, ADDITIVE) of multi-component
- * samples, per component (cvr.h); DEPENDENT keeps, in extreme, the whole
- * sample of the extreme opacity component, and sums only that component. */
+ * samples, per component (cvr.h); DEPENDENT and TRANSFER_2D keep, in
+ * extreme, the whole sample of their key component's extreme
+ * (cvr_component_key), and sum only that component. */
 typedef struct cvr_component_blend {
   float extreme[CVR_MAX_COMPONENTS];
   float sum[CVR_MAX_COMPONENTS];
@@ -967,9 +994,10 @@ typedef struct cvr_component_blend {
 
 CVR_HD void cvr_component_blend_init(const cvr_ray_params *p, cvr_component_blend *q) {
   const float start = p->blend == CVR_BLEND_MINIMUM ? INFINITY : -INFINITY;
+  const int key = cvr_component_key(p);
   CVR_UNROLL
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
-    q->extreme[c] = p->dependent && c != p->components - 1 ? 0.0f : start;
+    q->extreme[c] = key >= 0 && c != key ? 0.0f : start;
     q->sum[c] = 0.0f;
     q->count[c] = 0;
   }
@@ -977,12 +1005,12 @@ CVR_HD void cvr_component_blend_init(const cvr_ray_params *p, cvr_component_blen
 }
 
 CVR_HD void cvr_component_blend_take(const cvr_ray_params *p, cvr_component_blend *q, const float *v) {
-  const int last = p->components - 1;
+  const int last = p->components - 1, key = cvr_component_key(p);
   ++q->taken;
   if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
     const int max = p->blend == CVR_BLEND_MAXIMUM;
-    if (p->dependent) { /* NaN is never extreme */
-      if (max ? v[last] > q->extreme[last] : v[last] < q->extreme[last]) {
+    if (key >= 0) { /* NaN is never extreme */
+      if (max ? v[key] > q->extreme[key] : v[key] < q->extreme[key]) {
         CVR_UNROLL
         for (int c = 0; c < CVR_MAX_COMPONENTS; ++c)
           if (c <= last) q->extreme[c] = v[c];
@@ -996,14 +1024,17 @@ CVR_HD void cvr_component_blend_take(const cvr_ray_params *p, cvr_component_blen
   }
   CVR_UNROLL
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
-    if (c > last || (p->dependent && c != last)) continue;
+    if (c > last || (key >= 0 && c != key)) continue;
     const float u = CVR_ADD(CVR_MUL(v[c], p->component_scale[c]), p->component_bias[c]);
     if (p->blend == CVR_BLEND_AVERAGE &&
         !(u >= p->component_average[c][0] && u <= p->component_average[c][1]))
       continue;
     ++q->count[c];
     const float s = fminf(fmaxf(CVR_DIV(u, (float)(p->component_size[c] - 1)), 0.0f), 1.0f);
-    if (s > 0.0f) q->sum[c] = CVR_ADD(q->sum[c], CVR_MUL(s, cvr_component_entry(p, c, v[c]).a));
+    if (s > 0.0f) {
+      const float a = p->tf2d_y ? cvr_transfer_2d_entry(p, v).a : cvr_component_entry(p, c, v[c]).a;
+      q->sum[c] = CVR_ADD(q->sum[c], CVR_MUL(s, a));
+    }
   }
 }
 
@@ -1012,10 +1043,11 @@ CVR_HD void cvr_component_blend_take(const cvr_ray_params *p, cvr_component_blen
 CVR_HD cvr_rgba cvr_component_blend_pixel(const cvr_ray_params *p, const cvr_component_blend *q) {
   cvr_rgba out = {0.0f, 0.0f, 0.0f, 0.0f};
   if (q->taken == 0) return out;
-  const int last = p->components - 1;
+  const int last = p->components - 1, key = cvr_component_key(p);
   if (p->blend == CVR_BLEND_MAXIMUM || p->blend == CVR_BLEND_MINIMUM) {
-    if (p->dependent) {
-      const cvr_rgba s = cvr_dependent_entry(p, q->extreme);
+    if (key >= 0) {
+      const cvr_rgba s = p->dependent ? cvr_dependent_entry(p, q->extreme)
+                                      : cvr_transfer_2d_entry(p, q->extreme);
       out.r = CVR_MUL(s.r, s.a);
       out.g = CVR_MUL(s.g, s.a);
       out.b = CVR_MUL(s.b, s.a);
@@ -1039,8 +1071,8 @@ CVR_HD cvr_rgba cvr_component_blend_pixel(const cvr_ray_params *p, const cvr_com
   unsigned counted = 0;
   CVR_UNROLL
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
-    const float w = p->dependent ? 1.0f : p->component_weight[c];
-    if (c > last || (p->dependent && c != last) || q->count[c] == 0 || !(w > 0.0f)) continue;
+    const float w = key >= 0 ? 1.0f : p->component_weight[c];
+    if (c > last || (key >= 0 && c != key) || q->count[c] == 0 || !(w > 0.0f)) continue;
     counted += q->count[c];
     grey += p->blend == CVR_BLEND_AVERAGE ? w * CVR_DIV(q->sum[c], (float)q->count[c]) : w * q->sum[c];
   }

@@ -134,6 +134,32 @@ static void mask_params(const cvr_render_settings *s, const cvr_volume *volume,
   p->mask_blend = (float)s->mask_blend;
 }
 
+/* Two components as a 2D function's axes (cvr.h, CVR_COMPONENTS_TRANSFER_2D):
+ * component 0 as one component with the function's 1D table (the most
+ * opaque entry of each column: the AVERAGE range and the grey of the
+ * projections), component 1's mapping the row coordinate + 0.5 of its value
+ * (a texture's: the top edge at tf2d_height), in every blend mode. */
+static void transfer_2d_y_params(const cvr_transfer_function *tf, const cvr_volume *volume,
+                                 const cvr_render_settings *s, const cvr_rgba *table0,
+                                 cvr_ray_params *p) {
+  p->tf2d_y = 1;
+  p->tf2d = tf->table_2d;
+  p->tf2d_height = tf->size_2d[1];
+  p->iso_component = 0;
+  for (int c = 0; c < 2; ++c) {
+    p->component_table[c] = table0; /* component 1's: unused */
+    p->component_size[c] = tf->size;
+    p->component_weight[c] = c ? 0.0f : 1.0f;
+  }
+  cvr_transfer_function_mapping(tf, volume, &p->component_scale[0], &p->component_bias[0]);
+  average_range_coordinates(tf, s->average_range, p->component_average[0]);
+  const double norm = cvr_stored_type_normalization(volume->stored_type);
+  const double per_value = tf->size_2d[1] / (tf->range_2d_y[1] - tf->range_2d_y[0]);
+  p->component_scale[1] = (float)(per_value / norm);
+  p->component_bias[1] = (float)(-tf->range_2d_y[0] * per_value);
+  p->gradient_opacity = 0; /* the 2D function replaces it */
+}
+
 /* A multi-component volume's functions (cvr.h, cvr_component_mode): each
  * component's table for the frame (tables[c - 1]; component 0's is the
  * frame's own), mapping, average range and gradient opacity. */
@@ -143,6 +169,10 @@ static void component_params(const cvr_transfer_function *tf, const cvr_volume *
                              cvr_ray_params *p) {
   p->components = volume->components;
   if (p->components == 1) return;
+  if (tf->transfer_2d_y) {
+    transfer_2d_y_params(tf, volume, s, table0, p);
+    return;
+  }
   p->dependent = tf->component_dependent;
   const int gradients = s->blend_mode == CVR_BLEND_COMPOSITE ||
                         s->blend_mode == CVR_BLEND_ISOSURFACE || s->blend_mode == CVR_BLEND_SLICE;

@@ -7,16 +7,29 @@
 #include "cvr_internal.h"
 #include "half.h"
 
+/* Whether component 1 is the 2D function's y axis (cvr.h,
+ * CVR_COMPONENTS_TRANSFER_2D). */
+static int transfer_2d_y(const cvr_transfer_function_desc *d) {
+  return d->component_count > 1 && d->component_mode == CVR_COMPONENTS_TRANSFER_2D;
+}
+
 static cvr_status validate_2d(cvr_context *ctx, const cvr_transfer_function_desc *d) {
   const int w = d->size_2d[0], h = d->size_2d[1];
   if (w < 2 || h < 2 || w > CVR_TRANSFER_FUNCTION_2D_MAX_SIZE || h > CVR_TRANSFER_FUNCTION_2D_MAX_SIZE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: 2D size %d x %d must be 2..%d each side", w, h,
                     CVR_TRANSFER_FUNCTION_2D_MAX_SIZE);
-  if (!(d->gradient_max_2d > 0.0) || !isfinite(d->gradient_max_2d))
+  if (transfer_2d_y(d)) {
+    if (!isfinite(d->range_2d_y[0]) || !isfinite(d->range_2d_y[1]) ||
+        !(d->range_2d_y[0] < d->range_2d_y[1]))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: 2D y range [%g, %g] (component 1) must be finite with "
+                      "range_2d_y[0] < range_2d_y[1]", d->range_2d_y[0], d->range_2d_y[1]);
+  } else if (!(d->gradient_max_2d > 0.0) || !isfinite(d->gradient_max_2d)) {
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: 2D gradient maximum %g must be positive and finite",
                     d->gradient_max_2d);
+  }
   for (long i = 0; i < 4L * w * h; ++i)
     if (!(d->rgba_2d[i] >= 0.0f && d->rgba_2d[i] <= 1.0f))
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -77,13 +90,26 @@ static cvr_status validate_components(cvr_context *ctx, const cvr_transfer_funct
   if (n < 0 || n > CVR_MAX_COMPONENTS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "transfer function: %d components; 1..%d are supported", n, CVR_MAX_COMPONENTS);
-  if (d->component_mode != CVR_COMPONENTS_INDEPENDENT && d->component_mode != CVR_COMPONENTS_DEPENDENT)
+  if (d->component_mode != CVR_COMPONENTS_INDEPENDENT && d->component_mode != CVR_COMPONENTS_DEPENDENT &&
+      d->component_mode != CVR_COMPONENTS_TRANSFER_2D)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "transfer function: unknown component mode %d",
                     (int)d->component_mode);
   if (d->component_mode == CVR_COMPONENTS_DEPENDENT && n != 2 && n != 4)
     return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
                     "transfer function: dependent components are 2 (luminance, alpha) or 4 (RGBA), "
                     "not %d", n);
+  if (transfer_2d_y(d)) { /* the 2D function (validated with it) is the only one */
+    if (n != 2)
+      return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                      "transfer function: a 2D function's axes are 2 components (x, y), not %d", n);
+    if (!d->rgba_2d)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "transfer function: 2D components without a 2D function (rgba_2d is NULL)");
+    if (d->label_count)
+      return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                      "transfer function: label functions with 2D components are not supported");
+    return CVR_OK;
+  }
   if (d->rgba_2d || d->label_count)
     return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
                     "transfer function: %s with %d components is not supported",
@@ -248,7 +274,7 @@ static cvr_status allocate_storage(cvr_context *ctx, const cvr_transfer_function
       ok &= (m->label_gradient = malloc((size_t)gradient_entries(d->gradient_opacity_size) *
                                         d->label_count * sizeof *m->label_gradient)) != NULL;
   }
-  for (int c = 1; c < component_count(d); ++c)
+  for (int c = 1; c < component_count(d) && !transfer_2d_y(d); ++c)
     ok &= (m->component[c - 1] = calloc(1, sizeof *m->component[c - 1])) != NULL;
   if (ok) return CVR_OK;
   free_storage(m);
@@ -281,10 +307,15 @@ static void store(cvr_transfer_function *tf, const cvr_transfer_function_desc *d
   }
   tf->component_count = component_count(d);
   tf->component_dependent = tf->component_count > 1 && d->component_mode == CVR_COMPONENTS_DEPENDENT;
+  tf->transfer_2d_y = transfer_2d_y(d);
+  tf->range_2d_y[0] = d->range_2d_y[0];
+  tf->range_2d_y[1] = d->range_2d_y[1];
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c)
-    tf->component_weight[c] = c < tf->component_count && !tf->component_dependent
+    tf->component_weight[c] = c < tf->component_count && !tf->component_dependent &&
+                                      !tf->transfer_2d_y
                                   ? (float)d->component_weights[c] : 1.0f;
-  for (int c = 1; c < tf->component_count; ++c) { /* plain 1D functions: no storage of their own */
+  for (int c = 1; c < tf->component_count && !tf->transfer_2d_y; ++c) {
+    /* plain 1D functions: no storage of their own */
     tf_storage none;
     memset(&none, 0, sizeof none);
     tf->component[c - 1]->ctx = tf->ctx;

@@ -24,26 +24,6 @@ static cudaChannelFormatDesc channel_desc(cvr_scalar_type stored, int channels) 
   return cudaCreateChannelDesc(bits, bits, channels == 4 ? bits : 0, channels == 4 ? bits : 0, kind);
 }
 
-static cudaError_t components_texture(cudaArray_t array, cvr_scalar_type stored,
-                                      cudaTextureFilterMode filter, cudaTextureObject_t *out) {
-  cudaResourceDesc res;
-  memset(&res, 0, sizeof res);
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = array;
-  cudaTextureDesc tex;
-  memset(&tex, 0, sizeof tex);
-  tex.addressMode[0] = tex.addressMode[1] = tex.addressMode[2] = cudaAddressModeClamp;
-  tex.filterMode = filter;
-  tex.readMode = stored == CVR_FLOAT32 ? cudaReadModeElementType : cudaReadModeNormalizedFloat;
-  return cudaCreateTextureObject(out, &res, &tex, NULL);
-}
-
-static cvr_status components_failure(cvr_context *ctx, cudaError_t e, const char *what) {
-  cudaGetLastError();
-  return cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                  "volume: %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
-}
-
 /* One z-slab's voxels as stored: converted to the stored type, padded to
  * the texture's channels (a fourth channel of zeros for three components). */
 static void stage_slab(const cvr_volume *volume, cvr_scalar_type type, const void *src, size_t voxels,
@@ -119,13 +99,13 @@ extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *vo
     copy.extent = make_cudaExtent(d[0], d[1], count);
     copy.kind = cudaMemcpyHostToDevice;
     if ((e = cudaMemcpy3D(&copy)) != cudaSuccess) {
-      st = components_failure(ctx, e, "upload");
+      st = cvr_cuda_volume_failure(ctx, e, "upload");
       goto done;
     }
   }
-  if ((e = components_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
-      (e = components_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess)
-    st = components_failure(ctx, e, "texture");
+  if ((e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
+      (e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess)
+    st = cvr_cuda_volume_failure(ctx, e, "texture");
 done:
   if (staged != converted) free(staged);
   free(converted);
@@ -156,7 +136,7 @@ extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volum
     for (size_t i = 0; i < voxels; ++i)
       memcpy((char *)out + i * n * elem, (const char *)staged + i * channels * elem, n * elem);
   if (staged != out) free(staged);
-  return e == cudaSuccess ? CVR_OK : components_failure(ctx, e, "read-back");
+  return e == cudaSuccess ? CVR_OK : cvr_cuda_volume_failure(ctx, e, "read-back");
 }
 
 /* Every component at texel coordinate (x, y, z), the channels beyond them

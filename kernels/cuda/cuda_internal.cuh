@@ -170,6 +170,13 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
 /* k itself if its tiles fit, for k = 0 the largest of 4, 2, 1 that fits; 0 if none. */
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k);
 
+/* volume_storage.cu: a texture over a volume's array (clamped, unnormalized
+ * coordinates; integers read as normalized floats), and a CUDA error while
+ * storing a volume as the library reports it. */
+cudaError_t cvr_cuda_volume_texture(cudaArray_t array, cvr_scalar_type stored,
+                                    cudaTextureFilterMode filter, cudaTextureObject_t *out);
+cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *what);
+
 /* components.cu: multi-component volumes (a texture of 2 or 4 channels,
  * identity orientation) and their kernel */
 extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *volume,

@@ -103,8 +103,8 @@ static cudaChannelFormatDesc channel_for(cvr_scalar_type stored) {
   }
 }
 
-static cudaError_t create_texture(cudaArray_t array, cvr_scalar_type stored,
-                                  cudaTextureFilterMode filter, cudaTextureObject_t *out) {
+cudaError_t cvr_cuda_volume_texture(cudaArray_t array, cvr_scalar_type stored,
+                                    cudaTextureFilterMode filter, cudaTextureObject_t *out) {
   cudaResourceDesc res;
   memset(&res, 0, sizeof res);
   res.resType = cudaResourceTypeArray;
@@ -118,7 +118,7 @@ static cudaError_t create_texture(cudaArray_t array, cvr_scalar_type stored,
   return cudaCreateTextureObject(out, &res, &tex, NULL);
 }
 
-static cvr_status failure(cvr_context *ctx, cudaError_t e, const char *what) {
+cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *what) {
   cudaGetLastError();
   return cvr_fail(ctx,
                   e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
@@ -166,15 +166,15 @@ static cvr_status allocate(cvr_context *ctx, cvr_cuda_volume *v, cvr_scalar_type
                     cudaGetErrorString(e));
   }
   if (v->layout == CVR_LAYOUT_TEXTURE) {
-    if ((e = create_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
-        (e = create_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess)
-      return failure(ctx, e, "texture");
+    if ((e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
+        (e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess)
+      return cvr_cuda_volume_failure(ctx, e, "texture");
     cudaResourceDesc res;
     memset(&res, 0, sizeof res);
     res.resType = cudaResourceTypeArray;
     res.res.array.array = v->array;
     if ((e = cudaCreateSurfaceObject(&v->surface, &res)) != cudaSuccess)
-      return failure(ctx, e, "surface");
+      return cvr_cuda_volume_failure(ctx, e, "surface");
   }
   return CVR_OK;
 }
@@ -255,7 +255,7 @@ cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memo
       /* the host buffer and the slab are reused by the next slab */
       if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
     }
-    if (e != cudaSuccess) st = failure(ctx, e, "upload");
+    if (e != cudaSuccess) st = cvr_cuda_volume_failure(ctx, e, "upload");
   }
 done:
   cudaFree(slab);
@@ -293,7 +293,7 @@ cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, voi
     if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
   }
   cudaFree(slab);
-  return e == cudaSuccess ? CVR_OK : failure(ctx, e, "read-back");
+  return e == cudaSuccess ? CVR_OK : cvr_cuda_volume_failure(ctx, e, "read-back");
 }
 
 cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,

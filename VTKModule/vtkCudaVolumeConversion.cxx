@@ -70,6 +70,94 @@ void Magnitudes(const T* src, int components, vtkIdType count, float* dst)
 }
 }
 
+namespace
+{
+// The values of one component, as float, into every second float of dst.
+template <typename T>
+void ToAxis(const T* src, vtkIdType count, float* dst)
+{
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
+    {
+      dst[2 * i] = static_cast<float>(src[i]);
+    }
+  });
+}
+
+// The finite range of every second float of src ((0, 1) when none is finite).
+void AxisRange(const float* src, vtkIdType count, double range[2])
+{
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (vtkIdType i = 0; i < count; ++i)
+  {
+    const float v = src[2 * i];
+    if (std::isfinite(v))
+    {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  range[0] = lo <= hi ? lo : 0.0;
+  range[1] = lo <= hi ? hi : 1.0;
+}
+}
+
+bool AppendYAxis(vtkDataArray* yAxis, VolumeInput& inOut, std::string& error)
+{
+  cvr_volume_desc& d = inOut.Desc;
+  const vtkIdType count = static_cast<vtkIdType>(d.dims[0]) * d.dims[1] * d.dims[2];
+  const char* name = yAxis->GetName() ? yAxis->GetName() : "(unnamed)";
+  if (d.components > 1)
+  {
+    error = "a y axis array with scalars of " + std::to_string(d.components) +
+      " components: the 2D transfer function's x axis is one component (choose a vector mode)";
+    return false;
+  }
+  if (yAxis->GetNumberOfComponents() != 1 || yAxis->GetNumberOfTuples() != count)
+  {
+    error = std::string("the y axis array ") + name + " has " +
+      std::to_string(yAxis->GetNumberOfTuples()) + " tuples of " +
+      std::to_string(yAxis->GetNumberOfComponents()) + " components; one value per voxel (" +
+      std::to_string(count) + ") is needed";
+    return false;
+  }
+  inOut.Axes.resize(2 * static_cast<size_t>(count));
+  float* x = inOut.Axes.data();
+  switch (d.type)
+  {
+    case CVR_INT8: ToAxis(static_cast<const signed char*>(d.data), count, x); break;
+    case CVR_UINT8: ToAxis(static_cast<const unsigned char*>(d.data), count, x); break;
+    case CVR_INT16: ToAxis(static_cast<const short*>(d.data), count, x); break;
+    case CVR_UINT16: ToAxis(static_cast<const unsigned short*>(d.data), count, x); break;
+    case CVR_INT32: ToAxis(static_cast<const int*>(d.data), count, x); break;
+    case CVR_UINT32: ToAxis(static_cast<const unsigned int*>(d.data), count, x); break;
+    case CVR_FLOAT32: ToAxis(static_cast<const float*>(d.data), count, x); break;
+    case CVR_FLOAT64: ToAxis(static_cast<const double*>(d.data), count, x); break;
+  }
+  float* y = x + 1;
+  if (yAxis->HasStandardMemoryLayout() && yAxis->GetDataType() != VTK_BIT &&
+    yAxis->GetDataType() != VTK_STRING)
+  {
+    switch (yAxis->GetDataType())
+    {
+      vtkTemplateMacro(ToAxis(static_cast<const VTK_TT*>(yAxis->GetVoidPointer(0)), count, y));
+    }
+  }
+  else
+  {
+    for (vtkIdType i = 0; i < count; ++i)
+    {
+      y[2 * i] = static_cast<float>(yAxis->GetComponent(i, 0));
+    }
+  }
+  AxisRange(x, count, inOut.AxisRanges[0]);
+  AxisRange(y, count, inOut.AxisRanges[1]);
+  d.type = CVR_FLOAT32;
+  d.components = 2;
+  d.data = inOut.Axes.data();
+  return true;
+}
+
 bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
   int vectorComponent, VolumeInput& out, std::string& error)
 {

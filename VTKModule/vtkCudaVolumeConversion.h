@@ -28,6 +28,8 @@ struct VolumeInput
   std::vector<double> Storage;
   std::vector<float> Magnitudes;
   std::vector<unsigned char> Component;
+  std::vector<float> Axes; // AppendYAxis: the two axes, interleaved
+  double AxisRanges[2][2] = {};
 };
 
 /// Fills `out` from the image and its selected scalars (point or cell data,
@@ -38,6 +40,13 @@ struct VolumeInput
 /// when the scalars cannot be rendered.
 bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
   int vectorComponent, VolumeInput& out, std::string& error);
+
+/// Makes the one-component volume `inOut` describes the x axis of a 2D
+/// transfer function and `yAxis` (VTK's Transfer2DYAxisArray, one value per
+/// voxel) its y axis: a volume of two float components, interleaved in
+/// `inOut.Axes`, each one's finite range in `inOut.AxisRanges` ((0, 1) for
+/// none). Returns false and sets `error` when `yAxis` does not fit.
+bool AppendYAxis(vtkDataArray* yAxis, VolumeInput& inOut, std::string& error);
 
 /// The transfer function of `component` of `property` (colour and scalar
 /// opacity), sampled over `range` into `size` straight-RGBA entries.

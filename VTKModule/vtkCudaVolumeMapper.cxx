@@ -6,6 +6,7 @@
 #include "vtkCudaVolumeInterop.h"
 
 #include "vtkBoundingBox.h"
+#include "vtkCellData.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkCommand.h"
 #include "vtkDataArray.h"
@@ -30,6 +31,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -94,11 +96,15 @@ public:
     int CellFlag = -1;
     int VectorMode = 0, VectorComponent = 0; // as uploaded
     int Components = 1;                      // as uploaded (1 with a vector mode)
+    vtkDataArray* YAxis = nullptr;           // the 2D function's y axis, component 1
+    double AxisRanges[2][2] = {};            // with YAxis: both axes' ranges
     vtkMTimeType Time = 0;
   };
   std::vector<BlockVolume> Blocks;
-  // the blocks' components, and each one's range over every block
+  // the blocks' components, and each one's range over every block; YAxis:
+  // the two are a 2D transfer function's axes (Transfer2DYAxisArray)
   int Components = 1;
+  bool YAxis = false;
   double ComponentRanges[CVR_MAX_COMPONENTS][2] = {};
   bool SkippedBlocksReported = false;
 
@@ -106,6 +112,7 @@ public:
   vtkMTimeType TransferFunctionTime = 0;
   double TransferFunctionRange[2] = { 0, 0 };
   bool TransferFunctionLabels = false; // built with the label functions
+  bool TransferFunctionYAxis = false;  // built for a volume with a y axis
 
   // the mask input as set on the volume: which, when, how and where
   vtkImageData* MaskSource = nullptr; // compared, never dereferenced
@@ -232,26 +239,6 @@ const char* vtkCudaVolumeMapper::GetBlendModeName() const
     return cvr_blend_mode_name(mode);
   }
   return "unknown";
-}
-
-// Settings of VTK's mapper that this one does not implement yet: rendered
-// without them, with one warning each, rather than silently.
-void vtkCudaVolumeMapper::ReportIgnoredSettings(vtkVolumeProperty* property)
-{
-  vtkInternals& in = *this->Internals;
-  const std::pair<bool, const char*> settings[] = {
-    { property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D &&
-        this->Transfer2DYAxisArray != nullptr,
-      "a second array as the 2D transfer function's y axis (Transfer2DYAxisArray; the gradient "
-      "magnitude is used)" },
-  };
-  for (const auto& setting : settings)
-  {
-    if (setting.first && in.IgnoredReported.insert(setting.second).second)
-    {
-      vtkWarningMacro(<< setting.second << " not supported yet: rendered without");
-    }
-  }
 }
 
 // Warp marching and the slab strategy composite only, and the slab needs its
@@ -488,7 +475,8 @@ int vtkCudaVolumeMapper::FillInputPortInformation(int port, vtkInformation* info
   return 1;
 }
 
-bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2])
+bool vtkCudaVolumeMapper::UpdateVolumes(
+  const std::vector<vtkImageData*>& images, const char* yAxisName, double range[2])
 {
   vtkInternals& in = *this->Internals;
   if (in.Blocks.size() != images.size())
@@ -512,7 +500,24 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       vtkErrorMacro("no scalars to render" << which);
       return false;
     }
-    const vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
+    // the 2D function's y axis, beside the scalars (as VTK's mapper finds it)
+    vtkDataArray* yAxis = nullptr;
+    if (yAxisName)
+    {
+      vtkDataSetAttributes* arrays = cellFlag == 1
+        ? static_cast<vtkDataSetAttributes*>(image->GetCellData())
+        : static_cast<vtkDataSetAttributes*>(image->GetPointData());
+      yAxis = arrays->GetArray(yAxisName);
+      const std::string missing = std::string("the 2D transfer function's y axis array ") +
+        yAxisName + " is not among the " + (cellFlag == 1 ? "cell" : "point") +
+        " arrays of the input" + which + ": the gradient magnitude is the y axis";
+      if (!yAxis && in.IgnoredReported.insert(missing).second)
+      {
+        vtkWarningMacro(<< missing);
+      }
+    }
+    vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
+    dataTime = yAxis ? std::max(dataTime, yAxis->GetMTime()) : dataTime;
     // what the vector settings select: nothing of one component, so that
     // changing them then uploads nothing
     const bool vectors = scalars->GetNumberOfComponents() > 1;
@@ -520,7 +525,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
     const int vectorComponent = vectors && vectorMode == VECTOR_COMPONENT ? this->VectorComponent : 0;
     if (!block.Volume || block.Scalars != scalars || block.Image != image ||
       block.CellFlag != cellFlag || block.Time < dataTime || block.VectorMode != vectorMode ||
-      block.VectorComponent != vectorComponent)
+      block.VectorComponent != vectorComponent || block.YAxis != yAxis)
     {
       in.TransferFunction.reset(); // its range follows the data
       block = vtkInternals::BlockVolume();
@@ -532,6 +537,12 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
         // (a null name would end the stream's output there)
         const char* name = scalars->GetName() ? scalars->GetName() : "the unnamed scalars";
         vtkErrorMacro("cannot render " << name << which << ": " << error);
+        return false;
+      }
+      if (yAxis && !vtkCudaVolumeConversion::AppendYAxis(yAxis, input, error))
+      {
+        vtkErrorMacro("cannot render with the 2D transfer function's y axis" << which << ": "
+                                                                               << error);
         return false;
       }
       cvr_volume* volume = nullptr;
@@ -549,8 +560,17 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
       block.VectorMode = vectorMode;
       block.VectorComponent = vectorComponent;
       block.Components = input.Desc.components;
+      block.YAxis = yAxis;
+      std::memcpy(block.AxisRanges, input.AxisRanges, sizeof block.AxisRanges);
       block.Time = dataTime;
     }
+    if (b > 0 && (block.YAxis != nullptr) != in.YAxis)
+    {
+      vtkErrorMacro("block " << b << (block.YAxis ? " has" : " lacks")
+                             << " the 2D transfer function's y axis array: blocks must agree");
+      return false;
+    }
+    in.YAxis = block.YAxis != nullptr;
     if (b > 0 && block.Components != in.Components)
     {
       vtkErrorMacro("block " << b << " has " << block.Components << " components, block 0 "
@@ -562,7 +582,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
     {
       // each component's functions span its own range, as VTK's mapper
       // (vtkDataArray caches it)
-      const double* r = scalars->GetFiniteRange(c);
+      const double* r = block.YAxis ? block.AxisRanges[c] : scalars->GetFiniteRange(c);
       double* cr = in.ComponentRanges[c];
       cr[0] = b == 0 ? r[0] : std::min(cr[0], r[0]);
       cr[1] = b == 0 ? r[1] : std::max(cr[1], r[1]);
@@ -575,6 +595,11 @@ bool vtkCudaVolumeMapper::UpdateVolumes(const std::vector<vtkImageData*>& images
     // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
     double r[2];
     cvr_volume_get_range(block.Volume.get(), r);
+    if (block.YAxis) // the function's x axis: component 0 alone
+    {
+      r[0] = block.AxisRanges[0][0];
+      r[1] = block.AxisRanges[0][1];
+    }
     range[0] = b == 0 ? r[0] : std::min(range[0], r[0]);
     range[1] = b == 0 ? r[1] : std::max(range[1], r[1]);
   }
@@ -597,7 +622,8 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   tfTime = std::max(tfTime,
     property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
                                        : property->GetGrayTransferFunction(0)->GetMTime());
-  const int components = in.Components;
+  // two components as a 2D function's axes take component 0's functions
+  const int components = in.YAxis ? 1 : in.Components;
   for (int c = 1; c < components; ++c) // the other components' functions
   {
     tfTime = std::max(tfTime, property->GetScalarOpacity(c)->GetMTime());
@@ -659,6 +685,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   }
   if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
     in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1] &&
+    in.TransferFunctionYAxis == in.YAxis &&
     in.GradientOpacityRangeType == this->GradientOpacityRangeType &&
     in.TransferFunctionLabels == (labels && !mode2D))
   {
@@ -730,6 +757,22 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
       vtkWarningMacro("label functions of labels above " << CVR_MAX_LABEL
                                                          << " are ignored (a mask holds bytes)");
     }
+  }
+  // the y axis array as component 1: the 2D function's y axis over its
+  // range, as VTK's mapper; without a usable 2D function, component 0 alone
+  // by the 1D functions
+  cvr_transfer_function_desc yAxisFallback = {};
+  if (in.YAxis)
+  {
+    desc.component_count = 2;
+    desc.range_2d_y[0] = in.ComponentRanges[1][0];
+    desc.range_2d_y[1] = in.ComponentRanges[1][1];
+    desc.component_mode = desc.rgba_2d ? CVR_COMPONENTS_TRANSFER_2D : CVR_COMPONENTS_INDEPENDENT;
+    yAxisFallback = desc;
+    yAxisFallback.component_count = 0;
+    desc.component_functions = &yAxisFallback;
+    desc.component_weights[0] = 1.0;
+    desc.component_weights[1] = 0.0;
   }
   // several components: each with its own function over its own range
   // (independent), or component 0's functions over the ranges of the
@@ -814,6 +857,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   in.TransferFunctionRange[1] = range[1];
   in.GradientOpacityRangeType = this->GradientOpacityRangeType;
   in.TransferFunctionLabels = labels && !mode2D;
+  in.TransferFunctionYAxis = in.YAxis;
   return true;
 }
 
@@ -948,6 +992,18 @@ void vtkCudaVolumeMapper::DescribeTuning(const cvr_view& view, const cvr_render_
   }
 }
 
+// The 2D transfer function's y axis array to upload beside the scalars, or
+// null: VTK's mapper takes it in TF_2D mode, with a 2D function.
+static const char* Transfer2DYAxis(vtkGPUVolumeRayCastMapper* mapper, vtkVolume* vol)
+{
+  vtkVolumeProperty* property = vol->GetProperty();
+  const char* name = mapper->GetTransfer2DYAxisArray();
+  return property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D &&
+      property->GetTransferFunction2D() && name && name[0]
+    ? name
+    : nullptr;
+}
+
 void vtkCudaVolumeMapper::RenderImages(
   vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
 {
@@ -961,7 +1017,7 @@ void vtkCudaVolumeMapper::RenderImages(
     return ms;
   };
   double range[2];
-  if (!this->UpdateContext() || !this->UpdateVolumes(images, range))
+  if (!this->UpdateContext() || !this->UpdateVolumes(images, Transfer2DYAxis(this, vol), range))
   {
     return;
   }
@@ -972,7 +1028,6 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   const bool masked = this->UpdateMask(images);
   in.UploadMs = stageMs();
-  this->ReportIgnoredSettings(property);
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
   if (!BlendModeOf(this->BlendMode, blend))
   {

@@ -461,12 +461,15 @@ private:
   bool UpdateContext();
   /// Whether this frame's image can stay on the GPU (sets ImageTransfer).
   bool UseInterop(int width, int height);
-  bool UpdateVolumes(const std::vector<vtkImageData*>& images, double range[2]);
+  /// yAxis: the 2D transfer function's y axis array (Transfer2DYAxisArray)
+  /// to upload as each block's second component, or null. range: the
+  /// (x axis) values' range over every block.
+  bool UpdateVolumes(
+    const std::vector<vtkImageData*>& images, const char* yAxis, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
   /// The mask input (SetMaskInput) onto the volume; false: none to use.
   bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
-  void ReportIgnoredSettings(vtkVolumeProperty* property);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used

@@ -289,8 +289,8 @@ void vtkCudaVolumeRepresentation::UpdateMapperParameters()
     this->CudaMapper->SetVectorComponent(ctf->GetVectorComponent());
   }
   this->CudaMapper->SetVectorMode(mode);
-  // the superclass hands a 2D function's second array only to the multiblock
-  // mapper; the mapper says that it takes the gradient instead
+  // the superclass hands a 2D function's second array (Use Gradient off) only
+  // to the multiblock mapper: ours takes it as VTK's mappers do
   this->CudaMapper->SetTransfer2DYAxisArray(
     this->UseTransfer2D && !this->UseGradientForTransfer2D && !this->ColorArray2Name.empty()
       ? this->ColorArray2Name.c_str()

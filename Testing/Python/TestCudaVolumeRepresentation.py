@@ -230,6 +230,33 @@ rep.UseTransfer2D = 0
 Render(view)
 ok &= check(pixels_apart(one_d, shot("1d-again")) == 0, "Use Transfer 2D off: not the 1D image")
 
+# A second array as the 2D function's y axis (Use Gradient off, its array
+# chosen): the vase's values reversed, so that a box over bright values and
+# the lower half of the y axis shows the vase, one over its upper half
+# (bright values whose reverse is bright too) nothing
+reversed_vase = Calculator(Input=source, ResultArrayName="reversed", Function="%g - SLCImage" % hi)
+second = Show(reversed_vase, view)
+second.Representation = "CUDA Volume"
+ColorBy(second, ("POINTS", "SLCImage"))
+second.ScalarOpacityUnitDistance = 2.0
+Hide(source, view)
+second.TransferFunction2D = tf2d
+second.UseTransfer2D = 1
+second.UseGradientForTransfer2D = 0
+second.ColorArray2Name = ["POINTS", "reversed"]
+tf2d.Range = [lo, hi, 0, hi - lo]
+shown_by_half = []
+for y_box, name in (([0, 0.5 * (hi - lo)], "y-lower"), ([0.6 * (hi - lo), hi - lo], "y-upper")):
+    tf2d.Boxes = [100, y_box[0], hi - 100, y_box[1], 0.2, 0.6, 1.0, 0.4]
+    Render(view)
+    shown_by_half.append(shown(shot(name)))
+print("2D function over a second array: %d pixels shown by the lower half of its axis, %d by "
+      "the upper" % tuple(shown_by_half))
+ok &= check(shown_by_half[0] > 500 and shown_by_half[1] < shown_by_half[0] / 20,
+            "the second array is not the 2D function's y axis (%d, %d pixels)" % tuple(shown_by_half))
+Hide(reversed_vase, view)
+rep = Show(source, view)
+
 # the stock Volume representation renders through the override
 rep.UpdatePropertyInformation()
 before = rep.GetPropertyValue("CudaFramesRendered")

@@ -82,6 +82,7 @@ public:
   std::unique_ptr<cvr_context, ContextDeleter> Context;
   int ContextBackend = -1, ContextDevice = -1, ContextThreads = -1;
   bool FallbackReported = false;
+  bool DeviceLost = false; // the CUDA device was lost: the CPU renders from then on
   bool LightsReported = false;
   std::string StrategyReported; // the last "strategy X renders Y" warning
   std::set<std::string> IgnoredReported; // warned about once: settings not supported yet, empty functions
@@ -302,7 +303,8 @@ int vtkCudaVolumeMapper::IsRenderSupported(vtkRenderWindow*, vtkVolumeProperty*)
 bool vtkCudaVolumeMapper::UpdateContext()
 {
   vtkInternals& in = *this->Internals;
-  if (in.Context && in.ContextBackend == this->Backend && in.ContextDevice == this->DeviceIndex &&
+  const int backend = in.DeviceLost ? BACKEND_CPU : this->Backend;
+  if (in.Context && in.ContextBackend == backend && in.ContextDevice == this->DeviceIndex &&
     in.ContextThreads == this->CpuThreads)
   {
     return true;
@@ -314,12 +316,12 @@ bool vtkCudaVolumeMapper::UpdateContext()
   in.Context.reset();
   cvr_context_options options;
   cvr_context_options_init(&options);
-  options.backend = ToBackend(this->Backend);
+  options.backend = ToBackend(backend);
   options.device_index =
     this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
   options.cpu_threads = this->CpuThreads;
   cvr_context* ctx = nullptr;
-  in.ContextBackend = this->Backend;
+  in.ContextBackend = backend;
   in.ContextDevice = this->DeviceIndex;
   in.ContextThreads = this->CpuThreads;
   if (cvr_context_create(&options, &ctx) != CVR_OK)
@@ -336,6 +338,19 @@ bool vtkCudaVolumeMapper::UpdateContext()
     vtkWarningMacro("rendering on the CPU: " << cvr_context_description(ctx));
     in.FallbackReported = true;
   }
+  return true;
+}
+
+bool vtkCudaVolumeMapper::FallBackAfterDeviceLoss()
+{
+  vtkInternals& in = *this->Internals;
+  if (in.DeviceLost || !in.Context || !cvr_context_lost(in.Context.get()))
+  {
+    return false;
+  }
+  vtkWarningMacro("the CUDA device was lost: " << cvr_last_error(in.Context.get())
+                                               << "; rendering on the CPU from now on");
+  in.DeviceLost = true;
   return true;
 }
 
@@ -380,6 +395,10 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
     return;
   }
   this->RenderImages(ren, vol, { image });
+  if (this->FallBackAfterDeviceLoss())
+  {
+    this->RenderImages(ren, vol, { image });
+  }
 }
 
 void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
@@ -409,6 +428,10 @@ void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   else
   {
     this->RenderImages(ren, vol, images);
+    if (this->FallBackAfterDeviceLoss())
+    {
+      this->RenderImages(ren, vol, images);
+    }
   }
   this->Timer->StopTimer();
   this->TimeToDraw = std::max(this->Timer->GetElapsedTime(), 0.0001);
@@ -548,8 +571,11 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       cvr_volume* volume = nullptr;
       if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
       {
-        vtkErrorMacro(
-          "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+        if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+        {
+          vtkErrorMacro(
+            "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+        }
         return false;
       }
       block.Volume.reset(volume);
@@ -1196,7 +1222,10 @@ void vtkCudaVolumeMapper::RenderImages(
     if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
           &settings, &out, &stats) != CVR_OK)
     {
-      vtkErrorMacro("rendering failed: " << cvr_last_error(in.Context.get()));
+      if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+      {
+        vtkErrorMacro("rendering failed: " << cvr_last_error(in.Context.get()));
+      }
       return;
     }
     if (first)

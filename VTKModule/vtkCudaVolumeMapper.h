@@ -19,7 +19,10 @@
  * Non-image blocks are skipped with a warning.
  *
  * Backend: AUTO (CUDA when a device is usable, else the CPU, said once), CUDA
- * or CPU. The library's strategies and their parameters are settings here.
+ * or CPU. A CUDA device lost while rendering (a kernel fault, an ECC error, a
+ * device gone) is said once, and the mapper renders on the CPU from that
+ * frame on, whatever the backend asked. The library's strategies and their
+ * parameters are settings here.
  *
  * SetFactoryOverride(true), the environment variable
  * CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 at load time, or the ParaView plugin make
@@ -459,6 +462,9 @@ private:
   // Steps of a render: each brings the library's state up to date with VTK's
   // and reports what stops it (returning false).
   bool UpdateContext();
+  /// After a frame: whether it lost the CUDA device, said once; the next
+  /// context is then the CPU's (the caller renders the frame again).
+  bool FallBackAfterDeviceLoss();
   /// Whether this frame's image can stay on the GPU (sets ImageTransfer).
   bool UseInterop(int width, int height);
   /// yAxis: the 2D transfer function's y axis array (Transfer2DYAxisArray)

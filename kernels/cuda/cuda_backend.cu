@@ -326,6 +326,21 @@ extern "C" size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
   return free_bytes;
 }
 
+/* A fault as a broken kernel makes one (cvr_debug_lose_device). */
+__global__ void cvr_fault_kernel(int *invalid) { *invalid = 1; }
+
+extern "C" cvr_status cvr_cuda_debug_lose_device(cvr_context *ctx) {
+  cvr_status st = CVR_OK;
+  device_scope scope;
+  CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
+  cvr_fault_kernel<<<1, 1, 0, ctx->cuda->stream>>>((int *)(uintptr_t)0x10);
+  CVR_CUDA_TRY(ctx, cudaStreamSynchronize(ctx->cuda->stream), "a faulting kernel (test hook)");
+  st = cvr_fail(ctx, CVR_ERROR_INTERNAL, "cvr_debug_lose_device: the faulting kernel did not fault");
+done:
+  leave_device(&scope);
+  return st;
+}
+
 extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                       const cvr_image *image, cvr_render_stats *stats) {
   cvr_cuda_context *c = ctx->cuda;

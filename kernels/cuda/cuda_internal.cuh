@@ -3,6 +3,7 @@
 #define CVR_CUDA_INTERNAL_CUH
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 
 #include "cuda_backend.h"
 
@@ -26,7 +27,37 @@ static inline void leave_device(const device_scope *scope) {
   if (scope->changed) cudaSetDevice(scope->previous);
 }
 
+/* CUDA's sticky errors, after which every call in the process fails on
+ * that device, and the device's context gone: the context is lost. */
+static inline int device_lost_by(cudaError_t e) {
+  switch (e) {
+  case cudaErrorIllegalAddress:
+  case cudaErrorLaunchFailure:
+  case cudaErrorHardwareStackError:
+  case cudaErrorIllegalInstruction:
+  case cudaErrorMisalignedAddress:
+  case cudaErrorInvalidAddressSpace:
+  case cudaErrorInvalidPc:
+  case cudaErrorAssert:
+  case cudaErrorLaunchTimeout:
+  case cudaErrorECCUncorrectable:
+  case cudaErrorDevicesUnavailable:
+  case cudaErrorContextIsDestroyed:
+  case cudaErrorDeviceUninitialized:
+  case cudaErrorCudartUnloading: return 1;
+  default: return 0;
+  }
+}
+
 static inline cvr_status device_failure(cvr_context *ctx, cudaError_t e, const char *what) {
+  if (ctx && device_lost_by(e)) {
+    if (!ctx->lost)
+      snprintf(ctx->lost_reason, sizeof ctx->lost_reason, "%s: %s (%s)", what, cudaGetErrorString(e),
+               cudaGetErrorName(e));
+    ctx->lost = 1;
+    return cvr_fail(ctx, CVR_ERROR_DEVICE_LOST,
+                    "the CUDA device is lost, this context renders no more: %s", ctx->lost_reason);
+  }
   const cvr_status st = e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY
                         : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
                             ? CVR_ERROR_NO_DEVICE

@@ -48,7 +48,13 @@ typedef enum cvr_status {
   CVR_ERROR_OUT_OF_MEMORY,    /* host or device allocation failed */
   CVR_ERROR_NO_DEVICE,        /* no usable CUDA driver or device */
   CVR_ERROR_DEVICE,           /* a CUDA call failed (message has details) */
-  CVR_ERROR_INTERNAL          /* a bug: please report the message */
+  CVR_ERROR_INTERNAL,         /* a bug: please report the message */
+  CVR_ERROR_DEVICE_LOST       /* the context's CUDA device is unusable (a
+                                 sticky error: a kernel fault, an ECC error, a
+                                 device gone or reset); every later call that
+                                 needs the device fails with it. Destroy the
+                                 context and its objects; a CPU context still
+                                 renders (see cvr_context_lost) */
 } cvr_status;
 
 typedef enum cvr_backend {
@@ -234,6 +240,10 @@ CVR_API void cvr_context_destroy(cvr_context *ctx);
 
 /* The backend in use (never AUTO after a successful create). */
 CVR_API cvr_backend cvr_context_backend(const cvr_context *ctx);
+
+/* Whether the context's CUDA device was lost (CVR_ERROR_DEVICE_LOST): then
+ * it renders no more, and cvr_last_error says what happened. */
+CVR_API int cvr_context_lost(const cvr_context *ctx);
 
 /* One line describing the backend and device, e.g. why AUTO chose the CPU.
  * Valid until the context is destroyed. */

@@ -45,6 +45,8 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
   ctx->device_index = options->device_index;
   ctx->cpu_threads = options->cpu_threads ? options->cpu_threads : cvr_cpu_default_threads();
 
+  const char *lose = getenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER");
+  ctx->debug.lose_device_at_render = lose ? atoi(lose) : 0;
   if (options->backend == CVR_BACKEND_CPU) {
     ctx->backend = CVR_BACKEND_CPU;
     describe_cpu(ctx, NULL);
@@ -76,6 +78,19 @@ void cvr_context_destroy(cvr_context *ctx) {
 
 cvr_backend cvr_context_backend(const cvr_context *ctx) {
   return ctx ? ctx->backend : CVR_BACKEND_AUTO;
+}
+
+int cvr_context_lost(const cvr_context *ctx) { return ctx && ctx->lost; }
+
+cvr_status cvr_lost_failure(cvr_context *ctx, const char *what) {
+  return cvr_fail(ctx, CVR_ERROR_DEVICE_LOST, "%s: the CUDA device was lost earlier (%s)", what,
+                  ctx->lost_reason);
+}
+
+cvr_status cvr_debug_lose_device(cvr_context *ctx) {
+  if (!ctx || ctx->backend != CVR_BACKEND_CUDA)
+    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "cvr_debug_lose_device: not a CUDA context");
+  return cvr_cuda_debug_lose_device(ctx);
 }
 
 const char *cvr_context_description(const cvr_context *ctx) {

@@ -72,6 +72,10 @@ cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out) {
   return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA read-back in a build without CUDA");
 }
 
+cvr_status cvr_cuda_debug_lose_device(cvr_context *ctx) {
+  return cvr_fail(ctx, CVR_ERROR_NO_DEVICE, "this build of cvr has no CUDA backend");
+}
+
 size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
   (void)ctx;
   return 0;

@@ -29,6 +29,11 @@ typedef struct cvr_debug_options {
   int normals_as_color; /* every backend: shaded colour = (N + 1) / 2 (gradient tests) */
   int slab_one_sided;   /* slab strategy: ignore the border rays, one-sided
                            differences at tile edges (the grid-pattern bug) */
+  int lose_device_at_render; /* CUDA: the n-th cvr_render first loses the
+                                device (cvr_debug_lose_device); 0: never. The
+                                environment's CVR_DEBUG_LOSE_DEVICE_AT_RENDER
+                                sets it on new contexts (for tests through
+                                VTK, which cannot reach this struct) */
 } cvr_debug_options;
 CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
 
@@ -42,6 +47,15 @@ CVR_API cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_setting
 CVR_API cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
 /* Free device memory (cudaMemGetInfo); 0 on the CPU backend. */
 CVR_API size_t cvr_debug_device_free_bytes(cvr_context *ctx);
+/* Really loses the context's device, as a faulting kernel does: a kernel
+ * writes to an invalid address (a sticky CUDA error, which no later call in
+ * this process can clear on that device). Returns CVR_ERROR_DEVICE_LOST;
+ * CVR_ERROR_UNSUPPORTED on the CPU backend. */
+CVR_API cvr_status cvr_debug_lose_device(cvr_context *ctx);
+
+/* The failure of a call that needs the device of a lost context (`what`:
+ * the call): CVR_ERROR_DEVICE_LOST, the loss's message kept. */
+cvr_status cvr_lost_failure(cvr_context *ctx, const char *what);
 
 struct cvr_context {
   cvr_backend backend;
@@ -52,6 +66,10 @@ struct cvr_context {
   struct cvr_cuda_context *cuda; /* NULL unless backend == CUDA */
   struct cvr_debug_options debug;
   struct cvr_tuner *tuner;       /* strategy AUTO's tables (auto.c) */
+  /* a sticky CUDA error made the device unusable (CVR_ERROR_DEVICE_LOST) */
+  int lost;
+  char lost_reason[CVR_MESSAGE_SIZE];
+  unsigned long long renders; /* cvr_render calls (lose_device_at_render) */
 };
 
 struct cvr_volume {

@@ -29,6 +29,7 @@ const char *cvr_status_string(cvr_status status) {
   case CVR_ERROR_NO_DEVICE: return "no CUDA device";
   case CVR_ERROR_DEVICE: return "CUDA device error";
   case CVR_ERROR_INTERNAL: return "internal error";
+  case CVR_ERROR_DEVICE_LOST: return "CUDA device lost";
   }
   return "unknown status";
 }

@@ -19,7 +19,8 @@ cvr_status cvr_gl_buffer_register(cvr_context *ctx, unsigned int gl_buffer, cvr_
   if (!b) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "cvr_gl_buffer_register: out of host memory");
   b->ctx = ctx;
   b->gl_buffer = gl_buffer;
-  const cvr_status st = cvr_cuda_gl_register(ctx, gl_buffer, &b->resource);
+  const cvr_status st = ctx->lost ? cvr_lost_failure(ctx, "cvr_gl_buffer_register")
+                                  : cvr_cuda_gl_register(ctx, gl_buffer, &b->resource);
   if (st != CVR_OK) {
     free(b);
     return st;

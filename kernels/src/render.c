@@ -229,6 +229,9 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
       (view->gl_opaque_depth && view->gl_opaque_depth->ctx != ctx))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "cvr_render: an OpenGL buffer was registered with another context");
+  if (ctx->lost) return cvr_lost_failure(ctx, "cvr_render");
+  if (ctx->backend == CVR_BACKEND_CUDA && ++ctx->renders == (unsigned long long)ctx->debug.lose_device_at_render)
+    return cvr_debug_lose_device(ctx); /* a test's device loss */
   cvr_status st = cvr_validate_settings(ctx, settings);
   if (st != CVR_OK) return st;
   const int tf_components = tf->component_count;

@@ -100,7 +100,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   cvr_scalar_range(desc->type, desc->data, count, v->range);
 
   if (ctx->backend == CVR_BACKEND_CUDA) {
-    st = cvr_cuda_volume_upload(ctx, v, desc->data);
+    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, desc->data);
   } else {
     const size_t bytes = count * cvr_scalar_type_size(v->stored_type);
     v->host_data = malloc(bytes);
@@ -131,7 +131,8 @@ cvr_status cvr_volume_set_mask(cvr_volume *volume, const unsigned char *labels) 
   }
   const size_t count = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2];
   if (ctx->backend == CVR_BACKEND_CUDA) {
-    const cvr_status st = cvr_cuda_mask_upload(ctx, volume, labels);
+    const cvr_status st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_set_mask")
+                                    : cvr_cuda_mask_upload(ctx, volume, labels);
     if (st != CVR_OK) cvr_cuda_mask_release(volume); /* no mask rather than a stale one */
     return st;
   }

@@ -103,7 +103,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
       "test_storage --quick --no-memory" "test_slab --quick" "test_blend_modes cuda --quick"
       "test_clipping cuda --quick" "test_surfaces cuda --quick" "test_gradient_opacity cuda --quick"
       "test_empty_space cuda --quick" "test_transfer_2d cuda --quick" "test_masks cuda --quick"
-      "test_components cuda --quick")
+      "test_components cuda --quick" "test_transfer_2d_axes cuda --quick")
+    # (not test_device_loss: its kernel faults on purpose)
     # CVR_SANITIZE_TESTS="a;b": only these (the programs changed)
     [[ -n ${CVR_SANITIZE_TESTS:-} ]] && IFS=';' read -r -a tests <<<"$CVR_SANITIZE_TESTS"
     for t in "${tests[@]}"; do

@@ -1,0 +1,116 @@
+// A CUDA device lost mid-run (a sticky CUDA error, made by the library's test
+// hook CVR_DEBUG_LOSE_DEVICE_AT_RENDER=3: its third render runs a kernel that
+// writes to an invalid address first). Bonsai, standard strategy, backend
+// AUTO: frames 1 and 2 render on CUDA; frame 3 loses the device, the mapper
+// says so once (one warning, no error) and renders that frame on the CPU,
+// within the reference tolerance of frame 2; frames 4 and 5 render on the
+// CPU without another message. A mapper made afterwards in the same process
+// (whose device stays broken) renders on the CPU too, saying why once.
+// Skipped without a CUDA device.
+#include "cvrPeerCompare.h"
+#include "cvrTestScene.h"
+
+#include "vtkCallbackCommand.h"
+#include "vtkCommand.h"
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace
+{
+void Collect(vtkObject*, unsigned long event, void* clientData, void* callData)
+{
+  auto* messages = static_cast<std::vector<std::string>*>(clientData);
+  messages->push_back(std::string(event == vtkCommand::ErrorEvent ? "error: " : "warning: ") +
+    static_cast<const char*>(callData));
+}
+
+bool OnCpu(vtkCudaVolumeMapper* mapper)
+{
+  return std::string(mapper->GetLastConfiguration()).rfind("cpu", 0) == 0;
+}
+}
+
+int TestCudaVolumeDeviceLoss(int argc, char* argv[])
+{
+  if (vtkCudaVolumeMapper::GetNumberOfCudaDevices() == 0)
+  {
+    std::cout << "no CUDA device: test skipped\n";
+    return VTK_SKIP_RETURN_CODE;
+  }
+  const std::string file = cvrTest::DataFile(argc, argv, "scivis/bonsai.nii.gz");
+  if (file.empty())
+  {
+    return VTK_SKIP_RETURN_CODE;
+  }
+  vtkSmartPointer<vtkImageData> bonsai = cvrTest::ReadNifti(file);
+  setenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER", "3", 1); // read when the mapper makes its context
+  cvrTest::VolumeScene scene(300, 300);
+  scene.Mapper->SetInputData(bonsai);
+  scene.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_STANDARD);
+  scene.Mapper->SetAutoAdjustSampleDistances(0);
+  cvrTest::SetRamp(scene.Property, 30, 180, 0.6);
+  scene.View(30, 20);
+  std::vector<std::string> messages;
+  vtkNew<vtkCallbackCommand> collector;
+  collector->SetCallback(Collect);
+  collector->SetClientData(&messages);
+  scene.Mapper->AddObserver(vtkCommand::ErrorEvent, collector);
+  scene.Mapper->AddObserver(vtkCommand::WarningEvent, collector);
+
+  bool ok = true;
+  vtkSmartPointer<vtkImageData> frames[6];
+  for (int f = 1; f <= 5; ++f)
+  {
+    scene.Window->Render();
+    frames[f] = cvrTest::Grab(scene.Window);
+    const bool cpu = OnCpu(scene.Mapper);
+    std::printf("frame %d: %s\n", f, scene.Mapper->GetLastConfiguration());
+    ok &= cpu == (f >= 3);
+    if (f == 2)
+    {
+      unsetenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER"); // the mapper's context has read it
+    }
+  }
+  const cvrTest::ImageDifference lost = cvrTest::Compare(frames[2], frames[3], 8);
+  const cvrTest::ImageDifference after = cvrTest::Compare(frames[3], frames[5], 8);
+  std::printf("frame 3 (CPU) against frame 2 (CUDA): mean %.3f levels, %.3f%% over 8; frame 5 "
+              "against 3: %.3f\n",
+    lost.MeanLevels, 100.0 * lost.FractionOver, after.MeanLevels);
+  ok &= lost.MeanLevels <= 0.5 && lost.FractionOver <= 0.01 && after.MeanLevels == 0.0;
+  for (const std::string& m : messages)
+  {
+    std::printf("said: %s\n", m.c_str());
+  }
+  ok &= messages.size() == 1 && messages[0].find("warning: ") == 0 &&
+    messages[0].find("the CUDA device was lost") != std::string::npos &&
+    messages[0].find("illegal memory access") != std::string::npos;
+
+  // another mapper, later, in the same process
+  cvrTest::VolumeScene later(300, 300);
+  later.Mapper->SetInputData(bonsai);
+  later.Mapper->SetAutoAdjustSampleDistances(0);
+  cvrTest::SetRamp(later.Property, 30, 180, 0.6);
+  later.View(30, 20);
+  std::vector<std::string> laterMessages;
+  vtkNew<vtkCallbackCommand> laterCollector;
+  laterCollector->SetCallback(Collect);
+  laterCollector->SetClientData(&laterMessages);
+  later.Mapper->AddObserver(vtkCommand::ErrorEvent, laterCollector);
+  later.Mapper->AddObserver(vtkCommand::WarningEvent, laterCollector);
+  later.Window->Render();
+  later.Window->Render();
+  std::printf("a later mapper: %s\n", later.Mapper->GetLastConfiguration());
+  for (const std::string& m : laterMessages)
+  {
+    std::printf("later mapper said: %s\n", m.c_str());
+  }
+  ok &= OnCpu(later.Mapper) && laterMessages.size() == 1 &&
+    laterMessages[0].find("rendering on the CPU") != std::string::npos;
+  const cvrTest::ImageDifference same = cvrTest::Compare(frames[5], cvrTest::Grab(later.Window), 8);
+  std::printf("the later mapper's image against frame 5: mean %.3f levels\n", same.MeanLevels);
+  ok &= same.MeanLevels <= 0.5;
+  std::printf("%s\n", ok ? "device loss handled" : "ERROR: device loss not handled as it should");
+  return ok ? 0 : 1;
+}

@@ -4,17 +4,40 @@
 #   run-vtk.sh OUT               second call, carrying .device-vtk/vtk.tar.xz:
 #                                Xvfb with Mesa for the window, the VTK tests
 #                                with the CUDA backend, logs in OUT
+# Where the archives and the working tree pass one call's carry, split-vtk.sh
+# cuts them into pieces .device-vtk/*.tar.xz.part.*; then
+#   run-vtk.sh OUT stash         (a call per carry's worth of pieces) keeps
+#                                the pieces carried in /tmp/cvr-parts, and
+#   run-vtk.sh OUT               (the last call, carrying the rest) joins them
+#                                and unpacks both archives before the tests.
+# The machine must stay warm between the calls (at most ~30 s apart).
 set -uo pipefail
-out=${1:?usage: run-vtk.sh OUT [unpack-mesa]}
+out=${1:?usage: run-vtk.sh OUT [unpack-mesa|stash]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pack=/tmp/cvr-vtk
-mkdir -p "$pack" "$out"
-if [ "${2:-}" = unpack-mesa ]; then
-  xz -dc "$root/.device-vtk/mesa.tar.xz" | tar -C "$pack" -xf - && echo "mesa unpacked: $(du -sh $pack | cut -f1)"
+pack=/tmp/cvr-vtk parts=/tmp/cvr-parts
+mkdir -p "$pack" "$out" "$parts"
+for piece in "$root"/.device-vtk/*.tar.xz.part.*; do
+  [ -e "$piece" ] && cp "$piece" "$parts/"
+done
+if [ "${2:-}" = stash ]; then
+  echo "pieces kept: $(ls "$parts" | tr '\n' ' ')"
   exit
 fi
+archive() { # the archive carried whole, or joined from its pieces
+  if [ -e "$root/.device-vtk/$1" ]; then echo "$root/.device-vtk/$1"; return; fi
+  if ls "$parts/$1".part.* >/dev/null 2>&1; then
+    cat "$parts/$1".part.* >"$parts/$1" && echo "$parts/$1"
+  fi
+}
+if [ "${2:-}" = unpack-mesa ] || [ ! -d "$pack/dri" ]; then
+  mesa=$(archive mesa.tar.xz)
+  [ -n "$mesa" ] && xz -dc "$mesa" | tar -C "$pack" -xf - && echo "mesa unpacked: $(du -sh $pack | cut -f1)"
+  [ "${2:-}" = unpack-mesa ] && exit
+fi
 [ -d "$pack/dri" ] || { echo "Mesa is missing: run 'run-vtk.sh OUT unpack-mesa' first"; exit 1; }
-xz -dc "$root/.device-vtk/vtk.tar.xz" | tar -C "$pack" -xf -
+vtk=$(archive vtk.tar.xz)
+[ -n "$vtk" ] || { echo "vtk.tar.xz is missing: neither carried nor in pieces"; exit 1; }
+xz -dc "$vtk" | tar -C "$pack" -xf -
 summary=$out/vtk-summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  commit $(cat $pack/commit)"

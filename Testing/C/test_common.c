@@ -94,6 +94,13 @@ cvr_transfer_function *cvr_test_ramp(cvr_context *ctx, const double range[2], do
   return tf;
 }
 
+void cvr_test_expect_failure(cvr_context *ctx, cvr_status got, const char *needle, const char *what) {
+  CHECK(got != CVR_OK, "%s was accepted", what);
+  if (got != CVR_OK)
+    CHECK(strstr(cvr_last_error(ctx), needle) != NULL, "%s: message \"%s\" does not say \"%s\"",
+          what, cvr_last_error(ctx), needle);
+}
+
 static double value_at(const cvr_volume_desc *d, size_t i) {
   switch (d->type) {
   case CVR_UINT8: return ((const uint8_t *)d->data)[i];

@@ -94,6 +94,10 @@ cvr_test_diff cvr_test_compare(const uint8_t *a, const uint8_t *b, const float *
                                const float *depth_b, long pixels);
 int cvr_test_within_tolerance(const cvr_test_diff *d);
 
+/* Checks that a call failed (got != CVR_OK) with a message on ctx that
+ * contains `needle`; `what` names the call in the report. */
+void cvr_test_expect_failure(cvr_context *ctx, cvr_status got, const char *needle, const char *what);
+
 /* Pixels of an 8-bit RGBA image with any opacity. */
 long cvr_test_visible(const uint8_t *rgba, long pixels);
 

@@ -443,13 +443,6 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
 
 /* ---- bad input ------------------------------------------------------------------ */
 
-static void expect_failure(cvr_context *ctx, cvr_status got, const char *needle, const char *what) {
-  CHECK(got != CVR_OK, "%s was accepted", what);
-  if (got != CVR_OK)
-    CHECK(strstr(cvr_last_error(ctx), needle) != NULL, "%s: message \"%s\" does not say \"%s\"",
-          what, cvr_last_error(ctx), needle);
-}
-
 static void bad_input(cvr_context *ctx) {
   enum { N = 4 };
   static uint8_t voxels[5 * N * N * N];
@@ -460,9 +453,9 @@ static void bad_input(cvr_context *ctx) {
   vd.data = voxels;
   cvr_volume *v = NULL;
   vd.components = 5;
-  expect_failure(ctx, cvr_volume_create(ctx, &vd, &v), "5 components", "a volume of 5 components");
+  cvr_test_expect_failure(ctx, cvr_volume_create(ctx, &vd, &v), "5 components", "a volume of 5 components");
   vd.components = -1;
-  expect_failure(ctx, cvr_volume_create(ctx, &vd, &v), "components", "a volume of -1 components");
+  cvr_test_expect_failure(ctx, cvr_volume_create(ctx, &vd, &v), "components", "a volume of -1 components");
   vd.components = 2;
   cvr_volume *two = NULL, *one = NULL;
   CHECK(cvr_volume_create(ctx, &vd, &two) == CVR_OK, "%s", cvr_last_error(ctx));
@@ -478,37 +471,37 @@ static void bad_input(cvr_context *ctx) {
   cvr_transfer_function_desc d = plain;
   d.component_functions = more;
   d.component_count = 5;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "5 components", "5 functions");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "5 components", "5 functions");
   d.component_count = 3;
   d.component_mode = CVR_COMPONENTS_DEPENDENT;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "not 3", "3 dependent");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "not 3", "3 dependent");
   d.component_count = 2;
   d.component_mode = (cvr_component_mode)7;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component mode", "mode 7");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component mode", "mode 7");
   d.component_mode = CVR_COMPONENTS_INDEPENDENT;
   d.component_weights[1] = 1.5;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "weight 1.5", "weight 1.5");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "weight 1.5", "weight 1.5");
   d.component_weights[1] = NAN;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "weight", "weight NaN");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "weight", "weight NaN");
   d.component_weights[1] = 1.0;
   d.component_functions = NULL;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component_functions",
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component_functions",
                  "no component functions");
   d.component_functions = more;
   more[0].size = 1;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component 1", "a bad function");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "component 1", "a bad function");
   more[0].size = 2;
   more[0].component_count = 2;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "of its own", "nested components");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "of its own", "nested components");
   more[0].component_count = 0;
   d.rgba_2d = rgba_2d;
   d.size_2d[0] = d.size_2d[1] = 2;
   d.gradient_max_2d = 1.0;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "2D function", "2D with components");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "2D function", "2D with components");
   d.rgba_2d = NULL;
   d.label_count = 1;
   d.label_rgba = rgba;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "label functions",
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "label functions",
                  "labels with components");
   d.label_count = 0;
   cvr_transfer_function *two_tf = create_tf(ctx, &d), *one_tf = create_tf(ctx, &plain);
@@ -521,9 +514,9 @@ static void bad_input(cvr_context *ctx) {
   cvr_render_settings_init(&s);
   s.sample_distance = 0.5;
   if (two && one && two_tf && one_tf) {
-    expect_failure(ctx, cvr_render(ctx, two, one_tf, &view, &s, &img, NULL), "2 components",
+    cvr_test_expect_failure(ctx, cvr_render(ctx, two, one_tf, &view, &s, &img, NULL), "2 components",
                    "two components, one function");
-    expect_failure(ctx, cvr_render(ctx, one, two_tf, &view, &s, &img, NULL), "describes 2",
+    cvr_test_expect_failure(ctx, cvr_render(ctx, one, two_tf, &view, &s, &img, NULL), "describes 2",
                    "one component, two functions");
     CHECK(cvr_render(ctx, two, two_tf, &view, &s, &img, NULL) == CVR_OK,
           "two components after the errors: %s", cvr_last_error(ctx));

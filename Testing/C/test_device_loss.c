@@ -13,6 +13,7 @@
  * Its own process: the device cannot be used again in it. Not under
  * compute-sanitizer (the fault is meant).
  * Usage: test_device_loss (skips without a GPU) */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
 

@@ -366,12 +366,6 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
 
 /* ---- bad input ------------------------------------------------------------------ */
 
-static void expect_failure(cvr_context *ctx, cvr_status got, const char *needle, const char *what) {
-  CHECK(got != CVR_OK, "%s was accepted", what);
-  CHECK(strstr(cvr_last_error(ctx), needle) != NULL, "%s: \"%s\" does not say \"%s\"", what,
-        cvr_last_error(ctx), needle);
-}
-
 static void bad_input(cvr_context *ctx) {
   enum { N = 8 };
   static uint8_t voxels[2 * N * N * N];
@@ -392,12 +386,12 @@ static void bad_input(cvr_context *ctx) {
   cvr_transfer_function_desc d = axes_desc(rgba_2d, 2, 2, range, range, 1.0);
   cvr_transfer_function *tf = NULL;
   d.component_count = 3;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "not 3", "3 axes");
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "not 3", "3 axes");
   d.component_count = 2;
   d.rgba_2d = NULL;
   d.rgba = rgba;
   d.size = 2;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "without a 2D function",
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "without a 2D function",
                  "axes without a 2D function");
   d.rgba_2d = rgba_2d;
   const double bad_ranges[][2] = {{1.0, 1.0}, {2.0, 1.0}, {NAN, 1.0}, {0.0, INFINITY}};
@@ -406,13 +400,13 @@ static void bad_input(cvr_context *ctx) {
     d.range_2d_y[1] = bad_ranges[i][1];
     char what[64];
     snprintf(what, sizeof what, "y range [%g, %g]", bad_ranges[i][0], bad_ranges[i][1]);
-    expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "2D y range", what);
+    cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "2D y range", what);
   }
   d.range_2d_y[0] = range[0];
   d.range_2d_y[1] = range[1];
   d.label_count = 1;
   d.label_rgba = rgba;
-  expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "label functions",
+  cvr_test_expect_failure(ctx, cvr_transfer_function_create(ctx, &d, &tf), "label functions",
                  "labels with axes");
   d.label_count = 0;
   CHECK(!tf, "a refused function was returned");
@@ -427,7 +421,7 @@ static void bad_input(cvr_context *ctx) {
   cvr_render_settings_init(&s);
   s.sample_distance = 0.5;
   if (one && two && axes) {
-    expect_failure(ctx, cvr_render(ctx, one, axes, &view, &s, &img, NULL), "describes 2",
+    cvr_test_expect_failure(ctx, cvr_render(ctx, one, axes, &view, &s, &img, NULL), "describes 2",
                    "one component, two axes");
     CHECK(cvr_render(ctx, two, axes, &view, &s, &img, NULL) == CVR_OK,
           "two axes after the errors: %s", cvr_last_error(ctx));

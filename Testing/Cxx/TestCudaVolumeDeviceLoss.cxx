@@ -19,12 +19,24 @@
 
 namespace
 {
-void Collect(vtkObject*, unsigned long event, void* clientData, void* callData)
+// A mapper's errors and warnings, each as "error: ..." or "warning: ...".
+struct MessageLog
 {
-  auto* messages = static_cast<std::vector<std::string>*>(clientData);
-  messages->push_back(std::string(event == vtkCommand::ErrorEvent ? "error: " : "warning: ") +
-    static_cast<const char*>(callData));
-}
+  std::vector<std::string> Messages;
+  vtkNew<vtkCallbackCommand> Collector;
+
+  explicit MessageLog(vtkCudaVolumeMapper* mapper)
+  {
+    this->Collector->SetClientData(&this->Messages);
+    this->Collector->SetCallback([](vtkObject*, unsigned long event, void* clientData, void* callData) {
+      static_cast<std::vector<std::string>*>(clientData)->push_back(
+        std::string(event == vtkCommand::ErrorEvent ? "error: " : "warning: ") +
+        static_cast<const char*>(callData));
+    });
+    mapper->AddObserver(vtkCommand::ErrorEvent, this->Collector);
+    mapper->AddObserver(vtkCommand::WarningEvent, this->Collector);
+  }
+};
 
 bool OnCpu(vtkCudaVolumeMapper* mapper)
 {
@@ -52,12 +64,8 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   scene.Mapper->SetAutoAdjustSampleDistances(0);
   cvrTest::SetRamp(scene.Property, 30, 180, 0.6);
   scene.View(30, 20);
-  std::vector<std::string> messages;
-  vtkNew<vtkCallbackCommand> collector;
-  collector->SetCallback(Collect);
-  collector->SetClientData(&messages);
-  scene.Mapper->AddObserver(vtkCommand::ErrorEvent, collector);
-  scene.Mapper->AddObserver(vtkCommand::WarningEvent, collector);
+  MessageLog log(scene.Mapper);
+  const std::vector<std::string>& messages = log.Messages;
 
   bool ok = true;
   vtkSmartPointer<vtkImageData> frames[6];
@@ -93,12 +101,8 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   later.Mapper->SetAutoAdjustSampleDistances(0);
   cvrTest::SetRamp(later.Property, 30, 180, 0.6);
   later.View(30, 20);
-  std::vector<std::string> laterMessages;
-  vtkNew<vtkCallbackCommand> laterCollector;
-  laterCollector->SetCallback(Collect);
-  laterCollector->SetClientData(&laterMessages);
-  later.Mapper->AddObserver(vtkCommand::ErrorEvent, laterCollector);
-  later.Mapper->AddObserver(vtkCommand::WarningEvent, laterCollector);
+  MessageLog laterLog(later.Mapper);
+  const std::vector<std::string>& laterMessages = laterLog.Messages;
   later.Window->Render();
   later.Window->Render();
   std::printf("a later mapper: %s\n", later.Mapper->GetLastConfiguration());

@@ -12,65 +12,9 @@
 // Then the function's entries change in place (Modified): the image follows
 // (the boundaries' viewport goes dark), and back.
 #include "cvrPeerViewports.h"
-#include "vtkFloatArray.h"
+#include "cvrTransfer2D.h"
 #include "vtkPointData.h"
 #include <cmath>
-
-namespace
-{
-// A function of `width` x `height` entries over the data's value range (x)
-// and gradient magnitudes up to a quarter of it (y, VTK's measure): each
-// band a smooth bump (cosine edges) in value and in magnitude, coloured.
-struct Band
-{
-  double Value[2], Magnitude[2]; // in data units; the bump's flat top
-  double Rgba[4];
-};
-
-double Bump(double x, const double top[2], double edge)
-{
-  if (x >= top[0] && x <= top[1])
-  {
-    return 1.0;
-  }
-  const double d = x < top[0] ? top[0] - x : x - top[1];
-  return d >= edge ? 0.0 : 0.5 + 0.5 * std::cos(3.14159265358979 * d / edge);
-}
-
-vtkSmartPointer<vtkImageData> MakeFunction(int width, int height, const double range[2],
-  const std::vector<Band>& bands)
-{
-  auto image = vtkSmartPointer<vtkImageData>::New();
-  image->SetDimensions(width, height, 1);
-  image->AllocateScalars(VTK_FLOAT, 4);
-  auto* rgba = vtkFloatArray::SafeDownCast(image->GetPointData()->GetScalars());
-  const double span = range[1] - range[0], gmax = 0.25 * span;
-  for (int y = 0; y < height; ++y)
-  {
-    for (int x = 0; x < width; ++x)
-    {
-      // entry centres, as a texture spans the axes
-      const double value = range[0] + span * (x + 0.5) / width;
-      const double magnitude = gmax * (y + 0.5) / height;
-      double out[4] = { 0, 0, 0, 0 };
-      for (const Band& b : bands)
-      {
-        const double w =
-          Bump(value, b.Value, 0.04 * span) * Bump(magnitude, b.Magnitude, 0.08 * gmax);
-        if (w * b.Rgba[3] > out[3])
-        {
-          for (int c = 0; c < 4; ++c)
-          {
-            out[c] = c < 3 ? b.Rgba[c] : w * b.Rgba[3];
-          }
-        }
-      }
-      rgba->SetTuple(static_cast<vtkIdType>(y) * width + x, out);
-    }
-  }
-  return image;
-}
-}
 
 int TestCudaVolumeTransfer2D(int argc, char* argv[])
 {
@@ -85,17 +29,21 @@ int TestCudaVolumeTransfer2D(int argc, char* argv[])
   ct->GetPointData()->GetScalars()->GetFiniteRange(range);
   const double dt = 0.5 * std::min(spacing[0], std::min(spacing[1], spacing[2]));
   const double gmax = 0.25 * (range[1] - range[0]);
-  const std::vector<Band> tissueAndBone = {
+  const std::vector<cvrTest::Box2D> tissueAndBone = {
     { { 0, 80 }, { 0, 0.05 * gmax }, { 0.9, 0.5, 0.4, 0.05 } },     // soft tissue, flat
     { { 500, 1800 }, { 0.1 * gmax, gmax }, { 1.0, 1.0, 0.9, 0.5 } } // bone, at its surfaces
   };
-  const std::vector<Band> boundaries = {
+  const std::vector<cvrTest::Box2D> boundaries = {
     { { -200, 1500 }, { 0.25 * gmax, gmax }, { 0.3, 0.7, 1.0, 0.4 } }
   };
-  vtkSmartPointer<vtkImageData> functions[] = {
-    MakeFunction(256, 1024, range, tissueAndBone), MakeFunction(256, 1024, range, tissueAndBone),
-    MakeFunction(256, 1024, range, boundaries), MakeFunction(32, 16, range, tissueAndBone)
+  // x: the data's values; y: gradient magnitudes up to a quarter of their
+  // range (VTK's measure); edges 4% and 8% of each
+  const double magnitudes[2] = { 0.0, gmax };
+  auto make = [&](int width, int height, const std::vector<cvrTest::Box2D>& boxes) {
+    return cvrTest::MakeTransfer2D(width, height, range, magnitudes, 0.04, 0.08, boxes);
   };
+  vtkSmartPointer<vtkImageData> functions[] = { make(256, 1024, tissueAndBone),
+    make(256, 1024, tissueAndBone), make(256, 1024, boundaries), make(32, 16, tissueAndBone) };
   const struct
   {
     const char* Name;

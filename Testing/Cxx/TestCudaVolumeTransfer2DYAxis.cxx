@@ -16,65 +16,10 @@
 // the image, and back; a y axis array the input lacks is said once, and the
 // gradient magnitude is the y axis.
 #include "cvrPeerViewports.h"
-#include "vtkFloatArray.h"
+#include "cvrTransfer2D.h"
 #include "vtkImageGaussianSmooth.h"
 #include "vtkPointData.h"
 #include <cmath>
-
-namespace
-{
-// A function of `width` x `height` entries over the CT's values (x) and the
-// smoothed CT's (y), entry centres as a texture spans the axes: each box a
-// smooth bump (cosine edges) in both, coloured.
-struct Box
-{
-  double Value[2], Smoothed[2]; // in HU; the bump's flat top
-  double Rgba[4];
-};
-
-double Bump(double x, const double top[2], double edge)
-{
-  if (x >= top[0] && x <= top[1])
-  {
-    return 1.0;
-  }
-  const double d = x < top[0] ? top[0] - x : x - top[1];
-  return d >= edge ? 0.0 : 0.5 + 0.5 * std::cos(3.14159265358979 * d / edge);
-}
-
-vtkSmartPointer<vtkImageData> MakeFunction(
-  int width, int height, const double xRange[2], const double yRange[2], const std::vector<Box>& boxes)
-{
-  auto image = vtkSmartPointer<vtkImageData>::New();
-  image->SetDimensions(width, height, 1);
-  image->AllocateScalars(VTK_FLOAT, 4);
-  auto* rgba = vtkFloatArray::SafeDownCast(image->GetPointData()->GetScalars());
-  const double xSpan = xRange[1] - xRange[0], ySpan = yRange[1] - yRange[0];
-  for (int y = 0; y < height; ++y)
-  {
-    for (int x = 0; x < width; ++x)
-    {
-      const double value = xRange[0] + xSpan * (x + 0.5) / width;
-      const double smoothed = yRange[0] + ySpan * (y + 0.5) / height;
-      double out[4] = { 0, 0, 0, 0 };
-      for (const Box& b : boxes)
-      {
-        const double w =
-          Bump(value, b.Value, 0.04 * xSpan) * Bump(smoothed, b.Smoothed, 0.04 * ySpan);
-        if (w * b.Rgba[3] > out[3])
-        {
-          for (int c = 0; c < 4; ++c)
-          {
-            out[c] = c < 3 ? b.Rgba[c] : w * b.Rgba[3];
-          }
-        }
-      }
-      rgba->SetTuple(static_cast<vtkIdType>(y) * width + x, out);
-    }
-  }
-  return image;
-}
-}
 
 int TestCudaVolumeTransfer2DYAxis(int argc, char* argv[])
 {
@@ -98,18 +43,17 @@ int TestCudaVolumeTransfer2DYAxis(int argc, char* argv[])
   ct->GetPointData()->GetScalars()->GetFiniteRange(range);
   smoothed->GetFiniteRange(yRange);
   const double dt = 0.5 * std::min(spacing[0], std::min(spacing[1], spacing[2]));
-  const std::vector<Box> boneAndTissue = {
+  const std::vector<cvrTest::Box2D> boneAndTissue = {
     { { 0, 80 }, { -100, 150 }, { 0.9, 0.5, 0.4, 0.04 } },      // soft tissue
     { { 500, 2000 }, { 400, 2000 }, { 1.0, 1.0, 0.95, 0.5 } },  // thick bone
     { { 500, 2000 }, { -500, 250 }, { 1.0, 0.55, 0.15, 0.5 } }, // thin bone
   };
-  const std::vector<Box> thinBone = { { { 400, 2000 }, { -500, 250 }, { 1.0, 0.6, 0.2, 0.6 } } };
-  vtkSmartPointer<vtkImageData> functions[] = {
-    MakeFunction(256, 256, range, yRange, boneAndTissue),
-    MakeFunction(256, 256, range, yRange, boneAndTissue),
-    MakeFunction(256, 256, range, yRange, thinBone),
-    MakeFunction(32, 16, range, yRange, boneAndTissue),
+  const std::vector<cvrTest::Box2D> thinBone = { { { 400, 2000 }, { -500, 250 }, { 1.0, 0.6, 0.2, 0.6 } } };
+  auto make = [&](int width, int height, const std::vector<cvrTest::Box2D>& boxes) {
+    return cvrTest::MakeTransfer2D(width, height, range, yRange, 0.04, 0.04, boxes);
   };
+  vtkSmartPointer<vtkImageData> functions[] = { make(256, 256, boneAndTissue),
+    make(256, 256, boneAndTissue), make(256, 256, thinBone), make(32, 16, boneAndTissue) };
   const struct
   {
     const char* Name;

@@ -56,6 +56,7 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
       ctx->backend = CVR_BACKEND_CUDA;
     } else if (options->backend == CVR_BACKEND_AUTO) {
       ctx->backend = CVR_BACKEND_CPU;
+      ctx->lost = 0; /* a device lost earlier in the process: the CPU is fine */
       describe_cpu(ctx, ctx->last_error);
       ctx->last_error[0] = '\0';
     } else {

@@ -332,8 +332,9 @@ bool vtkCudaVolumeMapper::UpdateContext()
   in.Context.reset(ctx);
   in.CacheDirectoryDefault = true;
   in.CacheDirectory.clear();
+  // (after a device loss FallBackAfterDeviceLoss has said why)
   if (this->Backend == BACKEND_AUTO && cvr_context_backend(ctx) == CVR_BACKEND_CPU &&
-    !in.FallbackReported)
+    !in.FallbackReported && !in.DeviceLost)
   {
     vtkWarningMacro("rendering on the CPU: " << cvr_context_description(ctx));
     in.FallbackReported = true;

@@ -1,10 +1,11 @@
 // A CUDA device lost mid-run (a sticky CUDA error, made by the library's test
 // hook CVR_DEBUG_LOSE_DEVICE_AT_RENDER=3: its third render runs a kernel that
-// writes to an invalid address first). Bonsai, standard strategy, backend
-// AUTO: frames 1 and 2 render on CUDA; frame 3 loses the device, the mapper
-// says so once (one warning, no error) and renders that frame on the CPU,
-// within the reference tolerance of frame 2; frames 4 and 5 render on the
-// CPU without another message. A mapper made afterwards in the same process
+// writes to an invalid address first; a window's first frame may take two).
+// Bonsai, standard strategy, backend AUTO: the frames before render on CUDA;
+// frame 2 or 3 loses the device, the mapper says so once (one warning, no
+// error) and renders that frame on the CPU, within the reference tolerance
+// of the frame before; the frames after, up to 5, render on the CPU without
+// another message. A mapper made afterwards in the same process
 // (whose device stays broken) renders on the CPU too, saying why once.
 // Skipped without a CUDA device.
 #include "cvrPeerCompare.h"
@@ -67,25 +68,29 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   MessageLog log(scene.Mapper);
   const std::vector<std::string>& messages = log.Messages;
 
+  // the hook counts the library's renders, which a window's first frame
+  // may call more than once: the loss comes at frame 2 or 3
   bool ok = true;
   vtkSmartPointer<vtkImageData> frames[6];
+  int firstCpu = 0;
   for (int f = 1; f <= 5; ++f)
   {
     scene.Window->Render();
     frames[f] = cvrTest::Grab(scene.Window);
     const bool cpu = OnCpu(scene.Mapper);
     std::printf("frame %d: %s\n", f, scene.Mapper->GetLastConfiguration());
-    ok &= cpu == (f >= 3);
-    if (f == 2)
-    {
-      unsetenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER"); // the mapper's context has read it
-    }
+    firstCpu = cpu && !firstCpu ? f : firstCpu;
+    ok &= cpu == (firstCpu && f >= firstCpu); // once on the CPU, it stays there
   }
-  const cvrTest::ImageDifference lost = cvrTest::Compare(frames[2], frames[3], 8);
-  const cvrTest::ImageDifference after = cvrTest::Compare(frames[3], frames[5], 8);
-  std::printf("frame 3 (CPU) against frame 2 (CUDA): mean %.3f levels, %.3f%% over 8; frame 5 "
-              "against 3: %.3f\n",
-    lost.MeanLevels, 100.0 * lost.FractionOver, after.MeanLevels);
+  unsetenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER"); // the mapper's context has read it
+  ok &= firstCpu >= 2 && firstCpu <= 3;
+  const int lossFrame = firstCpu >= 2 ? firstCpu : 2;
+  const cvrTest::ImageDifference lost = cvrTest::Compare(frames[lossFrame - 1], frames[lossFrame], 8);
+  const cvrTest::ImageDifference after = cvrTest::Compare(frames[lossFrame], frames[5], 8);
+  std::printf("frame %d (CPU) against frame %d (CUDA): mean %.3f levels, %.3f%% over 8; frame 5 "
+              "against %d: %.3f\n",
+    lossFrame, lossFrame - 1, lost.MeanLevels, 100.0 * lost.FractionOver, lossFrame,
+    after.MeanLevels);
   ok &= lost.MeanLevels <= 0.5 && lost.FractionOver <= 0.01 && after.MeanLevels == 0.0;
   for (const std::string& m : messages)
   {

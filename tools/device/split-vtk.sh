@@ -12,7 +12,8 @@ rm -f ./*.part.*
 for a in mesa.tar.xz vtk.tar.xz; do
   split -b "$size" "$a" "$a.part."
 done
-echo "pieces (carry each with the tree, $(du -sh --exclude=.device* --exclude=build* "$root" | cut -f1) of it):"
+tree=$(git -C "$root" ls-files -z --cached --others --exclude-standard | (cd "$root" && du -ch --files0-from=- | tail -1 | cut -f1))
+echo "pieces (each carried with the working tree, $tree of it):"
 ls -s --block-size=M ./*.part.*
 echo "calls: 'tools/device/run-vtk.sh \$OUT stash' carrying each large piece in turn,"
 echo "then 'tools/device/run-vtk.sh \$OUT' carrying the rest; the archives themselves stay here"

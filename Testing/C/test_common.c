@@ -219,6 +219,21 @@ cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels) {
   return v;
 }
 
+const float cvr_test_table_2x2[2 * 2 * 4] = {
+    1.0f, 0.0f, 0.0f, 0.25f,  0.0f, 1.0f, 0.0f, 0.5f,  /* row 0: red, green */
+    0.0f, 0.0f, 1.0f, 0.125f, 1.0f, 1.0f, 1.0f, 1.0f}; /* row 1: blue, white */
+
+void cvr_test_table_2x2_entry(double fx, double fy, double out[4]) {
+  const float *t = cvr_test_table_2x2;
+  const double x = fmin(fmax(fx * 2.0 - 0.5, 0.0), 1.0);
+  const double y = fmin(fmax(fy * 2.0 - 0.5, 0.0), 1.0);
+  for (int c = 0; c < 4; ++c) {
+    const double below = t[c] + x * (t[4 + c] - t[c]);
+    const double above = t[8 + c] + x * (t[12 + c] - t[8 + c]);
+    out[c] = below + y * (above - below);
+  }
+}
+
 const float *cvr_test_column_pixel(const float *rgba32f, int i, int j) {
   /* the view spans world [-2.5, 17.5] in x and y, one unit per pixel */
   return rgba32f + 4 * ((size_t)(j + 2) * CVR_COLUMN_W + (i + 2));

@@ -152,6 +152,13 @@ enum { CVR_COLUMN_N = 16, CVR_COLUMN_W = 20, CVR_COLUMN_H = 20, CVR_COLUMN_TABLE
 cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance);
 void cvr_test_column_view(cvr_view *view);
 cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels);
+/* The 2D tests' closed-form function: 2 x 2 entries, x fastest (row 0 red
+ * 0.25 and green 0.5, row 1 blue 0.125 and white 1), and its bilinear entry
+ * at fractions (fx, fy) of its extent, as a texture filters it: texel
+ * coordinates f * 2 - 0.5, clamped. */
+extern const float cvr_test_table_2x2[2 * 2 * 4];
+void cvr_test_table_2x2_entry(double fx, double fy, double out[4]);
+
 /* Pixel (RGBA float) of the ray through voxel column (i, j). */
 const float *cvr_test_column_pixel(const float *rgba32f, int i, int j);
 

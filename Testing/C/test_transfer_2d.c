@@ -48,27 +48,16 @@ static int render(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *tf,
   return st == CVR_OK;
 }
 
-/* The closed-form function: (x, y) = (value column, magnitude row). */
-static const float closed_table[2 * 2 * 4] = {
-    1.0f, 0.0f, 0.0f, 0.25f,  0.0f, 1.0f, 0.0f, 0.5f,  /* row 0: red, green */
-    0.0f, 0.0f, 1.0f, 0.125f, 1.0f, 1.0f, 1.0f, 1.0f}; /* row 1: blue, white */
-
-/* What the closed-form function gives value v with gradient magnitude g:
- * texel coordinates (u * 2 - 0.5, clamped), bilinear. */
+/* The closed-form function (test_common.h) over values [0, 120] and
+ * gradient magnitudes [0, 8]: its entry at value v, magnitude g. */
 static void closed_entry(double v, double g, double out[4]) {
-  const double x = fmin(fmax(v / 120.0 * 2.0 - 0.5, 0.0), 1.0);
-  const double y = fmin(fmax(g / 8.0 * 2.0 - 0.5, 0.0), 1.0);
-  for (int c = 0; c < 4; ++c) {
-    const double below = closed_table[c] + x * (closed_table[4 + c] - closed_table[c]);
-    const double above = closed_table[8 + c] + x * (closed_table[12 + c] - closed_table[8 + c]);
-    out[c] = below + y * (above - below);
-  }
+  cvr_test_table_2x2_entry(v / 120.0, g / 8.0, out);
 }
 
 static cvr_transfer_function *closed_tf(cvr_context *ctx) {
   const cvr_transfer_function_desc d = {.range = {0.0, 120.0},
                                         .unit_distance = 1.0,
-                                        .rgba_2d = closed_table,
+                                        .rgba_2d = cvr_test_table_2x2,
                                         .size_2d = {2, 2},
                                         .gradient_max_2d = 8.0};
   cvr_transfer_function *tf = NULL;

@@ -59,22 +59,6 @@ static cvr_transfer_function_desc axes_desc(const float *rgba_2d, int w, int h,
 
 /* ---- closed form ------------------------------------------------------------ */
 
-static const float closed_table[2 * 2 * 4] = {
-    1.0f, 0.0f, 0.0f, 0.25f,  0.0f, 1.0f, 0.0f, 0.5f,  /* row 0: red, green */
-    0.0f, 0.0f, 1.0f, 0.125f, 1.0f, 1.0f, 1.0f, 1.0f}; /* row 1: blue, white */
-
-/* The closed-form entry at values (x, y): texel coordinates u * 2 - 0.5,
- * clamped, bilinear. */
-static void closed_entry(double x, double y, double out[4]) {
-  const double u = fmin(fmax(x / 120.0 * 2.0 - 0.5, 0.0), 1.0);
-  const double v = fmin(fmax(y / 120.0 * 2.0 - 0.5, 0.0), 1.0);
-  for (int c = 0; c < 4; ++c) {
-    const double below = closed_table[c] + u * (closed_table[4 + c] - closed_table[c]);
-    const double above = closed_table[8 + c] + u * (closed_table[12 + c] - closed_table[8 + c]);
-    out[c] = below + v * (above - below);
-  }
-}
-
 static void closed_form(cvr_context *ctx) {
   enum { N = CVR_COLUMN_N };
   static uint8_t voxels[2 * N * N * N];
@@ -94,7 +78,7 @@ static void closed_form(cvr_context *ctx) {
   cvr_volume *v = NULL;
   CHECK(cvr_volume_create(ctx, &vd, &v) == CVR_OK, "column volume: %s", cvr_last_error(ctx));
   const double range[2] = {0.0, 120.0};
-  const cvr_transfer_function_desc desc = axes_desc(closed_table, 2, 2, range, range, 1.0);
+  const cvr_transfer_function_desc desc = axes_desc(cvr_test_table_2x2, 2, 2, range, range, 1.0);
   cvr_transfer_function *tf = create_tf(ctx, &desc);
   cvr_view view;
   cvr_test_column_view(&view);
@@ -122,7 +106,7 @@ static void closed_form(cvr_context *ctx) {
     for (int j = 0; j < N; j += 3)
       for (int i = 1; i < N; i += 3) {
         double e[4], want[4];
-        closed_entry(4.0 * i, 8.0 * j, e);
+        cvr_test_table_2x2_entry(4.0 * i / 120.0, 8.0 * j / 120.0, e);
         if (modes[m] == CVR_BLEND_ADDITIVE) { /* grey: n x place x opacity, clamped */
           const double place = fmin(fmax((4.0 * i - 30.0) / 60.0, 0.0), 1.0);
           want[0] = want[1] = want[2] = fmin(n * place * e[3], 1.0);

@@ -11,8 +11,6 @@
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
 
-#include "vtkCallbackCommand.h"
-#include "vtkCommand.h"
 
 #include <cstdlib>
 #include <string>
@@ -20,25 +18,6 @@
 
 namespace
 {
-// A mapper's errors and warnings, each as "error: ..." or "warning: ...".
-struct MessageLog
-{
-  std::vector<std::string> Messages;
-  vtkNew<vtkCallbackCommand> Collector;
-
-  explicit MessageLog(vtkCudaVolumeMapper* mapper)
-  {
-    this->Collector->SetClientData(&this->Messages);
-    this->Collector->SetCallback([](vtkObject*, unsigned long event, void* clientData, void* callData) {
-      static_cast<std::vector<std::string>*>(clientData)->push_back(
-        std::string(event == vtkCommand::ErrorEvent ? "error: " : "warning: ") +
-        static_cast<const char*>(callData));
-    });
-    mapper->AddObserver(vtkCommand::ErrorEvent, this->Collector);
-    mapper->AddObserver(vtkCommand::WarningEvent, this->Collector);
-  }
-};
-
 bool OnCpu(vtkCudaVolumeMapper* mapper)
 {
   return std::string(mapper->GetLastConfiguration()).rfind("cpu", 0) == 0;
@@ -65,7 +44,7 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   scene.Mapper->SetAutoAdjustSampleDistances(0);
   cvrTest::SetRamp(scene.Property, 30, 180, 0.6);
   scene.View(30, 20);
-  MessageLog log(scene.Mapper);
+  cvrTest::MessageLog log(scene.Mapper);
   const std::vector<std::string>& messages = log.Messages;
 
   // the hook counts the library's renders, which a window's first frame
@@ -106,7 +85,7 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   later.Mapper->SetAutoAdjustSampleDistances(0);
   cvrTest::SetRamp(later.Property, 30, 180, 0.6);
   later.View(30, 20);
-  MessageLog laterLog(later.Mapper);
+  cvrTest::MessageLog laterLog(later.Mapper);
   const std::vector<std::string>& laterMessages = laterLog.Messages;
   later.Window->Render();
   later.Window->Render();

@@ -9,8 +9,6 @@
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
 
-#include "vtkCallbackCommand.h"
-#include "vtkCommand.h"
 
 #include <string>
 #include <thread>
@@ -30,14 +28,8 @@ int TestCudaVolumeOtherThread(int argc, char* argv[])
   scene.Mapper->SetAutoAdjustSampleDistances(0);
   cvrTest::SetRamp(scene.Property, 30, 180, 0.6);
   scene.View(30, 20);
-  std::vector<std::string> messages;
-  vtkNew<vtkCallbackCommand> collector;
-  collector->SetClientData(&messages);
-  collector->SetCallback([](vtkObject*, unsigned long, void* clientData, void* callData) {
-    static_cast<std::vector<std::string>*>(clientData)->push_back(static_cast<const char*>(callData));
-  });
-  scene.Mapper->AddObserver(vtkCommand::ErrorEvent, collector);
-  scene.Mapper->AddObserver(vtkCommand::WarningEvent, collector);
+  cvrTest::MessageLog log(scene.Mapper);
+  const std::vector<std::string>& messages = log.Messages;
 
   scene.Window->Render();
   vtkSmartPointer<vtkImageData> first = cvrTest::Grab(scene.Window);

@@ -3,7 +3,9 @@
 #ifndef cvrTestScene_h
 #define cvrTestScene_h
 
+#include "vtkCallbackCommand.h"
 #include "vtkCamera.h"
+#include "vtkCommand.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
 #include "vtkRegressionTestImage.h"
@@ -23,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace cvrTest
 {
@@ -40,6 +43,26 @@ inline std::string DataFile(int argc, char* argv[], const char* relative)
   }
   return path;
 }
+
+/// A mapper's errors and warnings from construction on, each as "error: ..."
+/// or "warning: ...".
+struct MessageLog
+{
+  std::vector<std::string> Messages;
+  vtkNew<vtkCallbackCommand> Collector;
+
+  explicit MessageLog(vtkObject* mapper)
+  {
+    this->Collector->SetClientData(&this->Messages);
+    this->Collector->SetCallback([](vtkObject*, unsigned long event, void* clientData, void* callData) {
+      static_cast<std::vector<std::string>*>(clientData)->push_back(
+        std::string(event == vtkCommand::ErrorEvent ? "error: " : "warning: ") +
+        static_cast<const char*>(callData));
+    });
+    mapper->AddObserver(vtkCommand::ErrorEvent, this->Collector);
+    mapper->AddObserver(vtkCommand::WarningEvent, this->Collector);
+  }
+};
 
 inline vtkSmartPointer<vtkImageData> ReadNifti(const std::string& path)
 {

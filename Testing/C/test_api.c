@@ -363,6 +363,14 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "prune");
   }
+  const double bad_budget[] = {0.0, -0.5, 1.5, NAN, INFINITY};
+  for (int i = 0; i < 5; ++i) {
+    sb = s;
+    sb.strategy = CVR_STRATEGY_AUTO;
+    sb.tuning_budget = bad_budget[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "tuning budget");
+  }
   const int bad_tiles[][2] = {{0, 8}, {8, 0}, {5000, 8}};
   for (int i = 0; i < 3; ++i) {
     sb = s;

@@ -5,6 +5,8 @@
  *     number of frames; a clear loser is measured once, in the first class
  *     only (later classes are seeded by the converged ones); failures drop
  *     the candidate.
+ *     With a budget, what measuring costs stays within its share of the
+ *     frames' time at every frame, and the search still converges.
  *  2. Cache files round-trip exactly; corrupt, truncated, foreign, stale and
  *     other-version files are ignored with a warning (never trusted).
  *  3. Through cvr_render (backend given as argv[1]): AUTO tunes one candidate
@@ -32,7 +34,8 @@ static double noise(void) { /* 1 +- 3%, deterministic */
 /* cost of candidate i in class k: each class favours one of the first three
  * candidates (0.8), the others cost 1 + 0.1 i, +-4% by class, and the last
  * is 30x (pruned after one measurement, and unmeasured in classes tuned
- * after one has converged) */
+ * after one has converged: all but the first, and the first aligned one,
+ * as aligned and other classes do not seed each other) */
 static double true_cost(int k, int i, int count) {
   if (i == count - 1) return 30.0;
   if (i == k % 3) return 0.8;
@@ -40,9 +43,9 @@ static double true_cost(int k, int i, int count) {
 }
 
 /* the same with the favourite only 10% ahead, for views that move costs by
- * more than that; never candidate 0 (on CUDA the block-shape strategy, whose
- * block follows the view: measurements against it stay plain) */
-static int close_favourite(int k) { return 1 + k % 3; }
+ * more than that (candidate 0 too: on CUDA the block-shape strategy, one
+ * block in a class, measured against like any other) */
+static int close_favourite(int k) { return k % 4; }
 static double close_cost(int k, int i, int count) {
   if (i == count - 1) return 30.0;
   return i == close_favourite(k) ? 0.9 : 1.0 + 0.02 * i;
@@ -71,11 +74,12 @@ static void check_search(cvr_backend backend, int shaded) {
           cvr_backend_name(backend), k);
     CHECK(c->best == k % 3, "%s class %d: best %s, the cost model's is %s",
           cvr_backend_name(backend), k, c->names[c->best], c->names[k % 3]);
-    CHECK(c->measured[worst] == (k == 0) && c->dropped[worst],
+    const int first_aligned = k == CVR_TUNING_LEAN_ALIGNED; /* class 3 */
+    CHECK(c->measured[worst] == (k == 0 || first_aligned) && c->dropped[worst],
           "%s class %d: the 30x candidate was measured %d times", cvr_backend_name(backend), k,
           c->measured[worst]);
     /* the first class tries everything; the later ones what the first found close */
-    const int bound = k == 0 ? c->count * repeats : CVR_TUNING_SEED_KEEP * repeats;
+    const int bound = k == 0 || first_aligned ? c->count * repeats : CVR_TUNING_SEED_KEEP * repeats;
     CHECK(trials[k] <= bound, "class %d: %d trials for %d candidates (at most %d)", k, trials[k],
           c->count, bound);
     CHECK(c->count >= 5, "class %d: only %d candidates", k, c->count);
@@ -144,6 +148,83 @@ static void check_search(cvr_backend backend, int shaded) {
     cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
   CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[0] > 0 && c.best == 0,
         "once ready: measured %d, best %s", c.measured[0], c.names[c.best]);
+}
+
+/* The budget: frames alternate as in AUTO (a frame of the best, then one of
+ * a candidate) over orbits of the classes; a candidate frame costs its
+ * model cost, the best's frame its own. With the default share, what
+ * measuring cost stays within each account's half of the share of all
+ * frames' time (plus the allowance) at every frame, up to one measurement's
+ * overshoot; every class still converges to the model's best, in more
+ * frames than without a bound (share 1), which measures every other frame. */
+static void check_budget(void) {
+  const int repeats = 2;
+  const double prune = 1.5;
+  int frames_to_converge[2] = {0, 0};
+  for (int bounded = 0; bounded < 2; ++bounded) {
+    const double share = bounded ? 0.01 : 1.0;
+    static cvr_tuning_class classes[CVR_TUNING_CLASSES];
+    for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+      cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+    cvr_tuning_budget b;
+    memset(&b, 0, sizeof b);
+    double worst_excess = 0.0, reference = 0.0;
+    int frame = 0, converged = 0, over = 0, last_k = -1;
+    for (; frame < 400000 && !converged; ++frame) {
+      const int k = frame / 40 % CVR_TUNING_CLASSES;
+      cvr_tuning_class *c = &classes[k];
+      cvr_tuning_seed(c, classes, CVR_TUNING_CLASSES, repeats, prune);
+      int i = cvr_tuning_next(c, repeats);
+      const int account = cvr_tuning_account(c, i);
+      if (i >= 0 && (last_k != k || !(reference > 0.0) ||
+                     !cvr_tuning_budget_allows(&b, account, share)))
+        i = -1;
+      double ms, excess = 0.0;
+      if (i >= 0) {
+        ms = true_cost(k, i, c->count) * noise();
+        excess = ms - reference;
+        worst_excess = fmax(worst_excess, excess);
+        cvr_tuning_record_relative(c, i, ms, reference, prune);
+        reference = 0.0;
+      } else {
+        ms = true_cost(k, c->best, c->count) * noise();
+        if (c->measured[c->best] == 0 && cvr_tuning_next(c, repeats) >= 0)
+          cvr_tuning_record(c, c->best, ms, prune);
+        reference = ms;
+      }
+      last_k = k;
+      cvr_tuning_budget_frame(&b, ms, account, excess);
+      const double mean = b.frames_ms / (double)b.frames;
+      for (int a = 0; a < 2; ++a)
+        over += b.spent_ms[a] > 0.5 * (share * b.frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean) +
+                                    worst_excess + 1e-9;
+      converged = 1;
+      for (int j = 0; j < CVR_TUNING_CLASSES && converged; ++j)
+        converged = cvr_tuning_next(&classes[j], repeats) < 0;
+    }
+    frames_to_converge[bounded] = frame;
+    CHECK(converged, "budget %g: not converged in %d frames", share, frame);
+    int right = 0;
+    for (int k = 0; k < CVR_TUNING_CLASSES; ++k) right += classes[k].best == k % 3;
+    CHECK(right == CVR_TUNING_CLASSES, "budget %g: %d of %d classes on the model's best", share,
+          right, CVR_TUNING_CLASSES);
+    if (bounded) {
+      CHECK(!over, "budget %g: over its share at %d frames", share, over);
+      CHECK(cvr_tuning_budget_spent(&b) <= share * b.frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * 30.0,
+            "budget %g: measuring cost %.1f of %.1f", share, cvr_tuning_budget_spent(&b),
+            b.frames_ms);
+    }
+    printf("budget %g: converged in %d frames, measuring cost %.2f%% of the frames' time\n", share,
+           frame, 100.0 * cvr_tuning_budget_spent(&b) / b.frames_ms);
+  }
+  CHECK(frames_to_converge[1] > frames_to_converge[0],
+        "a bounded search converged in %d frames, an unbounded one in %d", frames_to_converge[1],
+        frames_to_converge[0]);
+  /* share 1: no bound, whatever was spent */
+  cvr_tuning_budget b = {100.0, 100, {1000.0, 1000.0}};
+  CHECK(cvr_tuning_budget_allows(&b, 0, 1.0) && cvr_tuning_budget_allows(&b, 1, 1.0) &&
+            !cvr_tuning_budget_allows(&b, 0, 0.5),
+        "share 1 must allow every measurement, 0.5 not this one");
 }
 
 static void make_table(cvr_tuning_table *t, const char *key) {
@@ -485,6 +566,7 @@ int main(int argc, char **argv) {
     check_search(CVR_BACKEND_CUDA, 0);
     check_search(CVR_BACKEND_CUDA, 1);
     check_search(CVR_BACKEND_CPU, 0);
+    check_budget();
     check_cache(dir);
   }
   check_render(backend, dir);

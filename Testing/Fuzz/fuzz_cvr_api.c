@@ -91,7 +91,7 @@ static void settings_from(bytes *b, cvr_render_settings *s) {
   s->sample_distance = take_double(b, 0.7);
   if (take(b) < 128) s->sample_distance = fabs(clamp_finite(s->sample_distance, 0.2, 3.0));
   for (int k = take(b) % 12; k > 0; --k) {
-    switch (take(b) % 36) {
+    switch (take(b) % 37) {
     case 0: s->early_termination = take_int(b, 0, 1); break;
     case 1: s->termination_opacity = take_double(b, 0.9); break;
     case 2: s->empty_space_skipping = take_int(b, 0, 1); break;
@@ -150,6 +150,7 @@ static void settings_from(bytes *b, cvr_render_settings *s) {
     }
     case 33: s->tuning_repeats = take_int(b, 1, 16); break;
     case 34: s->tuning_prune = take_double(b, 1.5); break;
+    case 35: s->tuning_budget = take_double(b, 0.01); break;
     default: s->shading.two_sided = take_int(b, 0, 1); break;
     }
   }

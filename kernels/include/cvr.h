@@ -630,9 +630,15 @@ typedef struct cvr_render_settings {
   /* AUTO: each candidate is measured once, and those within 10% of the best
    * up to tuning_repeats times (1..16, default 2) before the class counts as
    * tuned; one measured more than tuning_prune times (> 1, default 1.5) the
-   * cost of the best so far is dropped at once. */
+   * cost of the best so far is dropped at once. A frame measures only
+   * while what measuring has cost so far (the measured frames' kernel time
+   * over their best's) is within tuning_budget (0 < x <= 1, default 0.01)
+   * of the kernel time of all frames of the table, plus a frame's to start
+   * with: the search converges over more frames, never costing more
+   * (1: no bound, every other frame may measure). */
   int tuning_repeats;
   double tuning_prune;
+  double tuning_budget;
 } cvr_render_settings;
 
 /* Defaults: sample distance 1, ERT on at 254/255 (so it changes no pixel by
@@ -719,8 +725,10 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
  * table holds CVR_TUNING_CLASSES view classes: the volume axis the view
  * looks along most (the plane most parallel to the screen), whether that
  * plane's axis of smaller memory stride runs across the screen (Sugimoto et
- * al.), and whether the view is oblique (more than 25 degrees off the axis),
- * toward that stride axis or toward the plane's other axis.
+ * al.), and how the view leans: square (within 25 degrees of the axis),
+ * oblique toward that stride axis or toward the plane's other axis, or
+ * aligned (within 5 degrees: rays then step along one volume axis, and
+ * every block shape keeps its samples in cache, unlike a few degrees off).
  * Each class has its own candidates, pruned by what the papers predict (block
  * shapes along the stride axis, warp marching, slabs only when shaded).
  * Tables are kept in the context across frames and, once a class converges,
@@ -728,7 +736,7 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
  * stale or from another version are ignored with a warning. The memory
  * layout is a table's, not a class's (changing it rebuilds the device copy):
  * only cvr_tune_now measures layouts. */
-#define CVR_TUNING_CLASSES 18
+#define CVR_TUNING_CLASSES 24
 
 typedef struct cvr_tuning_info {
   int view_class;                  /* 0 .. CVR_TUNING_CLASSES - 1 */

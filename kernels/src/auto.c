@@ -4,8 +4,11 @@
  * (every strategy renders the same image, so the user sees no difference but
  * its speed), whose kernel time per sample is recorded against the best's
  * at the frame before (cvr_tuning_record_relative: views within a class
- * differ in cost, neighbouring views hardly). A converged class renders with
- * its best. Tables live in the context and, once a class converges, in the
+ * differ in cost, neighbouring views hardly). A frame measures only while
+ * the table's budget allows (cvr_tuning_budget: what measuring has cost
+ * stays within the settings' tuning_budget share of the frames' time) and
+ * no helper thread is loading kernels. A converged class renders with its
+ * best. Tables live in the context and, once a class converges, in the
  * cache directory. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <dirent.h>
@@ -339,6 +342,104 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   return CVR_OK;
 }
 
+/* Holds every helper thread between two loads for one frame (0 when one is
+ * loading: then nothing is held). */
+static int hold_helpers(cvr_tuner *tu) {
+  for (int p = 0; p < tu->preload_count; ++p)
+    if (!cvr_kernel_preload_hold(tu->preloads[p].loader)) {
+      while (p-- > 0) cvr_kernel_preload_release(tu->preloads[p].loader);
+      return 0;
+    }
+  return 1;
+}
+
+static void release_helpers(cvr_tuner *tu) {
+  for (int p = 0; p < tu->preload_count; ++p) cvr_kernel_preload_release(tu->preloads[p].loader);
+}
+
+/* One AUTO frame of class k. quiet: no kernel loads while it renders (a
+ * frame measured, or kept as the next one's reference, must be quiet). */
+static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+                             const cvr_volume *volume, const cvr_transfer_function *tf,
+                             const cvr_view *view, const cvr_render_settings *s,
+                             const cvr_image *image, int quiet, cvr_render_stats *out) {
+  cvr_tuner *tu = ctx->tuner;
+  cvr_tuning_class *c = &t->classes[k];
+  const int gradients = gradient_opacity(tf, s);
+  /* a candidate is measured once its kernels are loaded, by the helper
+   * thread or an earlier frame (a first launch loads them: it would count
+   * against the candidate) */
+  const int loading = helper_running(tu);
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
+  for (int j = 0; loading && j < c->count; ++j)
+    waiting[j] = !is_warm(tu, t, c, j) && !helper_loaded(tu, t, c, j, volume, s, gradients);
+  const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
+  int i = quiet ? cvr_tuning_next_ready(c, s->tuning_repeats, waiting) : -1;
+  /* candidates are measured against the class's best at the frame before (a
+   * neighbouring view): a frame of the best comes first, then one of a
+   * candidate, and so on (cvr_tuning_record_relative) */
+  const double reference =
+      tu->reference_table == t && tu->reference_class == k ? tu->reference_cost : 0.0;
+  tu->reference_table = NULL;
+  const int reference_frame = i >= 0 && !(reference > 0.0);
+  if (reference_frame) i = -1;
+  cvr_status st;
+  int trial = 0;
+  if (converged && !loading &&
+      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, out, &trial)) != CVR_OK)
+    return st;
+  if (trial) {
+    out->tuning = 1;
+    return CVR_OK;
+  }
+  cvr_render_settings run;
+  for (; i >= 0; i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting)) { /* one the device can run */
+    run = concrete(ctx, t, c, i, s);
+    if (runnable(ctx, &run)) break;
+    cvr_tuning_record(c, i, 0.0, s->tuning_prune);
+  }
+  /* what measuring may cost (cvr_tuning_budget): a candidate waits for
+   * frames to pay for it */
+  const int account = cvr_tuning_account(c, i);
+  if (i >= 0 && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
+  if (i < 0) run = concrete(ctx, t, c, c->best, s);
+  if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradients)) {
+    /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
+    cvr_view tiny = *view;
+    tiny.width = tiny.height = 8;
+    tiny.opaque_depth = NULL;
+    tiny.gl_opaque_depth = NULL;
+    const cvr_image none = {NULL, NULL, NULL, NULL};
+    if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, out)) != CVR_OK) return st;
+  }
+  if (i >= 0) mark_warm(tu, t, c, i);
+  const int best = c->best;
+  if ((st = cvr_render(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
+  const double cost = out->samples > 0 && out->rotations == 0 ? cost_of(out) : 0.0;
+  /* a measured frame's time over the best's there (its cost per sample at
+   * the frame before) is what measuring cost */
+  const double excess = i >= 0 && cost > 0.0 ? (cost - reference) * (double)out->samples * 1e-6 : 0.0;
+  cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
+  if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
+    cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
+    if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+  } else if (i < 0 && !converged) { /* a frame of the best: the next one's reference */
+    if (cost > 0.0 && quiet &&
+        (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
+      if (reference_frame && c->measured[best] == 0) { /* the class's scale */
+        cvr_tuning_record(c, best, cost, s->tuning_prune);
+        if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+      }
+      tu->reference_table = t;
+      tu->reference_class = k;
+      tu->reference_cost = cost;
+    }
+    mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
+  }
+  out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
+  return CVR_OK;
+}
+
 cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_transfer_function *tf, const cvr_view *view,
                            const cvr_render_settings *s, const cvr_image *image,
@@ -348,71 +449,20 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = view_class_of(ctx, volume, view, s, &k, dir);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
-  cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
-  cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
-  /* nothing is measured while the helper thread loads kernels: loading
-   * stalls the GPU now and then, and frames measured meanwhile ran up to 2x
-   * slow on an H100 (a wrong winner). The best so far renders instead. */
-  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
-  memset(waiting, helper_running(ctx->tuner), sizeof waiting);
-  const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
-  int i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
-  /* candidates are measured against the class's best at the frame before (a
-   * neighbouring view): a frame of the best comes first, then one of a
-   * candidate, and so on (cvr_tuning_record_relative) */
-  cvr_tuner *tu = ctx->tuner;
-  const double reference =
-      tu->reference_table == t && tu->reference_class == k ? tu->reference_cost : 0.0;
-  tu->reference_table = NULL;
-  const int reference_frame = i >= 0 && !(reference > 0.0);
-  if (reference_frame) i = -1;
+  cvr_tuning_seed(&t->classes[k], t->classes, CVR_TUNING_CLASSES, s->tuning_repeats,
+                  s->tuning_prune);
+  /* a class still tuning measures only between two kernel loads of the
+   * helper threads: a load stalls the GPU now and then, and frames
+   * measured meanwhile ran up to 2x slow on an H100 (a wrong winner) */
+  const int tuning = cvr_tuning_next(&t->classes[k], s->tuning_repeats) >= 0;
+  const int quiet = tuning && hold_helpers(ctx->tuner);
   cvr_render_stats local;
-  int trial = 0;
-  if (converged && !waiting[0] &&
-      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, &local, &trial)) != CVR_OK)
-    return st;
-  if (!trial) {
-    cvr_render_settings run;
-    for (; i >= 0; i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting)) { /* one the device can run */
-      run = concrete(ctx, t, c, i, s);
-      if (runnable(ctx, &run)) break;
-      cvr_tuning_record(c, i, 0.0, s->tuning_prune);
-    }
-    if (i < 0) run = concrete(ctx, t, c, c->best, s);
-    if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradient_opacity(tf, s))) {
-      /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
-      cvr_view tiny = *view;
-      tiny.width = tiny.height = 8;
-      tiny.opaque_depth = NULL;
-      tiny.gl_opaque_depth = NULL;
-      const cvr_image none = {NULL, NULL, NULL, NULL};
-      if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, &local)) != CVR_OK) return st;
-    }
-    if (i >= 0) mark_warm(tu, t, c, i);
-    const int best = c->best;
-    if ((st = cvr_render(ctx, volume, tf, view, &run, image, &local)) != CVR_OK) return st;
-    const double cost = local.samples > 0 && local.rotations == 0 ? cost_of(&local) : 0.0;
-    if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
-      cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
-      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-    } else if (i < 0 && !converged) { /* a frame of the best: the next one's reference */
-      if (cost > 0.0 && !waiting[0] &&
-          (is_warm(tu, t, c, best) ||
-           helper_loaded(tu, t, c, best, volume, s, gradient_opacity(tf, s)))) {
-        if (reference_frame && c->measured[best] == 0) { /* the class's scale */
-          cvr_tuning_record(c, best, cost, s->tuning_prune);
-          if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-        }
-        tu->reference_table = t;
-        tu->reference_class = k;
-        tu->reference_cost = cost;
-      }
-      mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
-    }
-  }
+  memset(&local, 0, sizeof local);
+  st = auto_frame(ctx, t, k, dir, volume, tf, view, s, image, quiet, &local);
+  if (quiet) release_helpers(ctx->tuner);
+  if (st != CVR_OK) return st;
   local.view_class = k;
-  local.tuning = trial || i >= 0; /* (a frame of the best is no tuning frame) */
   if (stats) *stats = local;
   return CVR_OK;
 }

@@ -13,6 +13,8 @@
 
 struct cvr_kernel_preload {
   pthread_t thread;
+  pthread_mutex_t gate; /* held by the helper while it loads, by the caller while it measures */
+  int held;             /* the caller holds the gate (the caller's thread only) */
   atomic_int done;
   atomic_int launched; /* configs launched so far, in order */
   int device_index;
@@ -47,7 +49,10 @@ static void load_all(cvr_kernel_preload *p) {
   o.backend = CVR_BACKEND_CUDA;
   o.device_index = p->device_index;
   cvr_context *ctx = NULL;
-  if (cvr_context_create(&o, &ctx) != CVR_OK) return;
+  pthread_mutex_lock(&p->gate);
+  const cvr_status created = cvr_context_create(&o, &ctx);
+  pthread_mutex_unlock(&p->gate);
+  if (created != CVR_OK) return;
   cvr_volume *volume = NULL;
   cvr_transfer_function *tf = NULL;
   void *data = ramp(p->stored_type);
@@ -66,8 +71,11 @@ static void load_all(cvr_kernel_preload *p) {
       .rgba = rgba, .size = 2, .range = {-6400.0, 12800.0}, .unit_distance = 1.0,
       .gradient_opacity = p->gradient_opacity ? gradient_opacity : NULL,
       .gradient_opacity_size = 2, .gradient_opacity_max = 1.0};
-  if (data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
-      cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK) {
+  pthread_mutex_lock(&p->gate);
+  const int ready = data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
+                    cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK;
+  pthread_mutex_unlock(&p->gate);
+  if (ready) {
     /* parallel, looking along x (clip z = world x): a config whose rotation
      * policy is on turns the volume, so the rotation kernel loads too */
     cvr_view view;
@@ -78,7 +86,9 @@ static void load_all(cvr_kernel_preload *p) {
     view.width = view.height = SIDE;
     const cvr_image none = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < p->count; ++i) {
+      pthread_mutex_lock(&p->gate);
       cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
+      pthread_mutex_unlock(&p->gate);
       atomic_store(&p->launched, i + 1);
     }
   }
@@ -111,7 +121,12 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
   }
   atomic_init(&p->done, 0);
   atomic_init(&p->launched, 0);
+  if (pthread_mutex_init(&p->gate, NULL) != 0) {
+    free(p);
+    return NULL;
+  }
   if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
+    pthread_mutex_destroy(&p->gate);
     free(p);
     return NULL;
   }
@@ -126,8 +141,21 @@ int cvr_kernel_preload_launched(const cvr_kernel_preload *p) {
   return p ? atomic_load(&((cvr_kernel_preload *)p)->launched) : 0;
 }
 
+int cvr_kernel_preload_hold(cvr_kernel_preload *p) {
+  if (!p || p->held || cvr_kernel_preload_done(p)) return 1;
+  p->held = pthread_mutex_trylock(&p->gate) == 0;
+  return p->held;
+}
+
+void cvr_kernel_preload_release(cvr_kernel_preload *p) {
+  if (!p || !p->held) return;
+  p->held = 0;
+  pthread_mutex_unlock(&p->gate);
+}
+
 void cvr_kernel_preload_finish(cvr_kernel_preload *p) {
   if (!p) return;
   pthread_join(p->thread, NULL);
+  pthread_mutex_destroy(&p->gate);
   free(p);
 }

@@ -58,6 +58,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
   s->tuning_repeats = 2;
   s->tuning_prune = 1.5;
+  s->tuning_budget = 0.01;
   memset(&s->shading, 0, sizeof s->shading);
   s->shading.ambient = 0.1;
   s->shading.diffuse = 0.7;
@@ -326,5 +327,9 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: tuning prune factor %g must be finite and above 1 (a candidate "
                     "that many times slower than the best is dropped)", s->tuning_prune);
+  if (!(s->tuning_budget > 0.0 && s->tuning_budget <= 1.0))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: tuning budget %g must be above 0 and at most 1 (the share of "
+                    "frame time measuring may cost; 1: no bound)", s->tuning_budget);
   return validate_shading(ctx, &s->shading);
 }

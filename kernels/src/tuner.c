@@ -2,26 +2,33 @@
  * keep the fastest), per view class, pruned by what the papers predict:
  *  - the view class is Sugimoto's: the volume plane most parallel to the
  *    screen and whether its axis of smaller stride runs across the screen,
- *    plus whether the view is oblique to that plane, and then toward which
- *    of its axes (rays then step along that axis too: toward the stride axis
- *    they stay in cache lines, toward the other they cross them, and the
- *    best block shape moves: tools/bench/results/2026-11-23-h100-auto-relative
- *    replays the H100's measurements with 12 classes and with these 18);
- *  - block shapes: the block-shape strategy's pair (its prediction first),
- *    the square 16 x 16, and wide and tall blocks of 64 to 256 threads (the
- *    paper's rule that warps should run along the stride axis did not hold
- *    on Hopper, so both orientations stay in every class);
- *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best) and
- *    1D, which win where rays are long and the strides large;
+ *    plus how the view leans: aligned with the plane's normal (within 5
+ *    degrees: every ray steps along one axis, and block shapes that differ
+ *    by 1.3x a few degrees off tie there), square, or oblique toward one of
+ *    the plane's axes (rays then step along that axis too: toward the stride
+ *    axis they stay in cache lines, toward the other they cross them, and
+ *    the best block shape moves: tools/bench/results/2026-11-23-h100-auto-
+ *    relative replays the H100's measurements with 12 classes and 18);
+ *  - block shapes: the block-shape strategy's pair (its prediction first;
+ *    one block per class, as the pair follows the stride axis on screen),
+ *    then standard blocks tall and wide, in the order they won on the H100
+ *    (tools/bench/results/2026-11-23-h100-auto-relative: 2 x 128 and 4 x 64
+ *    first; the paper's rule that warps should run along the stride axis did
+ *    not hold on Hopper, so both orientations stay in every class);
+ *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best),
+ *    second with shading, where it won nearly every view on the H100, and
+ *    1D last (never within 2x there);
  *  - the slab (Mensmann) only with shading, its only purpose, at the blocks
  *    and depth that were fastest on the H100, its border rays as a ring of
  *    threads and gathered;
  *  - on the CPU, tile shapes along the stride axis, dynamic and static.
  * The first candidate is the papers' prediction, used until a measurement
- * says otherwise. Every candidate is measured once; only contenders (within
- * CVR_TUNING_CONTENDER of the best) are measured again, up to `repeats`
- * times, and one measured prune times slower than the best so far is
- * dropped. */
+ * says otherwise; the list order is the order of measurement, so what is
+ * likely to win is found in the first frames. Every candidate is measured
+ * once; only contenders (within CVR_TUNING_CONTENDER of the best) are
+ * measured again, up to `repeats` times, and one measured prune times slower
+ * than the best so far is dropped. How often a frame may measure is bounded
+ * by what measuring has cost (cvr_tuning_budget). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,13 +36,16 @@
 #include "tuner.h"
 
 #define OBLIQUE_COS 0.9063 /* cos 25 degrees */
+#define ALIGNED_COS 0.9962 /* cos 5 degrees */
 
 int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]) {
   const int primary = normal_axis == 0 ? 1 : 0, secondary = 3 - normal_axis - primary;
   const double len = sqrt((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2]);
-  const int oblique = len > 0.0 && fabs(d[normal_axis]) / len < OBLIQUE_COS;
-  const int lean = !oblique ? 0 : fabsf(d[primary]) >= fabsf(d[secondary]) ? 1 : 2;
-  return normal_axis * 6 + (horizontal ? 3 : 0) + lean;
+  const double along = len > 0.0 ? fabs(d[normal_axis]) / len : 1.0;
+  const int lean = along >= ALIGNED_COS ? CVR_TUNING_LEAN_ALIGNED
+                   : along >= OBLIQUE_COS ? CVR_TUNING_LEAN_SQUARE
+                   : fabsf(d[primary]) >= fabsf(d[secondary]) ? 1 : 2;
+  return normal_axis * 8 + (horizontal ? 4 : 0) + lean;
 }
 
 int cvr_tuning_view_class(const cvr_ray_params *p) {
@@ -54,7 +64,8 @@ void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
   const int normal = CVR_TUNING_CLASS_AXIS(view_class), lean = CVR_TUNING_CLASS_LEAN(view_class);
   const int primary = normal == 0 ? 1 : 0, secondary = 3 - normal - primary;
   char tilt[32] = "square";
-  if (lean) snprintf(tilt, sizeof tilt, "oblique toward %c", "xyz"[lean == 1 ? primary : secondary]);
+  if (lean == CVR_TUNING_LEAN_ALIGNED) snprintf(tilt, sizeof tilt, "aligned");
+  else if (lean) snprintf(tilt, sizeof tilt, "oblique toward %c", "xyz"[lean == 1 ? primary : secondary]);
   snprintf(out, size, "along %c, stride axis %s, %s", "xyz"[normal],
            CVR_TUNING_CLASS_ACROSS(view_class) ? "across" : "up", tilt);
 }
@@ -79,6 +90,7 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
 void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
                            cvr_blend_mode blend) {
   memset(c, 0, sizeof *c);
+  c->view_class = view_class;
   const int across = CVR_TUNING_CLASS_ACROSS(view_class); /* CPU tiles along the stride axis */
   cvr_candidate *k = c->candidates;
   int n = 0;
@@ -95,18 +107,18 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
      * the fastest in many views whose stride axis runs across the screen,
      * against the paper's prediction (tools/bench/results/2026-11-22-h100-auto) */
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
-    k[n++] = standard(16, 16);
+    if (shaded && blend == CVR_BLEND_COMPOSITE) /* Wang's 3D warps: shading's best on the H100 */
+      k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     k[n++] = standard(2, 128);
-    k[n++] = standard(32, 8);
-    k[n++] = standard(8, 8);
     k[n++] = standard(4, 64);
+    k[n++] = standard(8, 8);
+    k[n++] = standard(16, 16);
     k[n++] = standard(64, 4);
+    k[n++] = standard(32, 8);
     k[n++] = standard(16, 8);
     k[n++] = standard(8, 16);
-    if (blend == CVR_BLEND_COMPOSITE) { /* they composite only (cvr.h) */
+    if (blend == CVR_BLEND_COMPOSITE && !shaded) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-      k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
-    }
     if (shaded && blend == CVR_BLEND_COMPOSITE) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
@@ -115,6 +127,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
       k[n] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++].slab_border = CVR_SLAB_BORDER_GATHERED;
     }
+    if (blend == CVR_BLEND_COMPOSITE) k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 32, 0);
   }
   c->count = n;
   for (int i = 0; i < n; ++i) {
@@ -129,37 +142,68 @@ static int index_of(const cvr_tuning_class *c, const char *name) {
   return -1;
 }
 
-/* Whether class o can tell others what to expect: its best measured as
- * often as a contender is, and at least SEED_KEEP candidates measured (a
- * class whose remaining candidates wait for their kernels still counts). */
-static int informative(const cvr_tuning_class *o, int repeats) {
+/* Whether class o has measured enough to tell class c what to expect: at
+ * least SEED_KEEP candidates (a class whose remaining candidates wait for
+ * their kernels still counts), and both aligned with an axis or neither
+ * (along an axis candidates that differ by 1.3x a few degrees off tie). */
+static int comparable(const cvr_tuning_class *o, const cvr_tuning_class *c) {
   int measured = 0;
   for (int i = 0; i < o->count; ++i) measured += o->measured[i] > 0;
-  return o->measured[o->best] >= repeats && measured >= CVR_TUNING_SEED_KEEP;
+  return o != c && measured >= CVR_TUNING_SEED_KEEP &&
+         (CVR_TUNING_CLASS_LEAN(o->view_class) == CVR_TUNING_LEAN_ALIGNED) ==
+             (CVR_TUNING_CLASS_LEAN(c->view_class) == CVR_TUNING_LEAN_ALIGNED);
 }
 
 void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count, int repeats,
                      double prune) {
   if (c->seeded) return;
-  double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
-  int seen[CVR_TUNING_MAX_CANDIDATES] = {0}, tuned = 0;
+  double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0}, early_sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
+  int seen[CVR_TUNING_MAX_CANDIDATES] = {0}, early_seen[CVR_TUNING_MAX_CANDIDATES] = {0};
+  int tuned = 0;
   for (int j = 0; j < count; ++j) {
     const cvr_tuning_class *o = &classes[j];
-    if (o == c || !informative(o, repeats)) continue;
+    if (!comparable(o, c)) continue;
+    /* informative once its best is measured as often as a contender is;
+     * before, it only tells which candidate this class renders first */
+    const int informative = o->measured[o->best] >= repeats;
     const double best = cvr_tuning_mean(o, o->best);
     for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
       const int x = index_of(o, c->names[i]);
-      /* the block-shape strategy's block is the paper's choice for the
-       * view, not one configuration: other classes tell nothing of it */
+      /* the block-shape strategy's block is the paper's prediction for
+       * the class (its pair's block for the stride axis on screen), right
+       * in some classes and not in others of the same orientation on the
+       * H100: other classes tell nothing of it, it is always measured */
       if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE) continue;
-      if (o->measured[x]) sum[i] += cvr_tuning_mean(o, x) / best;
-      else if (o->dropped[x]) sum[i] += 2.0 * prune; /* failed there, or seeded away: bad */
-      else continue;                                 /* not measured yet: no word */
-      ++seen[i];
+      double ratio;
+      if (o->measured[x]) ratio = cvr_tuning_mean(o, x) / best;
+      else if (o->dropped[x]) ratio = 2.0 * prune; /* failed there, or seeded away: bad */
+      else continue;                               /* not measured yet: no word */
+      early_sum[i] += ratio;
+      ++early_seen[i];
+      if (informative) {
+        sum[i] += ratio;
+        ++seen[i];
+      }
     }
-    ++tuned;
+    tuned += informative;
   }
-  if (!tuned) return;
+  if (!tuned) {
+    /* a class with nothing measured yet renders first what is best so far
+     * elsewhere (then the papers' prediction, and the rest in list order) */
+    int first = -1, measured = 0;
+    for (int i = 0; i < c->count; ++i) {
+      measured += c->measured[i] > 0;
+      if (early_seen[i] && !c->dropped[i] &&
+          (first < 0 || early_sum[i] / early_seen[i] < early_sum[first] / early_seen[first]))
+        first = i;
+    }
+    if (first >= 0 && !measured) {
+      for (int i = 0; i < c->count; ++i) c->prior[i] = i;
+      c->prior[first] = -1.0;
+      cvr_tuning_update_best(c);
+    }
+    return;
+  }
   c->seeded = 1;
   /* what this class measured already stays; the rest is ordered and pruned */
   int order[CVR_TUNING_MAX_CANDIDATES], n = 0, standing = 0;
@@ -167,7 +211,8 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
     if (c->dropped[i]) continue;
     standing += seen[i] || c->measured[i] > 0; /* the unknown are measured anyway */
     if (c->measured[i]) continue;
-    c->prior[i] = seen[i] ? sum[i] / seen[i] : 1.0; /* never measured anywhere: try early */
+    /* never measured anywhere: tried early, right after the best elsewhere */
+    c->prior[i] = seen[i] ? sum[i] / seen[i] : 1.001;
     order[n++] = i;
   }
   for (int a = 1; a < n; ++a) /* by prior, stable */
@@ -289,9 +334,32 @@ void cvr_tuning_record(cvr_tuning_class *c, int i, double cost, double prune) {
 
 void cvr_tuning_record_relative(cvr_tuning_class *c, int i, double cost, double reference,
                                 double prune) {
-  /* the block-shape strategy changes its block with the view: no yardstick */
   const int scaled = cost > 0.0 && reference > 0.0 && isfinite(reference) &&
-                     c->measured[c->best] > 0 &&
-                     c->candidates[c->best].strategy != CVR_STRATEGY_BLOCK_SHAPE;
+                     c->measured[c->best] > 0;
   cvr_tuning_record(c, i, scaled ? cost * cvr_tuning_mean(c, c->best) / reference : cost, prune);
+}
+
+int cvr_tuning_account(const cvr_tuning_class *c, int i) {
+  if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
+  int measured = 0;
+  for (int j = 0; j < c->count; ++j) measured += c->measured[j] > 0;
+  return measured >= CVR_TUNING_CORE;
+}
+
+int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share) {
+  if (share >= 1.0) return 1;
+  const double mean_frame = b->frames > 0 ? b->frames_ms / (double)b->frames : 0.0;
+  return b->spent_ms[account != 0] <=
+         0.5 * (share * b->frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean_frame);
+}
+
+void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account, double excess_ms) {
+  if (!(ms > 0.0) || !isfinite(ms)) return;
+  b->frames_ms += ms;
+  b->frames += 1;
+  if (excess_ms > 0.0 && isfinite(excess_ms)) b->spent_ms[account != 0] += excess_ms;
+}
+
+double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {
+  return b->spent_ms[0] + b->spent_ms[1];
 }

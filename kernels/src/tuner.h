@@ -29,6 +29,7 @@ typedef struct cvr_candidate {
 } cvr_candidate;
 
 typedef struct cvr_tuning_class {
+  int view_class;
   int count;
   cvr_candidate candidates[CVR_TUNING_MAX_CANDIDATES];
   char names[CVR_TUNING_MAX_CANDIDATES][CVR_TUNING_NAME_SIZE];
@@ -43,6 +44,26 @@ typedef struct cvr_tuning_class {
   int seeded;
 } cvr_tuning_class;
 
+/* What measuring costs, bounded: a frame may measure a candidate only while
+ * the time measurements have cost so far (each measured frame's kernel time
+ * over the estimate of its class's best there) is within `share` of the
+ * kernel time of every frame of the table, plus an allowance of
+ * CVR_TUNING_BUDGET_ALLOWANCE mean frames to start with (share: the
+ * settings' tuning_budget). A search that would cost more waits for frames
+ * to pay for it: it converges later, never at a larger share of the time.
+ * Two accounts of half the share each: a class's first CVR_TUNING_CORE
+ * candidates and its contenders' repeats (what the papers and the other
+ * classes expect to win), and its further candidates (mostly losers, some
+ * 2-4x slower): a long sweep in one class does not hold up the first
+ * measurements of the next. share >= 1: no bound. */
+#define CVR_TUNING_BUDGET_ALLOWANCE 1.0
+#define CVR_TUNING_CORE 3
+typedef struct cvr_tuning_budget {
+  double frames_ms; /* kernel time of every frame */
+  long long frames;
+  double spent_ms[2]; /* core, further: measured frames' time over their best's estimate */
+} cvr_tuning_budget;
+
 typedef struct cvr_tuning_table {
   char key[256];
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
@@ -52,16 +73,19 @@ typedef struct cvr_tuning_table {
    * is kept favourable, Misaki's policy), -1 measured slower */
   int rotation;
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
+  cvr_tuning_budget budget; /* not kept in files: a run pays for its own search */
   unsigned long long last_used;
 } cvr_tuning_table;
 
 /* The view class of ray parameters (in the volume's own index space):
- * 6 per axis the view looks along most, 3 per orientation of the stride
- * axis on screen, then square, oblique toward the stride axis, or oblique
- * toward the other axis of the plane. */
-#define CVR_TUNING_CLASS_AXIS(k) ((k) / 6)
-#define CVR_TUNING_CLASS_ACROSS(k) ((k) / 3 % 2)
-#define CVR_TUNING_CLASS_LEAN(k) ((k) % 3)
+ * 8 per axis the view looks along most, 4 per orientation of the stride
+ * axis on screen, then the lean: square, oblique toward the stride axis,
+ * oblique toward the other axis of the plane, or aligned with the axis. */
+#define CVR_TUNING_CLASS_AXIS(k) ((k) / 8)
+#define CVR_TUNING_CLASS_ACROSS(k) ((k) / 4 % 2)
+#define CVR_TUNING_CLASS_LEAN(k) ((k) % 4)
+#define CVR_TUNING_LEAN_SQUARE 0
+#define CVR_TUNING_LEAN_ALIGNED 3
 CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
 /* The same from the block-shape choice (plane normal axis, horizontal) and
  * the view direction d in index space. */
@@ -80,15 +104,19 @@ CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s)
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
 /* Once other classes of the table have measured enough (their best as
- * often as contenders are, and SEED_KEEP candidates): what they measured
- * (candidates matched by name) orders this class's candidates not measured
- * yet, and those that were on average SEED_PRUNE (or prune, if lower) times
- * slower than the best there, or dropped there, are dropped unmeasured,
- * worst first, while more than SEED_KEEP of those measured somewhere stand
- * (one measured nowhere is tried early). Views of neighbouring classes
- * favour mostly the same configurations, so a class visited later in an
- * orbit tunes in a few frames, and a class left half measured (its kernels
- * were loading) skips what the others found slow. Once per class. */
+ * often as contenders are, and SEED_KEEP candidates; aligned classes and
+ * the others only among themselves): what they measured (candidates matched
+ * by name) orders this class's candidates not measured yet, and those that
+ * were on average SEED_PRUNE (or prune, if lower) times slower than the best
+ * there, or dropped there, are dropped unmeasured, worst first, while more
+ * than SEED_KEEP of those measured somewhere stand (one measured nowhere is
+ * tried early, right after the best elsewhere; the block-shape candidate is
+ * always measured). Views of neighbouring classes favour mostly the same
+ * configurations, so a class visited later in an orbit tunes in a few
+ * frames, and a class left half measured (its kernels were loading) skips
+ * what the others found slow. Once per class. Before that, a class with
+ * nothing measured renders first what is best so far in classes with
+ * SEED_KEEP measured. */
 #define CVR_TUNING_SEED_KEEP 3
 #define CVR_TUNING_SEED_PRUNE 1.2
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
@@ -119,6 +147,16 @@ CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, doub
 /* best from the measurements as they are (after a load). */
 CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
 CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
+
+/* The account candidate i of class c is measured from: 1 for a first
+ * measurement once the class has measured CVR_TUNING_CORE, else 0. */
+CVR_API int cvr_tuning_account(const cvr_tuning_class *c, int i);
+CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
+/* A frame took ms; of it, excess_ms is what measuring from `account` cost
+ * (0 for a frame that rendered the best). */
+CVR_API void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account,
+                                     double excess_ms);
+CVR_API double cvr_tuning_budget_spent(const cvr_tuning_budget *b);
 
 /* Cache files (tuning_cache.c). The table's file name under dir. */
 CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);

@@ -17,7 +17,8 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 2" /* 2: 18 view classes, costs relative within a class */
+#define MAGIC "cvr-tuning 3" /* 3: 24 view classes (aligned views apart), the block-shape
+                                * candidate measured like any other */
 #define MAX_FILE_BYTES 65536
 #define MAX_MEASUREMENTS 1000
 

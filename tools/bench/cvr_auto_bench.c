@@ -2,6 +2,9 @@
  * a 360-frame orbit (one frame per degree, as an interactive rotation):
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame
  *    (what the user waits for, tuning and kernel loading included);
+ *  - then the same orbit until one measures nothing (AUTO measures within
+ *    its budget, --budget, the settings' tuning_budget: it may take several
+ *    orbits), one summary line each;
  *  - warm: the same orbit again, converged;
  *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
  *    16 x 16 and every candidate AUTO knows (of every view class: the
@@ -12,7 +15,10 @@
  * first_frame_ms): what any strategy's first frame in a context pays (the
  * volume's and table's uploads, the standard kernel's loading), so that
  * cold minus warm is what tuning costs.
- * Tuning's cost is cold minus warm, as a share of warm. Volumes: the
+ * Tuning's cost is cold minus warm, as a share of warm (everything the
+ * first orbit lost: measuring, and rendering with what was not yet known
+ * to be slower); of it, what measuring cost (measuring_share: the frames
+ * that measured a candidate, over the frame before's cost per sample). Volumes: the
  * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
  * 512 samples per ray, no early termination) or a real NIfTI volume
  * (--volume FILE --lo A --hi B [--resample AxBxC]: perspective orbit, early
@@ -31,6 +37,7 @@
 
 #define FRAMES 360
 #define MAX_CONFIGS 48
+#define MAX_ORBITS 40
 
 typedef struct scene {
   cvr_volume *volume;
@@ -104,14 +111,20 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
   return 0;
 }
 
-/* one orbit pass of AUTO, a frame per degree; wall and kernel totals */
+/* one orbit pass of AUTO, a frame per degree; wall and kernel totals, the
+ * frames that measured a candidate, and what measuring cost: each such
+ * frame's kernel time over the frame before's cost per sample times its
+ * samples (AUTO's own estimate: the frame before rendered the class's best,
+ * at a neighbouring view). out NULL: no lines written. */
 static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *out,
-                     double *wall_total, double *kernel_total, int *tuning_frames) {
+                     double *wall_total, double *kernel_total, int *tuning_frames,
+                     double *measuring_ms) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_settings s = sc->base;
   s.strategy = CVR_STRATEGY_AUTO;
-  *wall_total = *kernel_total = 0.0;
+  *wall_total = *kernel_total = *measuring_ms = 0.0;
   *tuning_frames = 0;
+  double before = 0.0; /* the frame before's kernel time per sample */
   for (int az = 0; az < FRAMES; ++az) {
     cvr_view view;
     view_at(sc, az, &view);
@@ -125,13 +138,17 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *
     *wall_total += wall;
     *kernel_total += st.kernel_ms;
     *tuning_frames += st.tuning;
-    fprintf(out,
-            "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\",\"azimuth\":%d,"
-            "\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\",\"block\":\"%dx%d\","
-            "\"kernel_ms\":%.4f,\"wall_ms\":%.4f,\"rotations\":%d,\"axes\":[%d,%d,%d]}\n",
-            sc->name, sc->rays, pass, az, st.view_class, st.tuning, cvr_strategy_name(st.strategy),
-            st.block_width, st.block_height, st.kernel_ms, wall, st.rotations, st.volume_axes[0],
-            st.volume_axes[1], st.volume_axes[2]);
+    if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before * st.samples);
+    before = st.samples > 0 ? st.kernel_ms / (double)st.samples : 0.0;
+    if (out)
+      fprintf(out,
+              "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\","
+              "\"azimuth\":%d,\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\","
+              "\"block\":\"%dx%d\",\"kernel_ms\":%.4f,\"wall_ms\":%.4f,\"rotations\":%d,"
+              "\"axes\":[%d,%d,%d]}\n",
+              sc->name, sc->rays, pass, az, st.view_class, st.tuning,
+              cvr_strategy_name(st.strategy), st.block_width, st.block_height, st.kernel_ms, wall,
+              st.rotations, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2]);
   }
   return 1;
 }
@@ -159,7 +176,7 @@ static void usage(void) {
   fprintf(stderr,
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
-          "                      [--backend cuda|cpu] [--out FILE]\n");
+          "                      [--budget SHARE] [--backend cuda|cpu] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -226,6 +243,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0;
+  double budget = -1.0; /* the settings' default */
   int resample[3] = {0, 0, 0};
   double lo = 0.0, hi = 0.0;
   cvr_context_options o;
@@ -244,13 +262,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
+    else if (!strcmp(a, "--budget") && v) budget = atof(argv[++i]);
     else {
       usage();
       return 2;
     }
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
-      repeats < 1 || repeats > 32) {
+      repeats < 1 || repeats > 32 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
     return 2;
   }
@@ -266,6 +285,7 @@ int main(int argc, char **argv) {
   sc.rays = rays;
   if (!out || !load_scene(ctx, path, resample, lo, hi, micro, &sc)) return 1;
   sc.base.shading.enabled = shade;
+  if (budget > 0.0) sc.base.tuning_budget = budget;
   cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 
   double cold_wall, cold_kernel, warm_wall, warm_kernel;
@@ -279,8 +299,21 @@ int main(int argc, char **argv) {
     return 1;
   }
   const double first_frame_ms = now_ms() - first_start;
-  if (!auto_pass(ctx, &sc, "cold", out, &cold_wall, &cold_kernel, &cold_tuning) ||
-      !auto_pass(ctx, &sc, "warm", out, &warm_wall, &warm_kernel, &warm_tuning))
+  double cold_measuring, warm_measuring;
+  if (!auto_pass(ctx, &sc, "cold", out, &cold_wall, &cold_kernel, &cold_tuning, &cold_measuring))
+    return 1;
+  /* AUTO measures within its budget: orbits until one measures nothing (at
+   * most MAX_ORBITS), each summarised, then the warm pass */
+  int orbits = 1;
+  for (int tuning = cold_tuning; tuning > 0 && orbits < MAX_ORBITS; ++orbits) {
+    double wall, kernel, measuring;
+    if (!auto_pass(ctx, &sc, "settle", NULL, &wall, &kernel, &tuning, &measuring)) return 1;
+    fprintf(out,
+            "{\"bench\":\"auto_settle\",\"volume\":\"%s\",\"R\":%d,\"orbit\":%d,"
+            "\"tuning_frames\":%d,\"kernel_ms\":%.2f,\"wall_ms\":%.2f,\"measuring_ms\":%.3f}\n",
+            sc.name, rays, orbits + 1, tuning, kernel, wall, measuring);
+  }
+  if (!auto_pass(ctx, &sc, "warm", out, &warm_wall, &warm_kernel, &warm_tuning, &warm_measuring))
     return 1;
 
   cvr_candidate cand[MAX_CONFIGS];
@@ -371,10 +404,14 @@ int main(int argc, char **argv) {
           "\"cold_kernel_ms\":%.2f,\"warm_kernel_ms\":%.2f,\"tuning_frames\":%d,"
           "\"warm_tuning_frames\":%d,\"views\":%d,\"auto_over_oracle_max\":%.4f,"
           "\"auto_over_oracle_mean\":%.4f,\"views_within_5pct\":%d,\"standard_over_auto\":%.4f,"
-          "\"auto_worst_over_best_view\":%.4f,\"candidates\":%d,\"first_frame_ms\":%.2f}\n",
+          "\"auto_worst_over_best_view\":%.4f,\"candidates\":%d,\"first_frame_ms\":%.2f,"
+          "\"measuring_share\":%.4f,\"orbits_to_converge\":%d,\"classes\":%d,"
+          "\"tuning_budget\":%g}\n",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
-          within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms);
+          within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
+          cold_measuring / cold_kernel, warm_tuning ? -1 : orbits, CVR_TUNING_CLASSES,
+          sc.base.tuning_budget);
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);
   cvr_context_destroy(ctx);

@@ -2,22 +2,27 @@
  * on the costs a GPU measured, without a GPU. Input: a cvr-auto-bench file
  * (tools/bench/results/.../auto-*.jsonl), whose oracle lines hold every
  * candidate's kernel time at every 10th view of the orbit and whose orbit
- * lines hold each view's class. The replay orbits a frame per degree, cold
- * then warm, each frame costing what its configuration measured at the
- * nearest oracle view (times 1 +- 2% of deterministic noise), and reports
- * what cvr-auto-bench reports for AUTO's search: frames spent measuring, the
- * tuning share (cold over warm, minus one), and per view the converged
- * choice over the best candidate there. In-place rotation and kernel
+ * lines hold each view's class. The replay orbits a frame per degree, each
+ * frame costing what its configuration measured at the oracle views around
+ * it, interpolated (times 1 +- 2% of deterministic noise), orbit after
+ * orbit until one measures nothing (--orbits at most), and reports what
+ * cvr-auto-bench reports for AUTO's search: frames spent measuring in the
+ * first orbit, the tuning share (the first orbit over the last, minus one),
+ * of it what measuring cost (the budget's account, over the first orbit),
+ * the orbits that measured, and per view the converged choice over the best
+ * candidate there. In-place rotation and kernel
  * loading are not replayed (the oracle without rotation is the reference),
  * so a change to the search can be judged before it takes GPU time; over
  * several noise sequences (--seeds), since one replay's choices hang on a
  * few measurements. --relative 0 replays plain costs (the search before
  * cvr_tuning_record_relative); --views 1 prints each oracle view, 2 every
  * measurement, 3 the classes at the end. The view classes are the file's
- * own (files from before the 18 classes replay their 12 groups of views).
+ * own; those of files with 18 classes are renumbered, the micro-benchmark's
+ * axis-aligned views (within 4 degrees) taken apart as today.
  *
- *   cvr-auto-replay [--repeats N] [--prune X] [--relative 0|1] [--seeds N]
- *                   [--first-seed N] [--views 0..3] FILE.jsonl... */
+ *   cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] [--orbits N]
+ *                   [--relative 0|1] [--seeds N] [--first-seed N] [--views 0..3]
+ *                   FILE.jsonl... */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +71,7 @@ static int load(const char *path, replay *r) {
   for (int a = 0; a < 360; ++a) r->view_class[a] = -1;
   static char line[8192];
   char bench[32], pass[16], config[CVR_TUNING_NAME_SIZE];
+  int classes = 18; /* files without a count are from the 18 classes */
   while (fgets(line, sizeof line, f)) {
     double az = 0, k = 0, rotation = 0, ms = 0, shaded = 0;
     if (!json_string(line, "bench", bench, sizeof bench)) continue;
@@ -84,9 +90,22 @@ static int load(const char *path, replay *r) {
       if (c < 32 && v >= 0 && v < VIEWS) r->ms[v][c] = ms;
     } else if (!strcmp(bench, "auto_summary") && json_number(line, "shaded", &shaded)) {
       r->shaded = shaded != 0;
+      double n = 18;
+      if (json_number(line, "classes", &n)) classes = (int)n;
     }
   }
   fclose(f);
+  if (classes != CVR_TUNING_CLASSES) /* an 18-class file: its classes in today's numbering */
+    for (int a = 0; a < 360; ++a) {
+      const int k = r->view_class[a];
+      if (k < 0 || k >= 18) continue;
+      int lean = k % 3;
+      /* the micro-benchmark orbits about y from a view along z: axis-aligned
+       * every 90 degrees (the other orbits look 20 degrees down: never) */
+      const int off = a % 90 < 45 ? a % 90 : 90 - a % 90;
+      if (!strncmp(r->volume, "micro", 5) && off <= 4) lean = CVR_TUNING_LEAN_ALIGNED;
+      r->view_class[a] = k / 6 * 8 + k / 3 % 2 * 4 + lean;
+    }
   for (int a = 0; a < 360; ++a)
     if (r->view_class[a] < 0 || r->view_class[a] >= CVR_TUNING_CLASSES) {
       fprintf(stderr, "cvr-auto-replay: %s: no cold orbit frame at %d degrees\n", path, a);
@@ -96,12 +115,18 @@ static int load(const char *path, replay *r) {
   return r->configs > 0;
 }
 
-/* Kernel time of candidate i of class c at azimuth a: the nearest oracle
- * view's; 0 when it was not measured there (it cannot run: dropped). */
+/* Kernel time of candidate i of class c at azimuth a: interpolated between
+ * the two oracle views around it; 0 when it was not measured at either (it
+ * cannot run: dropped). */
 static double cost_at(const replay *r, const cvr_tuning_class *c, int i, int a) {
-  const int v = ((a + 5) / 10) % VIEWS;
+  const int v0 = a / 10 % VIEWS, v1 = (v0 + 1) % VIEWS;
+  const double t = (a % 10) / 10.0;
   for (int k = 0; k < r->configs; ++k)
-    if (!strcmp(r->names[k], c->names[i])) return r->ms[v][k];
+    if (!strcmp(r->names[k], c->names[i])) {
+      const double x = r->ms[v0][k], y = r->ms[v1][k];
+      if (x > 0.0 && y > 0.0) return (1.0 - t) * x + t * y;
+      return t < 0.5 ? x : y;
+    }
   return 0.0;
 }
 
@@ -114,19 +139,26 @@ static double noise(void) { /* 1 +- 2% */
 static int print_views = 0;
 static int seeds = 1, first_seed = 0;
 static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
+static int max_orbits = 20;
 typedef struct outcome {
-  int tuning_frames, within5;
-  double share, mean, worst;
+  int tuning_frames, within5, orbits;
+  double share, spent, mean, worst;
 } outcome;
 
-static outcome run(const replay *r, int repeats, double prune) {
+static outcome run(const replay *r, int repeats, double prune, double budget_share) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE);
-  double cold = 0.0, warm = 0.0;
-  int tuning_frames = 0, last_class = -1, last_was_best = 0;
+  cvr_tuning_budget budget = {0.0, 0, {0.0, 0.0}};
+  double cold = 0.0, warm = 0.0, cold_spent = 0.0;
+  int tuning_frames = 0, last_class = -1, last_was_best = 0, orbits = 0;
+  int rendered[360]; /* the last orbit's configuration per frame (class candidate index) */
   double last_cost = 0.0;
-  for (int pass = 0; pass < 2; ++pass)
+  /* orbits until one measures nothing (at most max_orbits): the first is
+   * the cold one, the last the converged one */
+  for (int pass = 0; pass < max_orbits; ++pass) {
+    double orbit = 0.0;
+    int measured = 0;
     for (int a = 0; a < 360; ++a) {
       const int k = r->view_class[a];
       cvr_tuning_class *c = &classes[k];
@@ -137,26 +169,47 @@ static outcome run(const replay *r, int repeats, double prune) {
         cvr_tuning_record(c, i, 0.0, prune);
         i = cvr_tuning_next(c, repeats);
       }
+      const int account = cvr_tuning_account(c, i);
+      if (i >= 0 && !cvr_tuning_budget_allows(&budget, account, budget_share)) i = -1;
       /* relative: a candidate only right after a frame of the class's best */
-      const int reference = relative && i >= 0 && !(last_class == k && last_was_best);
-      if (i >= 0 && !reference) {
+      const int follows = last_class == k && last_was_best;
+      double excess = 0.0;
+      if (i >= 0 && follows) {
+        ms = cost_at(r, c, i, a);
+        const double measured_ms = ms * noise();
         if (print_views > 1)
-          printf("  frame %d class %d: %s %.4f (best %s mean %.4f, reference %.4f)\n", a, k,
-                 c->names[i], ms, c->names[c->best], cvr_tuning_mean(c, c->best), last_cost);
-        const double measured = ms * noise();
-        if (relative) cvr_tuning_record_relative(c, i, measured, last_cost, prune);
-        else cvr_tuning_record(c, i, measured, prune);
-        tuning_frames += pass == 0;
+          printf("  orbit %d frame %d class %d: %s %.4f (best %s mean %.4f, reference %.4f)\n",
+                 pass, a, k, c->names[i], ms,
+                 c->names[c->best], cvr_tuning_mean(c, c->best), last_cost);
+        excess = measured_ms - last_cost;
+        if (relative) cvr_tuning_record_relative(c, i, measured_ms, last_cost, prune);
+        else cvr_tuning_record(c, i, measured_ms, prune);
+        ++measured;
         last_was_best = 0;
+        rendered[a] = c->best;
       } else {
-        ms = cost_at(r, c, c->best, a);
-        if (reference && c->measured[c->best] == 0) cvr_tuning_record(c, c->best, ms * noise(), prune);
+        const int best = c->best;
+        ms = cost_at(r, c, best, a) * noise();
+        if (i >= 0 && c->measured[best] == 0) cvr_tuning_record(c, best, ms, prune);
         last_was_best = 1;
         last_cost = ms;
+        rendered[a] = best;
       }
+      cvr_tuning_budget_frame(&budget, ms, account, excess);
+      if (print_views > 3) printf("  F %d %d %d %s %.4f\n", pass, a, k, c->names[rendered[a]], ms);
       last_class = k;
-      *(pass ? &warm : &cold) += ms;
+      orbit += ms;
     }
+    if (pass == 0) {
+      cold = orbit;
+      cold_spent = cvr_tuning_budget_spent(&budget);
+      tuning_frames = measured;
+    }
+    warm = orbit;
+    if (print_views > 1) printf("  orbit %d: %.2f ms, %d measured\n", pass, orbit, measured);
+    if (!measured) break;
+    ++orbits;
+  }
   if (print_views > 2)
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
       for (int i = 0; i < classes[k].count; ++i)
@@ -171,25 +224,27 @@ static outcome run(const replay *r, int repeats, double prune) {
     double oracle = INFINITY;
     for (int k = 0; k < r->configs; ++k)
       if (r->ms[v][k] > 0.0) oracle = fmin(oracle, r->ms[v][k]);
-    const double ratio = cost_at(r, c, c->best, v * 10) / oracle;
+    const int used = rendered[v * 10];
+    const double ratio = cost_at(r, c, used, v * 10) / oracle;
     if (print_views) {
       int o = 0;
       for (int k = 1; k < r->configs; ++k)
         if (r->ms[v][k] > 0.0 && (r->ms[v][o] <= 0.0 || r->ms[v][k] < r->ms[v][o])) o = k;
       printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", v * 10, r->view_class[v * 10],
-             c->names[c->best], r->names[o], ratio);
+             c->names[used], r->names[o], ratio);
     }
     within5 += ratio <= 1.05;
     worst = fmax(worst, ratio);
     sum += ratio;
   }
-  const outcome o = {tuning_frames, within5, cold / warm - 1.0, sum / VIEWS, worst};
+  const outcome o = {tuning_frames, within5, orbits, cold / warm - 1.0, cold_spent / cold,
+                     sum / VIEWS, worst};
   return o;
 }
 
 int main(int argc, char **argv) {
   int repeats = 2;
-  double prune = 1.5;
+  double prune = 1.5, budget = 0.01; /* the settings' defaults */
   int first = 1;
   for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {
     if (first + 1 >= argc) break;
@@ -199,10 +254,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[first], "--relative")) relative = atoi(argv[first + 1]);
     else if (!strcmp(argv[first], "--seeds")) seeds = atoi(argv[first + 1]);
     else if (!strcmp(argv[first], "--first-seed")) first_seed = atoi(argv[first + 1]);
+    else if (!strcmp(argv[first], "--budget")) budget = atof(argv[first + 1]);
+    else if (!strcmp(argv[first], "--orbits")) max_orbits = atoi(argv[first + 1]);
     else break;
   }
-  if (first >= argc || repeats < 1 || !(prune > 1.0) || seeds < 1) {
-    fprintf(stderr, "usage: cvr-auto-replay [--repeats N] [--prune X] FILE.jsonl...\n");
+  if (first >= argc || repeats < 1 || !(prune > 1.0) || seeds < 1 || !(budget > 0.0) ||
+      max_orbits < 2) {
+    fprintf(stderr, "usage: cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] "
+                    "[--orbits N] [--relative 0|1] [--seeds N] [--first-seed N] [--views 0..3] "
+                    "FILE.jsonl...\n");
     return 2;
   }
   static replay r;
@@ -214,23 +274,26 @@ int main(int argc, char **argv) {
     }
     /* over `seeds` noise sequences: one replay's choices hang on a few
      * measurements, so a change is judged on the mean and the worst */
-    outcome sum = {0, 0, 0.0, 0.0, 0.0};
+    outcome sum = {0, 0, 0, 0.0, 0.0, 0.0, 0.0};
     int fewest = VIEWS;
     double worst = 0.0;
     for (int seed = 0; seed < seeds; ++seed) {
       rng = 12345u + 7919u * (unsigned)(first_seed + seed);
-      const outcome o = run(&r, repeats, prune);
+      const outcome o = run(&r, repeats, prune, budget);
       sum.tuning_frames += o.tuning_frames;
       sum.within5 += o.within5;
+      sum.orbits += o.orbits;
       sum.share += o.share;
+      sum.spent += o.spent;
       sum.mean += o.mean;
       worst = fmax(worst, o.worst);
       fewest = o.within5 < fewest ? o.within5 : fewest;
     }
-    printf("%-44s tuning frames %5.1f  share %5.2f%%  AUTO/oracle mean %.3f worst %.3f  "
-           "within 5%% %4.1f/%d (fewest %d)\n",
-           r.volume, (double)sum.tuning_frames / seeds, 100.0 * sum.share / seeds, sum.mean / seeds,
-           worst, (double)sum.within5 / seeds, VIEWS, fewest);
+    printf("%-40.40s%s  frames %5.1f  share %5.2f%% (measuring %4.2f%%)  orbits %4.1f  "
+           "mean %.3f worst %.3f  within 5%% %4.1f/%d (fewest %d)\n",
+           r.volume, r.shaded ? " shaded" : "", (double)sum.tuning_frames / seeds,
+           100.0 * sum.share / seeds, 100.0 * sum.spent / seeds, (double)sum.orbits / seeds,
+           sum.mean / seeds, worst, (double)sum.within5 / seeds, VIEWS, fewest);
   }
   return rc;
 }

@@ -1160,6 +1160,7 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.cpu_tile_height = this->CpuTileSize[1];
   settings.tuning_repeats = this->TuningRepeats;
   settings.tuning_prune = this->TuningPrune;
+  settings.tuning_budget = this->TuningBudget;
   settings.cpu_schedule =
     this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
   std::string settingsError;
@@ -1459,6 +1460,7 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Strategy: " << this->Strategy << "\n";
   os << indent << "TuningRepeats: " << this->TuningRepeats << "\n";
   os << indent << "TuningPrune: " << this->TuningPrune << "\n";
+  os << indent << "TuningBudget: " << this->TuningBudget << "\n";
   os << indent << "TuningCacheDirectory: "
      << (this->TuningCacheDirectory ? this->TuningCacheDirectory : "(default)") << "\n";
   os << indent << "AutoConfiguration: " << this->GetAutoConfiguration() << "\n";

@@ -339,9 +339,11 @@ public:
 
   ///@{
   /**
-   * STRATEGY_AUTO's knobs: measurements per candidate (1..16, default 2) and
+   * STRATEGY_AUTO's knobs: measurements per candidate (1..16, default 2),
    * the factor past which a candidate slower than the best is dropped after
-   * one measurement (> 1, default 1.5). The cache directory of its tables
+   * one measurement (> 1, default 1.5), and the share of the frames' kernel
+   * time measuring may cost (0 < x <= 1, default 0.01; 1: no bound, tuning
+   * frames every other frame until converged). The cache directory of its tables
    * (nullptr: $CVR_TUNING_CACHE_DIR, else $XDG_CACHE_HOME/cvr, else
    * ~/.cache/cvr; "": keep them in memory only).
    */
@@ -349,6 +351,8 @@ public:
   vtkGetMacro(TuningRepeats, int);
   vtkSetMacro(TuningPrune, double);
   vtkGetMacro(TuningPrune, double);
+  vtkSetMacro(TuningBudget, double);
+  vtkGetMacro(TuningBudget, double);
   vtkSetStringMacro(TuningCacheDirectory);
   vtkGetStringMacro(TuningCacheDirectory);
   ///@}
@@ -429,6 +433,7 @@ protected:
   int Strategy = STRATEGY_AUTO;
   int TuningRepeats = 2;
   double TuningPrune = 1.5;
+  double TuningBudget = 0.01;
   char* TuningCacheDirectory = nullptr;
   int BlockSize[2] = { 16, 16 };
   int HorizontalBlockSize[2] = { 32, 4 };

@@ -354,6 +354,10 @@ void vtkCudaVolumeRepresentation::SetTuningPrune(double v)
 {
   this->CudaMapper->SetTuningPrune(v);
 }
+void vtkCudaVolumeRepresentation::SetTuningBudget(double v)
+{
+  this->CudaMapper->SetTuningBudget(v);
+}
 void vtkCudaVolumeRepresentation::SetTuningCacheDirectory(const char* v)
 {
   // a string property cannot be null: empty means the default here (the

@@ -89,6 +89,7 @@ public:
   void SetAutoAdjustSampleDistances(int on);
   void SetTuningRepeats(int repeats);
   void SetTuningPrune(double factor);
+  void SetTuningBudget(double share);
   void SetTuningCacheDirectory(const char* directory); ///< "" in the GUI: the default
   void TuneNow();
   void ResetTuning();

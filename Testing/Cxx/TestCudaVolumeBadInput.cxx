@@ -82,6 +82,7 @@ void Restore(Scene& s)
   s.Mapper->SetRotationTile(32, 0);
   s.Mapper->SetTerminationOpacity(254.0 / 255.0);
   s.Mapper->SetCpuTileSize(32, 32);
+  s.Mapper->SetTuningBudget(0.01);
   s.Mapper->SetDeviceIndex(-1);
   s.Mapper->SetAutoAdjustSampleDistances(1);
   s.View.Renderer->SetViewport(0, 0, 1, 1);
@@ -245,6 +246,14 @@ int TestCudaVolumeBadInput(int, char*[])
     { "thread block over 1024",
       [](Scene& s) { s.Mapper->SetBlockSize(64, 32); },
       "thread block 64 x 32 must have 1..1024 threads",
+      false },
+    { "tuning budget 0",
+      [](Scene& s)
+      {
+        s.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_AUTO);
+        s.Mapper->SetTuningBudget(0.0);
+      },
+      "tuning budget 0 must be above 0 and at most 1",
       false },
     { "warp width 3",
       [](Scene& s)

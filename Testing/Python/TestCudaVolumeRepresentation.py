@@ -78,6 +78,7 @@ cache = os.path.join(args.output, "tuning-cache-%d" % os.getpid())
 rep.CudaStrategy = "Auto"
 rep.CudaTuningRepeats = 1
 rep.CudaTuningPrune = 2.0
+rep.CudaTuningBudget = 1.0  # no bound: the first frames measure
 rep.CudaTuningCacheDirectory = cache
 Render(view)
 rep.UpdatePropertyInformation()

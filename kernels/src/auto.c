@@ -50,7 +50,7 @@ typedef struct cvr_tuner {
    * reference the next frame's candidate is measured against */
   const cvr_tuning_table *reference_table;
   int reference_class;
-  double reference_cost;
+  double reference_ms; /* its kernel time */
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -319,7 +319,8 @@ static int rotation_worth_trying(const cvr_tuning_table *t, int k, int repeats) 
 static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                                  const cvr_volume *volume, const cvr_transfer_function *tf,
                                  const cvr_view *view, const cvr_render_settings *s,
-                                 const cvr_image *image, cvr_render_stats *local, int *tried) {
+                                 const cvr_image *image, double reference_ms,
+                                 cvr_render_stats *local, int *tried) {
   *tried = 0;
   if (t->rotation != 0 || ctx->backend != CVR_BACKEND_CUDA) return CVR_OK;
   const int worth = rotation_worth_trying(t, k, s->tuning_repeats);
@@ -327,7 +328,10 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
     t->rotation = -1;
     save(ctx, t);
   }
-  if (worth <= 0 || !cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis))
+  /* the turned frame is measured against the best unturned at the frame
+   * before (a neighbouring view), as candidates are */
+  if (worth <= 0 || !(reference_ms > 0.0) ||
+      !cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis))
     return CVR_OK;
   const cvr_tuning_class *c = &t->classes[k];
   cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
@@ -335,58 +339,71 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
-  if (local->rotations > 0 && local->samples > 0) {
-    t->rotation = cost_of(local) < cvr_tuning_mean(c, c->best) ? 1 : -1;
+  if (local->rotations > 0 && local->kernel_ms > 0.0) {
+    t->rotation = local->kernel_ms < reference_ms ? 1 : -1;
     save(ctx, t);
   }
   return CVR_OK;
 }
 
-/* Holds every helper thread between two loads for one frame (0 when one is
- * loading: then nothing is held). */
+/* How long a hold of the helper threads lasts unless renewed: a frame of
+ * the best kept as the next frame's reference holds them until that frame. */
+#define HOLD_MS 100.0
+
+/* Holds every helper thread between two loads (cvr_kernel_preload_hold): 1
+ * when none is loading now, and none starts before the hold ends. */
 static int hold_helpers(cvr_tuner *tu) {
+  int quiet = 1;
   for (int p = 0; p < tu->preload_count; ++p)
-    if (!cvr_kernel_preload_hold(tu->preloads[p].loader)) {
-      while (p-- > 0) cvr_kernel_preload_release(tu->preloads[p].loader);
-      return 0;
-    }
-  return 1;
+    quiet &= cvr_kernel_preload_hold(tu->preloads[p].loader, HOLD_MS);
+  return quiet;
 }
 
 static void release_helpers(cvr_tuner *tu) {
   for (int p = 0; p < tu->preload_count; ++p) cvr_kernel_preload_release(tu->preloads[p].loader);
 }
 
-/* One AUTO frame of class k. quiet: no kernel loads while it renders (a
- * frame measured, or kept as the next one's reference, must be quiet). */
+/* Which candidates wait for their kernels: while a helper thread loads, a
+ * candidate is measured only once its kernels are loaded, by the helper or
+ * an earlier frame (a first launch loads them: it would count against it). */
+static void waiting_for_kernels(const cvr_tuner *tu, const cvr_tuning_table *t,
+                                const cvr_tuning_class *c, const cvr_volume *volume,
+                                const cvr_render_settings *s, int gradients,
+                                unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
+  memset(waiting, 0, CVR_TUNING_MAX_CANDIDATES);
+  if (!helper_running(tu)) return;
+  for (int j = 0; j < c->count; ++j)
+    waiting[j] = !is_warm(tu, t, c, j) && !helper_loaded(tu, t, c, j, volume, s, gradients);
+}
+
+/* One AUTO frame of class k. quiet: no kernel load overlaps it (a frame
+ * measured, or kept as the next one's reference, must be quiet). */
 static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                              const cvr_volume *volume, const cvr_transfer_function *tf,
                              const cvr_view *view, const cvr_render_settings *s,
-                             const cvr_image *image, int quiet, cvr_render_stats *out) {
+                             const cvr_image *image, int quiet,
+                             const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES],
+                             cvr_render_stats *out) {
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
   const int gradients = gradient_opacity(tf, s);
-  /* a candidate is measured once its kernels are loaded, by the helper
-   * thread or an earlier frame (a first launch loads them: it would count
-   * against the candidate) */
-  const int loading = helper_running(tu);
-  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
-  for (int j = 0; loading && j < c->count; ++j)
-    waiting[j] = !is_warm(tu, t, c, j) && !helper_loaded(tu, t, c, j, volume, s, gradients);
   const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
   int i = quiet ? cvr_tuning_next_ready(c, s->tuning_repeats, waiting) : -1;
   /* candidates are measured against the class's best at the frame before (a
    * neighbouring view): a frame of the best comes first, then one of a
-   * candidate, and so on (cvr_tuning_record_relative) */
-  const double reference =
-      tu->reference_table == t && tu->reference_class == k ? tu->reference_cost : 0.0;
+   * candidate, and so on (cvr_tuning_record_relative); kernel times, not
+   * costs per sample, as strategies count samples differently (the slab's
+   * border rays) */
+  const int referenced = tu->reference_table == t && tu->reference_class == k;
+  const double reference_ms = referenced ? tu->reference_ms : 0.0;
   tu->reference_table = NULL;
-  const int reference_frame = i >= 0 && !(reference > 0.0);
+  const int reference_frame = i >= 0 && !(reference_ms > 0.0);
   if (reference_frame) i = -1;
   cvr_status st;
   int trial = 0;
-  if (converged && !loading &&
-      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, out, &trial)) != CVR_OK)
+  if (converged && quiet &&
+      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, out,
+                           &trial)) != CVR_OK)
     return st;
   if (trial) {
     out->tuning = 1;
@@ -415,28 +432,32 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   if (i >= 0) mark_warm(tu, t, c, i);
   const int best = c->best;
   if ((st = cvr_render(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
-  const double cost = out->samples > 0 && out->rotations == 0 ? cost_of(out) : 0.0;
-  /* a measured frame's time over the best's there (its cost per sample at
-   * the frame before) is what measuring cost */
-  const double excess = i >= 0 && cost > 0.0 ? (cost - reference) * (double)out->samples * 1e-6 : 0.0;
+  const int measurable = out->samples > 0 && out->kernel_ms > 0.0 && out->rotations == 0;
+  /* a measured frame's time over the best's at the frame before is what
+   * measuring cost */
+  const double excess = i >= 0 && measurable ? out->kernel_ms - reference_ms : 0.0;
   cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
-  if (i >= 0 && cost > 0.0) { /* (a turn changed the class) */
-    cvr_tuning_record_relative(c, i, cost, reference, s->tuning_prune);
-    if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-  } else if (i < 0 && !converged) { /* a frame of the best: the next one's reference */
-    if (cost > 0.0 && quiet &&
-        (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
-      if (reference_frame && c->measured[best] == 0) { /* the class's scale */
-        cvr_tuning_record(c, best, cost, s->tuning_prune);
-        if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
-      }
-      tu->reference_table = t;
-      tu->reference_class = k;
-      tu->reference_cost = cost;
-    }
-    mark_warm(tu, t, c, best); /* its first frame loaded its kernels: no reference */
-  }
   out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
+  if (i >= 0) {
+    if (measurable) { /* (a turn changed the class) */
+      cvr_tuning_record_relative(c, i, out->kernel_ms, reference_ms, s->tuning_prune);
+      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+    }
+    return CVR_OK;
+  }
+  /* a frame of the best: the next one's reference, if no load overlapped it
+   * and its kernels were loaded before (its first frame loads them) */
+  if (measurable && quiet &&
+      (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
+    if (reference_frame && c->measured[best] == 0) { /* the class's scale */
+      cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
+      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+    }
+    tu->reference_table = t;
+    tu->reference_class = k;
+    tu->reference_ms = out->kernel_ms;
+  }
+  mark_warm(tu, t, c, best);
   return CVR_OK;
 }
 
@@ -449,18 +470,26 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = view_class_of(ctx, volume, view, s, &k, dir);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
-  cvr_tuning_seed(&t->classes[k], t->classes, CVR_TUNING_CLASSES, s->tuning_repeats,
-                  s->tuning_prune);
-  /* a class still tuning measures only between two kernel loads of the
-   * helper threads: a load stalls the GPU now and then, and frames
-   * measured meanwhile ran up to 2x slow on an H100 (a wrong winner) */
-  const int tuning = cvr_tuning_next(&t->classes[k], s->tuning_repeats) >= 0;
-  const int quiet = tuning && hold_helpers(ctx->tuner);
+  cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
+  /* a frame that measures, or is kept as the reference of the next, holds
+   * the helper threads between two of their kernel loads: a load stalls the
+   * GPU now and then, and frames measured meanwhile ran up to 2x slow on an
+   * H100 (a wrong winner). Only when a candidate is ready to be measured:
+   * else the helpers load what the class waits for. */
+  cvr_tuner *tu = ctx->tuner;
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
+  waiting_for_kernels(tu, t, c, volume, s, gradient_opacity(tf, s), waiting);
+  const int next = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
+  const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, cvr_tuning_account(c, next),
+                                                           s->tuning_budget);
+  const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
-  st = auto_frame(ctx, t, k, dir, volume, tf, view, s, image, quiet, &local);
-  if (quiet) release_helpers(ctx->tuner);
+  st = auto_frame(ctx, t, k, dir, volume, tf, view, s, image, quiet, waiting, &local);
+  /* the hold stays until the next frame when this one is its reference */
+  if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;
   local.view_class = k;
   if (stats) *stats = local;
@@ -517,21 +546,24 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
 }
 
 /* repeats + 1 frames of one configuration at this view, the first a
- * warm-up; the mean cost of the others (0 when it could not run). */
+ * warm-up; the mean kernel time of the others and the last one's samples
+ * (0 when it could not run). */
 static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
                           const cvr_transfer_function *tf, const cvr_view *view,
                           const cvr_render_settings *run, int repeats, const cvr_image *image,
-                          double *cost) {
-  *cost = 0.0;
+                          double *ms, unsigned long long *samples) {
+  *ms = 0.0;
+  *samples = 0;
   if (!runnable(ctx, run)) return CVR_OK;
   double sum = 0.0;
   for (int r = 0; r <= repeats; ++r) {
     cvr_render_stats st;
     const cvr_status e = cvr_render(ctx, volume, tf, view, run, image, &st);
     if (e != CVR_OK) return e;
-    if (r) sum += cost_of(&st);
+    if (r) sum += st.kernel_ms;
+    *samples = st.samples;
   }
-  *cost = sum / repeats;
+  *ms = sum / repeats;
   return CVR_OK;
 }
 
@@ -559,11 +591,18 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
   const int steps = c->count + layouts;
   int step = 0, stopped = 0;
+  /* every candidate renders this one view: kernel times compare them (the
+   * strategies count samples differently), as costs per sample of the first
+   * that ran (the class's scale) */
+  double scale = 0.0;
   for (int i = 0; i < c->count && !stopped; ++i, ++step) {
     const cvr_render_settings run = concrete(ctx, t, c, i, s);
-    double cost = 0.0;
-    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost)) != CVR_OK)
+    double ms = 0.0;
+    unsigned long long samples = 0;
+    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
       return st;
+    if (!(scale > 0.0) && ms > 0.0 && samples > 0) scale = 1e6 / (double)samples;
+    const double cost = ms * scale;
     /* every candidate gets its full repeats here: no pruning */
     c->measured[i] = cost > 0.0 ? s->tuning_repeats : 0;
     c->cost_sum[i] = cost * c->measured[i];
@@ -580,7 +619,8 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       cvr_render_settings run = concrete(ctx, t, c, c->best, s);
       run.memory_layout = order[l];
       double cost = 0.0;
-      st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost);
+      unsigned long long samples = 0;
+      st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost, &samples);
       if (st == CVR_ERROR_OUT_OF_MEMORY) { /* that layout does not fit: skip it */
         cost = 0.0;
         st = CVR_OK;
@@ -606,10 +646,11 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
     cvr_render_settings run = concrete(ctx, t, c, c->best, s);
     run.rotation_policy = CVR_ROTATION_HYSTERESIS;
-    double cost = 0.0;
-    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost)) != CVR_OK)
+    double ms = 0.0;
+    unsigned long long samples = 0;
+    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
       return st;
-    if (cost > 0.0) t->rotation = cost < cvr_tuning_mean(c, c->best) ? 1 : -1;
+    if (ms > 0.0) t->rotation = ms * scale < cvr_tuning_mean(c, c->best) ? 1 : -1;
   }
   save(ctx, t);
   fill_info(ctx, t, k, s, out);

@@ -2,19 +2,23 @@
  * volume, so that CUDA's lazy loading happens there and not inside a frame
  * (kernel_preload.h). Everything it needs is its own: context, volume,
  * transfer function; nothing is shared with the caller but the device. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include "kernel_preload.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SIDE 8 /* voxels per side, and pixels: one thread block of any candidate */
 
 struct cvr_kernel_preload {
   pthread_t thread;
-  pthread_mutex_t gate; /* held by the helper while it loads, by the caller while it measures */
-  int held;             /* the caller holds the gate (the caller's thread only) */
+  /* the caller's hold: no load starts before this time (monotonic, in
+   * microseconds), and whether a load is under way */
+  atomic_llong hold_until_us;
+  atomic_int loading;
   atomic_int done;
   atomic_int launched; /* configs launched so far, in order */
   int device_index;
@@ -43,15 +47,37 @@ static void *ramp(cvr_scalar_type type) {
   return data;
 }
 
+static long long now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/* Waits while the caller holds the helper, then marks a load under way. The
+ * caller sets its hold before it looks at `loading`, this thread sets
+ * `loading` before it looks at the hold again (sequentially consistent
+ * atomics): one of the two sees the other. */
+static void begin_load(cvr_kernel_preload *p) {
+  for (;;) {
+    while (now_us() < atomic_load(&p->hold_until_us)) {
+      const struct timespec pause = {0, 200000};
+      nanosleep(&pause, NULL);
+    }
+    atomic_store(&p->loading, 1);
+    if (now_us() >= atomic_load(&p->hold_until_us)) return;
+    atomic_store(&p->loading, 0);
+  }
+}
+
 static void load_all(cvr_kernel_preload *p) {
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = CVR_BACKEND_CUDA;
   o.device_index = p->device_index;
   cvr_context *ctx = NULL;
-  pthread_mutex_lock(&p->gate);
+  begin_load(p);
   const cvr_status created = cvr_context_create(&o, &ctx);
-  pthread_mutex_unlock(&p->gate);
+  atomic_store(&p->loading, 0);
   if (created != CVR_OK) return;
   cvr_volume *volume = NULL;
   cvr_transfer_function *tf = NULL;
@@ -71,10 +97,10 @@ static void load_all(cvr_kernel_preload *p) {
       .rgba = rgba, .size = 2, .range = {-6400.0, 12800.0}, .unit_distance = 1.0,
       .gradient_opacity = p->gradient_opacity ? gradient_opacity : NULL,
       .gradient_opacity_size = 2, .gradient_opacity_max = 1.0};
-  pthread_mutex_lock(&p->gate);
+  begin_load(p);
   const int ready = data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
                     cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK;
-  pthread_mutex_unlock(&p->gate);
+  atomic_store(&p->loading, 0);
   if (ready) {
     /* parallel, looking along x (clip z = world x): a config whose rotation
      * policy is on turns the volume, so the rotation kernel loads too */
@@ -86,9 +112,9 @@ static void load_all(cvr_kernel_preload *p) {
     view.width = view.height = SIDE;
     const cvr_image none = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < p->count; ++i) {
-      pthread_mutex_lock(&p->gate);
+      begin_load(p);
       cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
-      pthread_mutex_unlock(&p->gate);
+      atomic_store(&p->loading, 0);
       atomic_store(&p->launched, i + 1);
     }
   }
@@ -121,12 +147,9 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
   }
   atomic_init(&p->done, 0);
   atomic_init(&p->launched, 0);
-  if (pthread_mutex_init(&p->gate, NULL) != 0) {
-    free(p);
-    return NULL;
-  }
+  atomic_init(&p->hold_until_us, 0);
+  atomic_init(&p->loading, 0);
   if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
-    pthread_mutex_destroy(&p->gate);
     free(p);
     return NULL;
   }
@@ -141,21 +164,18 @@ int cvr_kernel_preload_launched(const cvr_kernel_preload *p) {
   return p ? atomic_load(&((cvr_kernel_preload *)p)->launched) : 0;
 }
 
-int cvr_kernel_preload_hold(cvr_kernel_preload *p) {
-  if (!p || p->held || cvr_kernel_preload_done(p)) return 1;
-  p->held = pthread_mutex_trylock(&p->gate) == 0;
-  return p->held;
+int cvr_kernel_preload_hold(cvr_kernel_preload *p, double ms) {
+  if (!p || cvr_kernel_preload_done(p)) return 1;
+  atomic_store(&p->hold_until_us, now_us() + (long long)(ms * 1000.0));
+  return !atomic_load(&p->loading);
 }
 
 void cvr_kernel_preload_release(cvr_kernel_preload *p) {
-  if (!p || !p->held) return;
-  p->held = 0;
-  pthread_mutex_unlock(&p->gate);
+  if (p) atomic_store(&p->hold_until_us, 0);
 }
 
 void cvr_kernel_preload_finish(cvr_kernel_preload *p) {
   if (!p) return;
   pthread_join(p->thread, NULL);
-  pthread_mutex_destroy(&p->gate);
   free(p);
 }

@@ -30,12 +30,13 @@ int cvr_kernel_preload_done(const cvr_kernel_preload *p);
 /* How many of the configs, in the order given, have been launched: their
  * kernels are loaded. Never blocks. */
 int cvr_kernel_preload_launched(const cvr_kernel_preload *p);
-/* Holds the helper between two loads, so that a frame measured meanwhile
- * overlaps none (a load stalls the device now and then: frames measured
- * during loads ran up to 2x slow on an H100): 1 when held (or the helper is
- * done), 0 when a load is under way. Never blocks; a hold is short (one
- * frame) and is ended by cvr_kernel_preload_release. */
-int cvr_kernel_preload_hold(cvr_kernel_preload *p);
+/* Holds the helper between two loads for up to `ms` milliseconds (renewed
+ * by the next hold), so that frames measured meanwhile overlap no load (a
+ * load stalls the device now and then: frames measured during loads ran up
+ * to 2x slow on an H100): 1 when no load is under way (or the helper is
+ * done), 0 when one is (it finishes, then the helper waits out the hold).
+ * Never blocks; release lets the helper go on at once. */
+int cvr_kernel_preload_hold(cvr_kernel_preload *p, double ms);
 void cvr_kernel_preload_release(cvr_kernel_preload *p);
 /* Waits for the thread and frees p (NULL is fine). */
 void cvr_kernel_preload_finish(cvr_kernel_preload *p);

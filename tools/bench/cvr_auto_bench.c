@@ -18,7 +18,7 @@
  * Tuning's cost is cold minus warm, as a share of warm (everything the
  * first orbit lost: measuring, and rendering with what was not yet known
  * to be slower); of it, what measuring cost (measuring_share: the frames
- * that measured a candidate, over the frame before's cost per sample). Volumes: the
+ * that measured a candidate, over the frame before's kernel time). Volumes: the
  * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
  * 512 samples per ray, no early termination) or a real NIfTI volume
  * (--volume FILE --lo A --hi B [--resample AxBxC]: perspective orbit, early
@@ -113,18 +113,18 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
 
 /* one orbit pass of AUTO, a frame per degree; wall and kernel totals, the
  * frames that measured a candidate, and what measuring cost: each such
- * frame's kernel time over the frame before's cost per sample times its
- * samples (AUTO's own estimate: the frame before rendered the class's best,
- * at a neighbouring view). out NULL: no lines written. */
-static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *out,
-                     double *wall_total, double *kernel_total, int *tuning_frames,
+ * frame's kernel time over the frame before's (AUTO's own estimate: the
+ * frame before rendered the class's best, at a neighbouring view). A line
+ * per frame, or (measuring_only) per frame that measured or turned. */
+static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int measuring_only,
+                     FILE *out, double *wall_total, double *kernel_total, int *tuning_frames,
                      double *measuring_ms) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_settings s = sc->base;
   s.strategy = CVR_STRATEGY_AUTO;
   *wall_total = *kernel_total = *measuring_ms = 0.0;
   *tuning_frames = 0;
-  double before = 0.0; /* the frame before's kernel time per sample */
+  double before = 0.0; /* the frame before's kernel time */
   for (int az = 0; az < FRAMES; ++az) {
     cvr_view view;
     view_at(sc, az, &view);
@@ -138,9 +138,9 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, FILE *
     *wall_total += wall;
     *kernel_total += st.kernel_ms;
     *tuning_frames += st.tuning;
-    if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before * st.samples);
-    before = st.samples > 0 ? st.kernel_ms / (double)st.samples : 0.0;
-    if (out)
+    if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before);
+    before = st.kernel_ms;
+    if (!measuring_only || st.tuning || st.rotations)
       fprintf(out,
               "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\","
               "\"azimuth\":%d,\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\","
@@ -300,20 +300,25 @@ int main(int argc, char **argv) {
   }
   const double first_frame_ms = now_ms() - first_start;
   double cold_measuring, warm_measuring;
-  if (!auto_pass(ctx, &sc, "cold", out, &cold_wall, &cold_kernel, &cold_tuning, &cold_measuring))
+  if (!auto_pass(ctx, &sc, "cold", 0, out, &cold_wall, &cold_kernel, &cold_tuning,
+                 &cold_measuring))
     return 1;
   /* AUTO measures within its budget: orbits until one measures nothing (at
-   * most MAX_ORBITS), each summarised, then the warm pass */
+   * most MAX_ORBITS), their measuring frames and a summary each, then the
+   * warm pass */
   int orbits = 1;
   for (int tuning = cold_tuning; tuning > 0 && orbits < MAX_ORBITS; ++orbits) {
     double wall, kernel, measuring;
-    if (!auto_pass(ctx, &sc, "settle", NULL, &wall, &kernel, &tuning, &measuring)) return 1;
+    char pass[32];
+    snprintf(pass, sizeof pass, "settle %d", orbits + 1);
+    if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring)) return 1;
     fprintf(out,
             "{\"bench\":\"auto_settle\",\"volume\":\"%s\",\"R\":%d,\"orbit\":%d,"
             "\"tuning_frames\":%d,\"kernel_ms\":%.2f,\"wall_ms\":%.2f,\"measuring_ms\":%.3f}\n",
             sc.name, rays, orbits + 1, tuning, kernel, wall, measuring);
   }
-  if (!auto_pass(ctx, &sc, "warm", out, &warm_wall, &warm_kernel, &warm_tuning, &warm_measuring))
+  if (!auto_pass(ctx, &sc, "warm", 0, out, &warm_wall, &warm_kernel, &warm_tuning,
+                 &warm_measuring))
     return 1;
 
   cvr_candidate cand[MAX_CONFIGS];

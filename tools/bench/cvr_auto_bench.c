@@ -176,7 +176,8 @@ static void usage(void) {
   fprintf(stderr,
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
-          "                      [--budget SHARE] [--backend cuda|cpu] [--out FILE]\n");
+          "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
+          "                      [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -243,7 +244,8 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0;
-  double budget = -1.0; /* the settings' default */
+  double budget = -1.0;    /* the settings' default */
+  int tuning_repeats = 0;  /* the same */
   int resample[3] = {0, 0, 0};
   double lo = 0.0, hi = 0.0;
   cvr_context_options o;
@@ -263,6 +265,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
     else if (!strcmp(a, "--budget") && v) budget = atof(argv[++i]);
+    else if (!strcmp(a, "--tuning-repeats") && v) tuning_repeats = atoi(argv[++i]);
     else {
       usage();
       return 2;
@@ -286,6 +289,7 @@ int main(int argc, char **argv) {
   if (!out || !load_scene(ctx, path, resample, lo, hi, micro, &sc)) return 1;
   sc.base.shading.enabled = shade;
   if (budget > 0.0) sc.base.tuning_budget = budget;
+  if (tuning_repeats > 0) sc.base.tuning_repeats = tuning_repeats;
   cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 
   double cold_wall, cold_kernel, warm_wall, warm_kernel;
@@ -411,12 +415,12 @@ int main(int argc, char **argv) {
           "\"auto_over_oracle_mean\":%.4f,\"views_within_5pct\":%d,\"standard_over_auto\":%.4f,"
           "\"auto_worst_over_best_view\":%.4f,\"candidates\":%d,\"first_frame_ms\":%.2f,"
           "\"measuring_share\":%.4f,\"orbits_to_converge\":%d,\"classes\":%d,"
-          "\"tuning_budget\":%g}\n",
+          "\"tuning_budget\":%g,\"tuning_repeats\":%d}\n",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
           cold_measuring / cold_kernel, warm_tuning ? -1 : orbits, CVR_TUNING_CLASSES,
-          sc.base.tuning_budget);
+          sc.base.tuning_budget, sc.base.tuning_repeats);
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);
   cvr_context_destroy(ctx);

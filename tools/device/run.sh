@@ -257,15 +257,17 @@ fi
 if [[ " $steps " == *" auto "* ]]; then
   # AUTO against the per-view oracle and the standard strategy over 360-frame
   # orbits: the 1024^3 micro-benchmark and real data (CVR_AUTO_SPECS:
-  # FILE:LO:HI:[RESAMPLE]:[shade] ... instead)
-  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 --out "$out/auto-micro-1024.jsonl" \
-    2>>"$out/auto.err"
+  # FILE:LO:HI:[RESAMPLE]:[shade] ... instead; CVR_AUTO_ARGS: more
+  # cvr-auto-bench options, e.g. --budget 1, for every orbit)
+  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 ${CVR_AUTO_ARGS:-} \
+    --out "$out/auto-micro-1024.jsonl" 2>>"$out/auto.err"
   note "auto micro 1024 rc=$? $(tail -n 1 "$out/auto-micro-1024.jsonl")"
   for spec in ${CVR_AUTO_SPECS:-ct/cranium_ct.nii.gz:100:1500:: ct/cranium_ct.nii.gz:100:1500::shade scivis/bonsai.nii.gz:30:180:: ct/cranium_ct.nii.gz:100:1500:512x512x294:}; do
     IFS=: read -r file lo hi resample shade <<<"$spec"
     name=$(basename "$file" .nii.gz)${resample:+-$resample}${shade:+-shaded}
     "$pack/bin/cvr-auto-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} \
-      --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade} --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
+      --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade} ${CVR_AUTO_ARGS:-} \
+      --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
     note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
   done
 fi

@@ -78,6 +78,10 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* median kernel time of `repeats` frames after one warm-up; 0 on failure */
+/* The last timed() call's spread: (max - min) / median of its repeats, what
+ * one frame's kernel time varies at a fixed view. */
+static double last_spread = 0.0;
+
 static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
                     const cvr_render_settings *s, int repeats, cvr_render_stats *st) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
@@ -87,7 +91,9 @@ static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
     if (k) ms[k - 1] = st->kernel_ms;
   }
   qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
-  return ms[repeats / 2];
+  const double median = ms[repeats / 2];
+  last_spread = median > 0.0 ? (ms[repeats - 1] - ms[0]) / median : 0.0;
+  return median;
 }
 
 /* Turns the device copy back to the volume's own voxel order (AUTO may have
@@ -377,9 +383,10 @@ int main(int argc, char **argv) {
         const double ms = timed(ctx, &sc, &view, &s, repeats, &st);
         if (ms <= 0.0) continue; /* cannot run here */
         fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
-                     "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"ms\":%.4f}\n",
+                     "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"ms\":%.4f,"
+                     "\"spread\":%.4f}\n",
                 sc.name, rays, az, names[i], pass, st.volume_axes[0], st.volume_axes[1],
-                st.volume_axes[2], ms);
+                st.volume_axes[2], ms, last_spread);
         if (ms < oracle_ms[v]) oracle_ms[v] = ms, oracle_of[v] = i, oracle_turned[v] = pass;
       }
     }

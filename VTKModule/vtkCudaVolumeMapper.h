@@ -339,7 +339,7 @@ public:
 
   ///@{
   /**
-   * STRATEGY_AUTO's knobs: measurements per candidate (1..16, default 2),
+   * STRATEGY_AUTO's knobs: measurements per contender (1..16, default 6),
    * the factor past which a candidate slower than the best is dropped after
    * one measurement (> 1, default 1.5), and the share of the frames' kernel
    * time measuring may cost (0 < x <= 1, default 0.01; 1: no bound, tuning
@@ -431,7 +431,7 @@ protected:
   int Backend = BACKEND_AUTO;
   int DeviceIndex = 0;
   int Strategy = STRATEGY_AUTO;
-  int TuningRepeats = 2;
+  int TuningRepeats = 6;
   double TuningPrune = 1.5;
   double TuningBudget = 0.01;
   char* TuningCacheDirectory = nullptr;

@@ -56,7 +56,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->cpu_tile_width = 32;
   s->cpu_tile_height = 32;
   s->cpu_schedule = CVR_CPU_SCHEDULE_DYNAMIC;
-  s->tuning_repeats = 2;
+  s->tuning_repeats = 6;
   s->tuning_prune = 1.5;
   s->tuning_budget = 0.01;
   memset(&s->shading, 0, sizeof s->shading);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Summary of cvr-auto-bench results (tools/device/run.sh auto): per orbit,
 AUTO against the per-view oracle and the standard strategy, and what
-tuning cost, as a markdown table.
+tuning cost (the first orbit over the converged one: kernel and wall time;
+of it, what the frames that measured a candidate cost; the orbits until one
+measured nothing), as a markdown table.
 
 usage: auto_table.py auto-*.jsonl
 """
@@ -11,8 +13,9 @@ import sys
 
 def main(paths):
     print("| volume | AUTO / oracle: mean, worst | views within 5% | standard / AUTO | "
-          "AUTO worst / best view | tuning frames | tuning share: kernel, wall | longest frame: cold, warm |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "AUTO worst / best view | tuning frames | tuning share: kernel, wall | measuring | "
+          "orbits | longest frame: cold, warm |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
         rows = [json.loads(line) for line in open(path)]
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
@@ -23,10 +26,17 @@ def main(paths):
                    for p in ("cold", "warm")}
         kernel = (s["cold_kernel_ms"] - s["warm_kernel_ms"]) / s["warm_kernel_ms"]
         name = s["volume"] + (", shaded" if s["shaded"] else "")
+        # what measuring cost in the first orbit, and the orbits AUTO took to
+        # measure nothing more (files from before the budget have neither)
+        measuring = f"{100 * s['measuring_share']:.2f}%" if "measuring_share" in s else "-"
+        orbits = s.get("orbits_to_converge", "-")
+        if s.get("warm_tuning_frames", 0):  # still measuring after them
+            orbits = f"{orbits} (+{s['warm_tuning_frames']} frames)"
         print(f"| {name}, {s['R']}² | {s['auto_over_oracle_mean']:.3f}, {s['auto_over_oracle_max']:.3f} "
               f"| {s['views_within_5pct']}/{s['views']} | {s['standard_over_auto']:.2f}× "
               f"| {s['auto_worst_over_best_view']:.2f} | {s['tuning_frames']} of {s['frames']} "
               f"| {100 * kernel:.1f}%, {100 * s['tuning_share']:.1f}% "
+              f"| {measuring} | {orbits} "
               f"| {longest['cold']:.1f} ms, {longest['warm']:.1f} ms |")
 
 

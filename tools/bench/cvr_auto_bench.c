@@ -2,9 +2,9 @@
  * a 360-frame orbit (one frame per degree, as an interactive rotation):
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame
  *    (what the user waits for, tuning and kernel loading included);
- *  - then the same orbit until one measures nothing (AUTO measures within
- *    its budget, --budget, the settings' tuning_budget: it may take several
- *    orbits), one summary line each;
+ *  - then the same orbit until the class of every view has converged (AUTO
+ *    measures within its budget, --budget, the settings' tuning_budget: it
+ *    may take several orbits; at most 40), one summary line each;
  *  - warm: the same orbit again, converged;
  *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
  *    16 x 16 and every candidate AUTO knows (of every view class: the
@@ -157,6 +157,19 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int me
               st.rotations, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2]);
   }
   return 1;
+}
+
+/* Whether the class of any view of the orbit is still tuning. */
+static int still_tuning(cvr_context *ctx, const scene *sc) {
+  cvr_render_settings s = sc->base;
+  s.strategy = CVR_STRATEGY_AUTO;
+  for (int az = 0; az < FRAMES; ++az) {
+    cvr_view view;
+    view_at(sc, az, &view);
+    cvr_tuning_info info;
+    if (cvr_tuning_info_for(ctx, sc->volume, &view, &s, &info) != CVR_OK || info.tuning) return 1;
+  }
+  return 0;
 }
 
 /* every candidate of every class, once each (by name) */
@@ -313,11 +326,11 @@ int main(int argc, char **argv) {
   if (!auto_pass(ctx, &sc, "cold", 0, out, &cold_wall, &cold_kernel, &cold_tuning,
                  &cold_measuring))
     return 1;
-  /* AUTO measures within its budget: orbits until one measures nothing (at
-   * most MAX_ORBITS), their measuring frames and a summary each, then the
-   * warm pass */
+  /* AUTO measures within its budget: orbits until every view's class has
+   * converged (at most MAX_ORBITS), their measuring frames and a summary
+   * each, then the warm pass */
   int orbits = 1;
-  for (int tuning = cold_tuning; tuning > 0 && orbits < MAX_ORBITS; ++orbits) {
+  for (int tuning = cold_tuning; still_tuning(ctx, &sc) && orbits < MAX_ORBITS; ++orbits) {
     double wall, kernel, measuring;
     char pass[32];
     snprintf(pass, sizeof pass, "settle %d", orbits + 1);
@@ -426,7 +439,7 @@ int main(int argc, char **argv) {
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
-          cold_measuring / cold_kernel, warm_tuning ? -1 : orbits, CVR_TUNING_CLASSES,
+          cold_measuring / cold_kernel, orbits, CVR_TUNING_CLASSES,
           sc.base.tuning_budget, sc.base.tuning_repeats);
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);

@@ -4,28 +4,29 @@
  * candidate's kernel time at every 10th view of the orbit and whose orbit
  * lines hold each view's class. The replay orbits a frame per degree, each
  * frame costing what its configuration measured at the oracle views around
- * it, interpolated (times 1 +- 2% of deterministic noise, --noise; frames
- * of 0.15-0.6 ms on an H100 vary 7% from min to max at a fixed view, about
- * +-5%), orbit after
- * orbit until one measures nothing (--orbits at most), and reports what
- * cvr-auto-bench reports for AUTO's search: frames spent measuring in the
- * first orbit, the tuning share (the first orbit over the last, minus one),
- * of it what measuring cost (the budget's account, over the first orbit),
- * the orbits that measured, and per view the converged choice over the best
+ * it, interpolated, times 1 +- 2% of deterministic noise (--noise: frames of
+ * 0.15-0.6 ms on an H100 vary by 7% from min to max at a fixed view, about
+ * +-5%), orbit after orbit until every class of the orbit has converged
+ * (--orbits at most; an orbit may measure nothing while the budget waits).
+ * It reports what cvr-auto-bench reports for AUTO's search: frames spent
+ * measuring in the first orbit, the tuning share (the first orbit over the
+ * last, minus one), of it what measuring cost (the budget's account), the
+ * orbits that measured, per view the converged choice over the best
  * candidate there, and how many views one candidate per class could have
- * within 5% at best. In-place rotation and kernel
- * loading are not replayed (the oracle without rotation is the reference),
- * so a change to the search can be judged before it takes GPU time; over
- * several noise sequences (--seeds), since one replay's choices hang on a
- * few measurements. --relative 0 replays plain costs (the search before
+ * within 5% at best. In-place rotation and kernel loading are not replayed
+ * (the oracle without rotation is the reference), so a change to the search
+ * can be judged before it takes GPU time; over several noise sequences
+ * (--seeds), since one replay's choices hang on a few measurements.
+ * --relative 0 replays plain costs (the search before
  * cvr_tuning_record_relative); --views 1 prints each oracle view, 2 every
- * measurement, 3 the classes at the end. The view classes are the file's
- * own; those of files with 18 classes are renumbered, the micro-benchmark's
- * axis-aligned views (within 4 degrees) taken apart as today.
+ * measurement, 3 the classes at the end, 4 every frame. The view classes
+ * are the file's own; those of files with 18 classes are renumbered, the
+ * micro-benchmark's axis-aligned views (within 4 degrees) taken apart as
+ * today.
  *
  *   cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] [--orbits N]
- *                   [--noise X] [--relative 0|1] [--seeds N] [--first-seed N] [--views 0..3]
- *                   FILE.jsonl... */
+ *                   [--noise X] [--relative 0|1] [--seeds N] [--first-seed N]
+ *                   [--views 0..4] FILE.jsonl... */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +159,8 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
   int tuning_frames = 0, last_class = -1, last_was_best = 0, orbits = 0;
   int rendered[360]; /* the last orbit's configuration per frame (class candidate index) */
   double last_cost = 0.0;
-  /* orbits until one measures nothing (at most max_orbits): the first is
-   * the cold one, the last the converged one */
+  /* orbits until every class of the orbit has converged and one more (at
+   * most max_orbits): the first is the cold one, the last the converged one */
   for (int pass = 0; pass < max_orbits; ++pass) {
     double orbit = 0.0;
     int measured = 0;
@@ -211,8 +212,11 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
     }
     warm = orbit;
     if (print_views > 1) printf("  orbit %d: %.2f ms, %d measured\n", pass, orbit, measured);
-    if (!measured) break;
-    ++orbits;
+    /* (an orbit may measure nothing while the budget waits) */
+    int tuning = 0;
+    for (int a = 0; a < 360 && !tuning; ++a) tuning = cvr_tuning_next(&classes[r->view_class[a]], repeats) >= 0;
+    if (!measured && !tuning) break;
+    orbits += measured > 0;
   }
   if (print_views > 2)
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
@@ -270,7 +274,7 @@ static int class_oracle(const replay *r) {
 }
 
 int main(int argc, char **argv) {
-  int repeats = 2;
+  int repeats = 6;
   double prune = 1.5, budget = 0.01; /* the settings' defaults */
   int first = 1;
   for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {

@@ -2,9 +2,10 @@
  * a 360-frame orbit (one frame per degree, as an interactive rotation):
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame
  *    (what the user waits for, tuning and kernel loading included);
- *  - then the same orbit until the class of every view has converged (AUTO
- *    measures within its budget, --budget, the settings' tuning_budget: it
- *    may take several orbits; at most 40), one summary line each;
+ *  - then the same orbit until the class of every view has converged or two
+ *    orbits in a row measured nothing (AUTO measures within its budget,
+ *    --budget, the settings' tuning_budget: it may take several orbits; at
+ *    most 40), one summary line each;
  *  - warm: the same orbit again, converged;
  *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
  *    16 x 16 and every candidate AUTO knows (of every view class: the
@@ -327,14 +328,18 @@ int main(int argc, char **argv) {
                  &cold_measuring))
     return 1;
   /* AUTO measures within its budget: orbits until every view's class has
-   * converged (at most MAX_ORBITS), their measuring frames and a summary
-   * each, then the warm pass */
-  int orbits = 1;
-  for (int tuning = cold_tuning; still_tuning(ctx, &sc) && orbits < MAX_ORBITS; ++orbits) {
+   * converged, or two orbits in a row measured nothing (a class whose views
+   * turn the volume is never measured: the turn changes its class; and two
+   * orbits pay for any one measurement), at most MAX_ORBITS; their
+   * measuring frames and a summary each, then the warm pass */
+  int orbits = 1, idle = cold_tuning ? 0 : 1;
+  for (int tuning = cold_tuning; idle < 2 && still_tuning(ctx, &sc) && orbits < MAX_ORBITS;
+       ++orbits) {
     double wall, kernel, measuring;
     char pass[32];
     snprintf(pass, sizeof pass, "settle %d", orbits + 1);
     if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring)) return 1;
+    idle = tuning ? 0 : idle + 1;
     fprintf(out,
             "{\"bench\":\"auto_settle\",\"volume\":\"%s\",\"R\":%d,\"orbit\":%d,"
             "\"tuning_frames\":%d,\"kernel_ms\":%.2f,\"wall_ms\":%.2f,\"measuring_ms\":%.3f}\n",

@@ -2,9 +2,9 @@
  * rendering. While a class has not converged, its frames alternate: one with
  * the class's best so far, then one with the next candidate to measure
  * (every strategy renders the same image, so the user sees no difference but
- * its speed), whose kernel time per sample is recorded against the best's
- * at the frame before (cvr_tuning_record_relative: views within a class
- * differ in cost, neighbouring views hardly). A frame measures only while
+ * its speed), whose kernel time is recorded against the best's at the frame
+ * before (cvr_tuning_record_relative: views within a class differ in cost,
+ * neighbouring views hardly). A frame measures only while
  * the table's budget allows (cvr_tuning_budget: what measuring has cost
  * stays within the settings' tuning_budget share of the frames' time) and
  * no helper thread is loading kernels. A converged class renders with its

@@ -2,9 +2,11 @@
  * a synthetic cost: candidate configurations per view class, the measured
  * search over them, and the tables that remember the result.
  *
- * Costs are nanoseconds per volume sample (frame time / samples taken):
- * frames of one class see different views, and the sample count carries most
- * of the difference between them. */
+ * A class's costs are in the unit of its first record, nanoseconds per
+ * volume sample of its first best frame; later ones are kernel-time ratios to
+ * the best at a neighbouring view, scaled to that unit
+ * (cvr_tuning_record_relative): frames of one class see different views, and
+ * strategies count samples differently. */
 #ifndef CVR_TUNER_H
 #define CVR_TUNER_H
 

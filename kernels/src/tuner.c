@@ -142,14 +142,19 @@ static int index_of(const cvr_tuning_class *c, const char *name) {
   return -1;
 }
 
+/* How many of class c's candidates have been measured at least once. */
+static int measured_count(const cvr_tuning_class *c) {
+  int n = 0;
+  for (int i = 0; i < c->count; ++i) n += c->measured[i] > 0;
+  return n;
+}
+
 /* Whether class o has measured enough to tell class c what to expect: at
  * least SEED_KEEP candidates (a class whose remaining candidates wait for
  * their kernels still counts), and both aligned with an axis or neither
  * (along an axis candidates that differ by 1.3x a few degrees off tie). */
 static int comparable(const cvr_tuning_class *o, const cvr_tuning_class *c) {
-  int measured = 0;
-  for (int i = 0; i < o->count; ++i) measured += o->measured[i] > 0;
-  return o != c && measured >= CVR_TUNING_SEED_KEEP &&
+  return o != c && measured_count(o) >= CVR_TUNING_SEED_KEEP &&
          (CVR_TUNING_CLASS_LEAN(o->view_class) == CVR_TUNING_LEAN_ALIGNED) ==
              (CVR_TUNING_CLASS_LEAN(c->view_class) == CVR_TUNING_LEAN_ALIGNED);
 }
@@ -190,14 +195,13 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
   if (!tuned) {
     /* a class with nothing measured yet renders first what is best so far
      * elsewhere (then the papers' prediction, and the rest in list order) */
-    int first = -1, measured = 0;
+    int first = -1;
     for (int i = 0; i < c->count; ++i) {
-      measured += c->measured[i] > 0;
       if (early_seen[i] && !c->dropped[i] &&
           (first < 0 || early_sum[i] / early_seen[i] < early_sum[first] / early_seen[first]))
         first = i;
     }
-    if (first >= 0 && !measured) {
+    if (first >= 0 && !measured_count(c)) {
       for (int i = 0; i < c->count; ++i) c->prior[i] = i;
       c->prior[first] = -1.0;
       cvr_tuning_update_best(c);
@@ -341,9 +345,7 @@ void cvr_tuning_record_relative(cvr_tuning_class *c, int i, double cost, double 
 
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {
   if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
-  int measured = 0;
-  for (int j = 0; j < c->count; ++j) measured += c->measured[j] > 0;
-  return measured >= CVR_TUNING_CORE;
+  return measured_count(c) >= CVR_TUNING_CORE;
 }
 
 int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share) {

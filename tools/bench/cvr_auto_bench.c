@@ -11,7 +11,12 @@
  *    16 x 16 and every candidate AUTO knows (of every view class: the
  *    oracle searches the whole space, AUTO only its class's pruned share),
  *    without and (CUDA) with in-place rotation, each warmed up once and
- *    timed --repeats times (median kernel time).
+ *    timed --repeats times (median kernel time);
+ *  - then at each of those views AUTO's choice and the sweep's three best
+ *    again, interleaved, --confirm rounds (confirm(): the sweep's least of
+ *    some 28 noisy medians is partly luck), for a second comparison
+ *    ("confirmed") and what a frame after another configuration costs
+ *    over a steady one (switch_over_steady).
  * Before the cold pass, one frame of the standard strategy (reported as
  * first_frame_ms): what any strategy's first frame in a context pays (the
  * volume's and table's uploads, the standard kernel's loading), so that
@@ -80,8 +85,10 @@ static int cmp_double(const void *a, const void *b) {
 
 /* median kernel time of `repeats` frames after one warm-up; 0 on failure */
 /* The last timed() call's spread: (max - min) / median of its repeats, what
- * one frame's kernel time varies at a fixed view. */
-static double last_spread = 0.0;
+ * one frame's kernel time varies at a fixed view; and its warm-up frame's
+ * kernel time (the first after another configuration, as AUTO's measured
+ * frames are). */
+static double last_spread = 0.0, last_first_ms = 0.0;
 
 static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
                     const cvr_render_settings *s, int repeats, cvr_render_stats *st) {
@@ -90,6 +97,7 @@ static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
   for (int k = 0; k <= repeats; ++k) {
     if (cvr_render(ctx, sc->volume, sc->tf, view, s, &none, st) != CVR_OK) return 0.0;
     if (k) ms[k - 1] = st->kernel_ms;
+    else last_first_ms = st->kernel_ms;
   }
   qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
   const double median = ms[repeats / 2];
@@ -192,12 +200,60 @@ static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
   return n;
 }
 
+/* The oracle's sweep keeps the least of some 28 medians of 3 frames taken
+ * minutes apart: at a fixed view frames vary by ~7%, so the sweep's winner
+ * is partly luck, and a choice within 5% on average misses at some views.
+ * Confirmation times AUTO's choice and the sweep's three best again,
+ * interleaved at that view: `rounds` rounds, each rendering every one of
+ * them twice (the first frame after another configuration, as AUTO's
+ * measured frames are; the second steady), medians over rounds. Turned
+ * configurations come after the unturned ones in a round, whose volume is
+ * first turned back. */
+#define MAX_CONFIRM 4
+typedef struct confirm_config {
+  cvr_render_settings settings;
+  int rotation;
+  char name[CVR_TUNING_NAME_SIZE + 16];
+  double steady_ms, switch_ms;
+  int axes[3];
+} confirm_config;
+
+static int median_of(double *v, int n, double *out) {
+  qsort(v, (size_t)n, sizeof v[0], cmp_double);
+  *out = v[n / 2];
+  return n > 0;
+}
+
+static int confirm(cvr_context *ctx, const scene *sc, const cvr_view *view, int cuda,
+                   confirm_config *cfg, int n, int rounds) {
+  const cvr_image none = {NULL, NULL, NULL, NULL};
+  double steady[MAX_CONFIRM][32], first[MAX_CONFIRM][32];
+  for (int r = 0; r < rounds; ++r)
+    for (int pass = 0; pass < 2; ++pass)
+      for (int j = 0; j < n; ++j) {
+        if (cfg[j].rotation != pass) continue;
+        if (cuda && !pass && !reset_orientation(ctx, sc)) return 0;
+        cvr_render_stats st;
+        for (int k = 0; k < 2; ++k) {
+          if (cvr_render(ctx, sc->volume, sc->tf, view, &cfg[j].settings, &none, &st) != CVR_OK)
+            return 0;
+          (k ? steady : first)[j][r] = st.kernel_ms;
+        }
+        for (int a = 0; a < 3; ++a) cfg[j].axes[a] = st.volume_axes[a];
+      }
+  for (int j = 0; j < n; ++j) {
+    median_of(steady[j], rounds, &cfg[j].steady_ms);
+    median_of(first[j], rounds, &cfg[j].switch_ms);
+  }
+  return 1;
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
-          "                      [--out FILE]\n");
+          "                      [--confirm ROUNDS] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -263,7 +319,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL;
-  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0;
+  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9;
   double budget = -1.0;    /* the settings' default */
   int tuning_repeats = 0;  /* the same */
   int resample[3] = {0, 0, 0};
@@ -286,13 +342,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
     else if (!strcmp(a, "--budget") && v) budget = atof(argv[++i]);
     else if (!strcmp(a, "--tuning-repeats") && v) tuning_repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--confirm") && v) rounds = atoi(argv[++i]);
     else {
       usage();
       return 2;
     }
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
-      repeats < 1 || repeats > 32 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
+      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
     return 2;
   }
@@ -357,6 +414,12 @@ int main(int argc, char **argv) {
   static double auto_ms[MAX_VIEWS], auto_rate[MAX_VIEWS], std_ms[MAX_VIEWS], oracle_ms[MAX_VIEWS];
   static int oracle_of[MAX_VIEWS], oracle_turned[MAX_VIEWS], auto_tuning[MAX_VIEWS];
   static char auto_config[MAX_VIEWS][96];
+  /* the sweep's median per view, rotation and candidate (0: did not run);
+   * AUTO's settings per view as it decided (before the sweep turns the
+   * volume), and the confirmation's timings */
+  static double sweep_ms[MAX_VIEWS][2][MAX_CONFIGS];
+  static confirm_config confirmed[MAX_VIEWS][MAX_CONFIRM];
+  static int confirmed_count[MAX_VIEWS], auto_candidate[MAX_VIEWS];
   int views = 0;
   /* grouped so that the volume is padded for rotation, or not, once per
    * group: AUTO as it decided; every candidate without rotation (the
@@ -378,6 +441,23 @@ int main(int argc, char **argv) {
              st.block_width, st.block_height,
              st.volume_axes[0] != 1 || st.volume_axes[1] != 2 ? ", turned" : "");
     auto_tuning[views] = st.tuning;
+    cvr_tuning_info info;
+    if (cvr_tuning_info_for(ctx, sc.volume, &view, &s, &info) != CVR_OK) {
+      fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
+      return 1;
+    }
+    confirm_config *own = &confirmed[views][0];
+    own->settings = info.settings;
+    own->rotation = cuda && info.settings.rotation_policy != CVR_ROTATION_NEVER;
+    snprintf(own->name, sizeof own->name, "AUTO: %.56s", info.configuration);
+    confirmed_count[views] = 1;
+    auto_candidate[views] = -1; /* which of the sweep's it is ("name, layout...") */
+    for (int i = 0; i < n; ++i) {
+      const size_t len = strlen(names[i]);
+      if (!strncmp(info.configuration, names[i], len) &&
+          (info.configuration[len] == ',' || !info.configuration[len]))
+        auto_candidate[views] = i;
+    }
     oracle_ms[views] = INFINITY;
     oracle_of[views] = -1;
   }
@@ -402,13 +482,67 @@ int main(int argc, char **argv) {
         if (ms <= 0.0) continue; /* cannot run here */
         fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
                      "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"ms\":%.4f,"
-                     "\"spread\":%.4f}\n",
+                     "\"spread\":%.4f,\"first_ms\":%.4f}\n",
                 sc.name, rays, az, names[i], pass, st.volume_axes[0], st.volume_axes[1],
-                st.volume_axes[2], ms, last_spread);
+                st.volume_axes[2], ms, last_spread, last_first_ms);
+        sweep_ms[v][pass][i] = ms;
         if (ms < oracle_ms[v]) oracle_ms[v] = ms, oracle_of[v] = i, oracle_turned[v] = pass;
       }
     }
+  /* the confirmation: AUTO's choice and the sweep's three best (AUTO's own
+   * counted once), interleaved at each view */
+  double confirmed_ratio[MAX_VIEWS], switch_ratio[MAX_VIEWS * MAX_CONFIRM];
+  int switches = 0;
+  for (int v = 0; v < views; ++v) {
+    for (int taken = 0; taken < 3;) {
+      int bp = -1, bi = -1;
+      for (int pass = 0; pass < 2; ++pass)
+        for (int i = 0; i < n; ++i) {
+          const double ms = sweep_ms[v][pass][i];
+          int seen = !(ms > 0.0);
+          for (int j = 1; j < confirmed_count[v] && !seen; ++j)
+            seen = confirmed[v][j].rotation == pass && !strcmp(confirmed[v][j].name, names[i]);
+          if (!seen && (bi < 0 || ms < sweep_ms[v][bp][bi])) bp = pass, bi = i;
+        }
+      if (bi < 0) break;
+      ++taken;
+      if (bi == auto_candidate[v] && bp == confirmed[v][0].rotation) {
+        sweep_ms[v][bp][bi] = -sweep_ms[v][bp][bi]; /* AUTO's: in already; skipped hereafter */
+        continue;
+      }
+      confirm_config *c = &confirmed[v][confirmed_count[v]++];
+      c->settings = sc.base;
+      cvr_candidate_apply(&cand[bi], &c->settings);
+      c->rotation = bp;
+      c->settings.rotation_policy = bp ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+      snprintf(c->name, sizeof c->name, "%s", names[bi]);
+    }
+    cvr_view view;
+    view_at(&sc, v * oracle_step, &view);
+    if (!confirm(ctx, &sc, &view, cuda, confirmed[v], confirmed_count[v], rounds)) {
+      fprintf(stderr, "cvr-auto-bench: confirmation: %s\n", cvr_last_error(ctx));
+      return 1;
+    }
+    double best = INFINITY;
+    for (int j = 0; j < confirmed_count[v]; ++j) {
+      const confirm_config *c = &confirmed[v][j];
+      best = fmin(best, c->steady_ms);
+      switch_ratio[switches++] = c->switch_ms / c->steady_ms;
+      fprintf(out,
+              "{\"bench\":\"auto_confirm\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
+              "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"steady_ms\":%.4f,"
+              "\"switch_ms\":%.4f,\"rounds\":%d}\n",
+              sc.name, rays, v * oracle_step, c->name, c->rotation, c->axes[0], c->axes[1],
+              c->axes[2], c->steady_ms, c->switch_ms, rounds);
+    }
+    confirmed_ratio[v] = confirmed[v][0].steady_ms / best;
+  }
+  double switch_median = 0.0;
+  median_of(switch_ratio, switches, &switch_median);
+
   double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
+  double confirmed_worst = 0.0, confirmed_sum = 0.0;
+  int confirmed_within5 = 0;
   double std_sum = 0.0, auto_sum = 0.0;
   int within5 = 0;
   for (int v = 0; v < views; ++v) {
@@ -420,13 +554,17 @@ int main(int argc, char **argv) {
     fprintf(out,
             "{\"bench\":\"auto_view\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,\"auto_ms\":%.4f,"
             "\"auto_config\":\"%s\",\"auto_tuning\":%d,\"oracle_ms\":%.4f,\"oracle_config\":\"%s%s\","
-            "\"standard_ms\":%.4f,\"auto_over_oracle\":%.4f,\"auto_gsamples_per_s\":%.2f}\n",
+            "\"standard_ms\":%.4f,\"auto_over_oracle\":%.4f,\"auto_gsamples_per_s\":%.2f,"
+            "\"auto_over_oracle_confirmed\":%.4f}\n",
             sc.name, rays, v * oracle_step, auto_ms[v], auto_config[v], auto_tuning[v], oracle_ms[v],
             names[oracle_of[v]], oracle_turned[v] ? ", rotation" : "", std_ms[v], ratio,
-            auto_rate[v]);
+            auto_rate[v], confirmed_ratio[v]);
     worst_ratio = fmax(worst_ratio, ratio);
     sum_ratio += ratio;
     within5 += ratio <= 1.05;
+    confirmed_worst = fmax(confirmed_worst, confirmed_ratio[v]);
+    confirmed_sum += confirmed_ratio[v];
+    confirmed_within5 += confirmed_ratio[v] <= 1.05;
     auto_best_rate = fmax(auto_best_rate, auto_rate[v]);
     auto_worst_rate = fmin(auto_worst_rate, auto_rate[v]);
     std_sum += std_ms[v];
@@ -440,12 +578,15 @@ int main(int argc, char **argv) {
           "\"auto_over_oracle_mean\":%.4f,\"views_within_5pct\":%d,\"standard_over_auto\":%.4f,"
           "\"auto_worst_over_best_view\":%.4f,\"candidates\":%d,\"first_frame_ms\":%.2f,"
           "\"measuring_share\":%.4f,\"orbits_to_converge\":%d,\"classes\":%d,"
-          "\"tuning_budget\":%g,\"tuning_repeats\":%d}\n",
+          "\"tuning_budget\":%g,\"tuning_repeats\":%d,\"confirm_rounds\":%d,"
+          "\"views_within_5pct_confirmed\":%d,\"auto_over_oracle_confirmed_mean\":%.4f,"
+          "\"auto_over_oracle_confirmed_max\":%.4f,\"switch_over_steady_median\":%.4f}\n",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
           cold_measuring / cold_kernel, orbits, CVR_TUNING_CLASSES,
-          sc.base.tuning_budget, sc.base.tuning_repeats);
+          sc.base.tuning_budget, sc.base.tuning_repeats, rounds, confirmed_within5,
+          confirmed_sum / views, confirmed_worst, switch_median);
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);
   cvr_context_destroy(ctx);

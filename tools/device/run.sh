@@ -3,7 +3,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto|empty]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|variants|misaki|rotation|layouts|slab|auto|launch|empty]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
 #      CVR_SANITIZE_TIMEOUT limiting each run, 300 s by default;
@@ -20,6 +20,8 @@
 #      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
 #      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
 #      auto the auto-tuner against the per-view oracle, cvr-auto-bench;
+#      launch what the host's launch adds to an event-timed kernel of 100,
+#      200 and 500 us, cvr-launch-timing;
 #      empty empty-space skipping on and off: its cost on the micro-benchmark
 #      (random data, nothing to skip) and its gain on real-data orbits, per
 #      strategy and cell size;
@@ -270,6 +272,14 @@ if [[ " $steps " == *" auto "* ]]; then
       --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
     note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
   done
+fi
+
+if [[ " $steps " == *" launch "* ]]; then
+  for us in 100 200 500; do
+    "$pack/bin/cvr-launch-timing" --us $us --repeats 400 >>"$out/launch-timing.jsonl" 2>>"$out/launch.err"
+    note "launch timing ${us} us rc=$?"
+  done
+  grep '"mode"' "$out/launch-timing.jsonl" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -227,6 +227,78 @@ static void check_budget(void) {
         "share 1 must allow every measurement, 0.5 not this one");
 }
 
+/* Cells: a converged class whose best is not every view's. The class
+ * measured candidate 1 fastest (0.95), 0, 2 and 3 close (finalists), 4 far;
+ * six cells of it see other costs (relative to the class's best there):
+ * candidate 0, 2 or 3 clearly ahead, nothing ahead, or one only 3% ahead.
+ * An orbit passes each cell 10 frames at a time; a cell measures its
+ * finalists (+-3% noise) within `repeats` each and renders one within 5% of
+ * its own best, the exact one where it is 7% or more ahead. */
+static void check_cells(void) {
+  static cvr_tuning_table t;
+  memset(&t, 0, sizeof t);
+  const int k = 1, repeats = 6;
+  cvr_tuning_class *c = &t.classes[k];
+  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+  const double class_cost[5] = {1.0, 0.95, 1.02, 1.05, 1.3};
+  for (int i = 0; i < c->count; ++i)
+    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < 5 ? class_cost[i] : 2.0, 10.0);
+  int finalists[CVR_TUNING_FINALISTS];
+  const int n = cvr_tuning_finalists(c, finalists);
+  CHECK(c->best == 1 && n == 3 && finalists[0] == 0 && finalists[1] == 2 && finalists[2] == 3,
+        "finalists: best %d, %d of them (%d %d %d)", c->best, n, finalists[0], finalists[1],
+        finalists[2]);
+  enum { CELLS = 6 };
+  const double truth[CELLS][4] = { /* ratio to the class's best: candidates 0, 1 (itself), 2, 3 */
+      {1.05, 1.0, 1.07, 1.10}, {0.90, 1.0, 1.02, 1.05}, {1.00, 1.0, 0.85, 1.08},
+      {1.04, 1.0, 1.06, 0.93}, {1.03, 1.0, 1.04, 1.12}, {0.97, 1.0, 1.05, 1.09}};
+  const int exact[CELLS] = {1, 0, 2, 3, 1, -1};
+  int measured = 0;
+  for (int frame = 0; frame < 4000; ++frame) {
+    const int cell_index = frame / 10 % CELLS;
+    cvr_tuning_cell *cell = cvr_tuning_cell_for(&t, k, 100 + cell_index, 1);
+    const int i = cvr_tuning_cell_next(cell, c, repeats);
+    if (i < 0) continue;
+    cvr_tuning_cell_record(cell, i, truth[cell_index][i] * noise());
+    ++measured;
+  }
+  for (int j = 0; j < CELLS; ++j) {
+    const cvr_tuning_cell *cell = cvr_tuning_cell_for(&t, k, 100 + j, 0);
+    const int choice = cvr_tuning_cell_choice(cell, c, repeats);
+    double least = 1.0;
+    for (int i = 0; i < 4; ++i) least = fmin(least, truth[j][i]);
+    CHECK(cell && cvr_tuning_cell_next(cell, c, repeats) < 0 && choice < 4 &&
+              truth[j][choice] <= 1.05 * least && (exact[j] < 0 || choice == exact[j]),
+          "cell %d: renders %s (%.2f of the class's best; the cell's best %.2f)", j,
+          c->names[choice], choice < 4 ? truth[j][choice] : 0.0, least);
+  }
+  CHECK(measured <= CELLS * n * repeats, "cells: %d measurements", measured);
+  CHECK(cvr_tuning_cell_choice(NULL, c, repeats) == c->best &&
+            cvr_tuning_cell_next(NULL, c, repeats) == finalists[0],
+        "an unvisited cell renders the class's best and measures its first finalist");
+  printf("cells: %d cells found their best within 5%% in %d measurements\n", CELLS, measured);
+  /* bins: in class k's own axes (normal z for classes 16..23), 10 degrees */
+  const float along[3] = {0.0f, 0.0f, 1.0f}, back[3] = {0.0f, 0.0f, -1.0f};
+  const float near[3] = {0.03f, 0.02f, 1.0f}, far[3] = {0.3f, 0.0f, 1.0f};
+  const int z = 16;
+  CHECK(cvr_tuning_cell_bin(z, along) == cvr_tuning_cell_bin(z, near) &&
+            cvr_tuning_cell_bin(z, along) != cvr_tuning_cell_bin(z, back) &&
+            cvr_tuning_cell_bin(z, along) != cvr_tuning_cell_bin(z, far) &&
+            cvr_tuning_cell_bin(z, back) < CVR_TUNING_CELL_BINS && cvr_tuning_cell_bin(z, far) >= 0,
+        "cell bins: %d %d %d %d", cvr_tuning_cell_bin(z, along), cvr_tuning_cell_bin(z, near),
+        cvr_tuning_cell_bin(z, back), cvr_tuning_cell_bin(z, far));
+  /* a full table: the least recently used cell gives way */
+  for (int j = 0; j < CVR_TUNING_CELLS + 10; ++j) {
+    cvr_tuning_cell_for(&t, 2, j, 1);
+    cvr_tuning_cell_for(&t, k, 100, 0); /* kept in use */
+  }
+  CHECK(cvr_tuning_cell_for(&t, k, 100, 0) && !cvr_tuning_cell_for(&t, 2, 0, 0) &&
+            cvr_tuning_cell_for(&t, 2, CVR_TUNING_CELLS + 9, 0),
+        "cells: the least recently used was not the one to go");
+  cvr_tuning_cells_clear(&t, k);
+  CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
+}
+
 static void make_table(cvr_tuning_table *t, const char *key) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
@@ -257,9 +329,20 @@ static void check_cache(const char *dir) {
   for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
     for (int i = 0; i < a.classes[k].count; ++i)
       cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
+  /* cells of two classes, one of them (3) of another version below */
+  cvr_tuning_cell *cell = cvr_tuning_cell_for(&a, 0, 171, 1);
+  cvr_tuning_cell_record(cell, 1, 0.91);
+  cvr_tuning_cell_record(cell, 1, 0.93);
+  cvr_tuning_cell_record(cell, 2, 1.2);
+  cvr_tuning_cell_record(cvr_tuning_cell_for(&a, 3, 5, 1), 1, 1.01);
   CHECK(cvr_tuning_save(&a, dir, warning, sizeof warning), "save: %s", warning);
   make_table(&b, a.key);
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && !warning[0], "load: %s", warning);
+  const cvr_tuning_cell *loaded = cvr_tuning_cell_for(&b, 0, 171, 0);
+  CHECK(loaded && loaded->measured[1] == 2 && loaded->ratio_sum[1] == cell->ratio_sum[1] &&
+            loaded->measured[2] == 1 && loaded->ratio_sum[2] == cell->ratio_sum[2] &&
+            !loaded->measured[0] && cvr_tuning_cell_for(&b, 3, 5, 0),
+        "cells differ after the round trip");
   CHECK(b.layout == a.layout && b.layout_tuned == 1 && b.rotation == 1,
         "layout %d, rotation %d after the round trip", (int)b.layout, b.rotation);
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
@@ -272,7 +355,7 @@ static void check_cache(const char *dir) {
 
   /* damaged files: each ignored with its reason, the table left as it was */
   cvr_tuning_file_name(dir, a.key, path, sizeof path);
-  static char good[65536];
+  static char good[262144];
   FILE *f = fopen(path, "rb");
   const size_t n = f ? fread(good, 1, sizeof good, f) : 0;
   if (f) fclose(f);
@@ -285,7 +368,7 @@ static void check_cache(const char *dir) {
                 {"truncated", "no checksum", -1, n / 2},
                 {"empty", "no checksum", -1, 0}};
   for (size_t d = 0; d < sizeof damage / sizeof damage[0]; ++d) {
-    static char bad[65536];
+    static char bad[262144];
     memcpy(bad, good, n);
     if (damage[d].at >= 0) bad[damage[d].at] ^= 0x01;
     write_bytes(path, bad, damage[d].keep);
@@ -298,7 +381,7 @@ static void check_cache(const char *dir) {
     printf("%-14s -> %s\n", damage[d].what, warning);
   }
   /* a large file of noise */
-  static char junk[70000];
+  static char junk[270000];
   for (size_t i = 0; i < sizeof junk; ++i) junk[i] = (char)(' ' + (i * 7919) % 90);
   write_bytes(path, junk, sizeof junk);
   make_table(&b, a.key);
@@ -322,8 +405,9 @@ static void check_cache(const char *dir) {
   warning[0] = '\0';
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && strstr(warning, "another version"),
         "other version: %s", warning);
-  CHECK(b.classes[3].measured[0] == 0 && b.classes[0].measured[0] == a.classes[0].measured[0],
-        "the other version's class was taken, or the others were not");
+  CHECK(b.classes[3].measured[0] == 0 && b.classes[0].measured[0] == a.classes[0].measured[0] &&
+            !cvr_tuning_cell_for(&b, 3, 5, 0) && cvr_tuning_cell_for(&b, 0, 171, 0),
+        "the other version's class or its cells were taken, or the others were not");
   printf("other version  -> %s\n", warning);
 }
 
@@ -567,6 +651,7 @@ int main(int argc, char **argv) {
     check_search(CVR_BACKEND_CUDA, 1);
     check_search(CVR_BACKEND_CPU, 0);
     check_budget();
+    check_cells();
     check_cache(dir);
   }
   check_render(backend, dir);

@@ -387,8 +387,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
   const int gradients = gradient_opacity(tf, s);
-  const int converged = cvr_tuning_next(c, s->tuning_repeats) < 0;
-  int i = quiet ? cvr_tuning_next_ready(c, s->tuning_repeats, waiting) : -1;
+  const int repeats = s->tuning_repeats;
+  const int converged = cvr_tuning_next(c, repeats) < 0;
+  /* a converged class goes on in the view's cell: its finalists again, here */
+  cvr_tuning_cell *cell = converged ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1) : NULL;
   /* candidates are measured against the class's best at the frame before (a
    * neighbouring view): a frame of the best comes first, then one of a
    * candidate, and so on (cvr_tuning_record_relative); kernel times, not
@@ -397,8 +399,6 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   const int referenced = tu->reference_table == t && tu->reference_class == k;
   const double reference_ms = referenced ? tu->reference_ms : 0.0;
   tu->reference_table = NULL;
-  const int reference_frame = i >= 0 && !(reference_ms > 0.0);
-  if (reference_frame) i = -1;
   cvr_status st;
   int trial = 0;
   if (converged && quiet &&
@@ -409,17 +409,27 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
     out->tuning = 1;
     return CVR_OK;
   }
+  int i = -1;
   cvr_render_settings run;
-  for (; i >= 0; i = cvr_tuning_next_ready(c, s->tuning_repeats, waiting)) { /* one the device can run */
-    run = concrete(ctx, t, c, i, s);
-    if (runnable(ctx, &run)) break;
-    cvr_tuning_record(c, i, 0.0, s->tuning_prune);
+  if (quiet && cell) { /* (the class measured its finalists: runnable, loaded) */
+    i = cvr_tuning_cell_next(cell, c, repeats);
+  } else if (quiet) {
+    for (i = cvr_tuning_next_ready(c, repeats, waiting); i >= 0;
+         i = cvr_tuning_next_ready(c, repeats, waiting)) { /* one the device can run */
+      run = concrete(ctx, t, c, i, s);
+      if (runnable(ctx, &run)) break;
+      cvr_tuning_record(c, i, 0.0, s->tuning_prune);
+    }
   }
   /* what measuring may cost (cvr_tuning_budget): a candidate waits for
    * frames to pay for it */
   const int account = cvr_tuning_account(c, i);
   if (i >= 0 && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
-  if (i < 0) run = concrete(ctx, t, c, c->best, s);
+  /* no reference yet: this frame renders the class's best, to be one */
+  const int reference_frame = i >= 0 && !(reference_ms > 0.0);
+  if (reference_frame) i = -1;
+  const int rendered = i >= 0 ? i : reference_frame ? c->best : cvr_tuning_cell_choice(cell, c, repeats);
+  run = concrete(ctx, t, c, rendered, s);
   if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradients)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
     cvr_view tiny = *view;
@@ -439,25 +449,28 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
   out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
   if (i >= 0) {
-    if (measurable) { /* (a turn changed the class) */
+    if (measurable && cell) { /* (a turn changed the class) */
+      cvr_tuning_cell_record(cell, i, out->kernel_ms / reference_ms);
+      if (cvr_tuning_cell_next(cell, c, repeats) < 0) save(ctx, t);
+    } else if (measurable) {
       cvr_tuning_record_relative(c, i, out->kernel_ms, reference_ms, s->tuning_prune);
-      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+      if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
     }
     return CVR_OK;
   }
   /* a frame of the best: the next one's reference, if no load overlapped it
    * and its kernels were loaded before (its first frame loads them) */
-  if (measurable && quiet &&
+  if (rendered == best && measurable && quiet &&
       (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
     if (reference_frame && c->measured[best] == 0) { /* the class's scale */
       cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
-      if (cvr_tuning_next(c, s->tuning_repeats) < 0) save(ctx, t);
+      if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
     }
     tu->reference_table = t;
     tu->reference_class = k;
     tu->reference_ms = out->kernel_ms;
   }
-  mark_warm(tu, t, c, best);
+  mark_warm(tu, t, c, rendered);
   return CVR_OK;
 }
 
@@ -481,7 +494,10 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
   waiting_for_kernels(tu, t, c, volume, s, gradient_opacity(tf, s), waiting);
-  const int next = cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
+  const int next = cvr_tuning_next(c, s->tuning_repeats) >= 0
+                       ? cvr_tuning_next_ready(c, s->tuning_repeats, waiting)
+                       : cvr_tuning_cell_next(cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 0),
+                                              c, s->tuning_repeats);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, cvr_tuning_account(c, next),
                                                            s->tuning_budget);
   const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
@@ -496,29 +512,34 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   return CVR_OK;
 }
 
+/* What class k renders at direction dir (its cell's choice), in words. */
 static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                     char *out, size_t size) {
+                     int i, char *out, size_t size) {
   if (ctx->backend == CVR_BACKEND_CUDA)
-    snprintf(out, size, "%s, %s%s", c->names[c->best], cvr_memory_layout_name(t->layout),
+    snprintf(out, size, "%s, %s%s", c->names[i], cvr_memory_layout_name(t->layout),
              t->rotation == 1 ? ", rotation on" : "");
   else
-    snprintf(out, size, "%s", c->names[c->best]);
+    snprintf(out, size, "%s", c->names[i]);
 }
 
-static void fill_info(cvr_context *ctx, const cvr_tuning_table *t, int k,
+static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                       const cvr_render_settings *s, cvr_tuning_info *out) {
   const cvr_tuning_class *c = &t->classes[k];
   memset(out, 0, sizeof *out);
   out->view_class = k;
   cvr_tuning_view_class_name(k, out->view_class_name, sizeof out->view_class_name);
-  out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0;
+  const cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 0);
+  /* tuning while the class measures, then while the view's cell does */
+  out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0 ||
+                cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0;
   out->candidates = c->count;
   for (int i = 0; i < c->count; ++i) {
     out->measured += c->measured[i] > 0;
     out->dropped += c->dropped[i];
   }
-  describe(ctx, t, c, out->configuration, sizeof out->configuration);
-  out->settings = concrete(ctx, t, c, c->best, s);
+  const int choice = cvr_tuning_cell_choice(cell, c, s->tuning_repeats);
+  describe(ctx, t, c, choice, out->configuration, sizeof out->configuration);
+  out->settings = concrete(ctx, t, c, choice, s);
   snprintf(out->warning, sizeof out->warning, "%s", ctx->tuner->warning);
 }
 
@@ -539,9 +560,10 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
                                const cvr_render_settings *s, cvr_tuning_info *out) {
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
   int k = 0;
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, NULL);
+  float dir[3];
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir);
   if (st != CVR_OK) return st;
-  fill_info(ctx, table_for(ctx, volume, view, s), k, s, out);
+  fill_info(ctx, table_for(ctx, volume, view, s), k, dir, s, out);
   return CVR_OK;
 }
 
@@ -610,6 +632,18 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     stopped = progress && progress((double)(step + 1) / steps, user);
   }
   cvr_tuning_update_best(c);
+  /* the class's cells measured against the old best; this view's cell has
+   * just measured every finalist, as often as a cell would */
+  cvr_tuning_cells_clear(t, k);
+  if (!stopped) {
+    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1);
+    int finalists[CVR_TUNING_FINALISTS];
+    const int n = cvr_tuning_finalists(c, finalists);
+    for (int f = 0; f < n; ++f)
+      for (int r = 0; r < s->tuning_repeats; ++r)
+        cvr_tuning_cell_record(cell, finalists[f],
+                               cvr_tuning_mean(c, finalists[f]) / cvr_tuning_mean(c, c->best));
+  }
   /* the memory layouts, for the winner (a table's choice: it stays) */
   if (layouts && !stopped) {
     double best_cost = INFINITY;
@@ -653,7 +687,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     if (ms > 0.0) t->rotation = ms * scale < cvr_tuning_mean(c, c->best) ? 1 : -1;
   }
   save(ctx, t);
-  fill_info(ctx, t, k, s, out);
+  fill_info(ctx, t, k, dir, s, out);
   return CVR_OK;
 }
 

@@ -365,3 +365,100 @@ void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account, doubl
 double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {
   return b->spent_ms[0] + b->spent_ms[1];
 }
+
+int cvr_tuning_cell_bin(int view_class, const float d[3]) {
+  const int normal = CVR_TUNING_CLASS_AXIS(view_class);
+  const int primary = normal == 0 ? 1 : 0, secondary = 3 - normal - primary;
+  const double along = fabs((double)d[normal]);
+  const int steps = 180 / CVR_TUNING_CELL_DEGREES;
+  int q[2];
+  const int axes[2] = {primary, secondary};
+  for (int a = 0; a < 2; ++a) { /* the lean toward each axis of the plane, -90 .. 90 degrees */
+    const double lean = atan2((double)d[axes[a]], along) * (180.0 / 3.14159265358979323846);
+    const int step = (int)floor((lean + 90.0) / (double)CVR_TUNING_CELL_DEGREES);
+    q[a] = step < 0 ? 0 : step >= steps ? steps - 1 : step;
+  }
+  return (d[normal] < 0.0f ? 1 : 0) * steps * steps + q[0] * steps + q[1];
+}
+
+cvr_tuning_cell *cvr_tuning_cell_for(cvr_tuning_table *t, int view_class, int bin, int create) {
+  cvr_tuning_cell *cell = NULL, *oldest = NULL;
+  for (int j = 0; j < CVR_TUNING_CELLS && !cell; ++j) {
+    cvr_tuning_cell *x = &t->cells[j];
+    if (x->used && x->view_class == view_class && x->bin == bin) cell = x;
+    else if (!oldest || (oldest->used && (!x->used || x->last_used < oldest->last_used))) oldest = x;
+  }
+  if (!cell && create) {
+    cell = oldest;
+    memset(cell, 0, sizeof *cell);
+    cell->used = 1;
+    cell->view_class = view_class;
+    cell->bin = bin;
+  }
+  if (cell) cell->last_used = ++t->cell_clock;
+  return cell;
+}
+
+void cvr_tuning_cells_clear(cvr_tuning_table *t, int view_class) {
+  for (int j = 0; j < CVR_TUNING_CELLS; ++j)
+    if (t->cells[j].used && t->cells[j].view_class == view_class)
+      memset(&t->cells[j], 0, sizeof t->cells[j]);
+}
+
+int cvr_tuning_finalists(const cvr_tuning_class *c, int out[CVR_TUNING_FINALISTS]) {
+  const double limit = CVR_TUNING_FINALIST * cvr_tuning_mean(c, c->best);
+  int all[CVR_TUNING_MAX_CANDIDATES], n = 0;
+  for (int i = 0; i < c->count; ++i)
+    if (i != c->best && !c->dropped[i] && c->measured[i] && cvr_tuning_mean(c, i) <= limit)
+      all[n++] = i;
+  for (int a = 1; a < n; ++a) /* by mean, stable */
+    for (int b = a; b > 0 && cvr_tuning_mean(c, all[b]) < cvr_tuning_mean(c, all[b - 1]); --b) {
+      const int x = all[b];
+      all[b] = all[b - 1];
+      all[b - 1] = x;
+    }
+  if (n > CVR_TUNING_FINALISTS) n = CVR_TUNING_FINALISTS;
+  memcpy(out, all, (size_t)n * sizeof all[0]);
+  return n;
+}
+
+static double cell_mean(const cvr_tuning_cell *cell, int i) {
+  return cell && cell->measured[i] ? cell->ratio_sum[i] / cell->measured[i] : INFINITY;
+}
+
+int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
+  int finalists[CVR_TUNING_FINALISTS];
+  const int n = cvr_tuning_finalists(c, finalists);
+  int pick = -1, least = 0; /* the least measured, the lower class mean first */
+  for (int f = 0; f < n; ++f) {
+    const int i = finalists[f], measured = cell ? cell->measured[i] : 0;
+    if (measured >= repeats || (measured >= 2 && cell_mean(cell, i) > CVR_TUNING_CELL_DROP))
+      continue;
+    if (pick < 0 || measured < least) pick = i, least = measured;
+  }
+  return pick;
+}
+
+int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
+  int finalists[CVR_TUNING_FINALISTS];
+  const int n = cell ? cvr_tuning_finalists(c, finalists) : 0;
+  const int enough = repeats < 2 ? repeats : 2;
+  int choice = c->best;
+  double least = 1.0; /* the class's best, against itself */
+  for (int f = 0; f < n; ++f) {
+    const int i = finalists[f];
+    if (cell->measured[i] >= enough && cell_mean(cell, i) < least) {
+      least = cell_mean(cell, i);
+      choice = i;
+    }
+  }
+  return choice;
+}
+
+void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {
+  if (!cell || i < 0 || i >= CVR_TUNING_MAX_CANDIDATES || !(ratio > 0.0) || !isfinite(ratio) ||
+      cell->measured[i] == 255)
+    return;
+  cell->measured[i] += 1;
+  cell->ratio_sum[i] += (float)fmin(4.0, fmax(0.25, ratio)); /* one wild frame bounded */
+}

@@ -66,6 +66,33 @@ typedef struct cvr_tuning_budget {
   double spent_ms[2]; /* core, further: measured frames' time over their best's estimate */
 } cvr_tuning_budget;
 
+/* Cells: within a converged class the fastest candidate still moves from
+ * view to view by more than 5% on the H100 (the class's choice was within
+ * 5% of the per-view best at 27-31 of 36 views of real-data orbits, timed
+ * interleaved: tools/bench/results/2026-11-24-h100-auto-cells). A cell is
+ * the views of one class whose direction, in the class's own axes (the lean
+ * toward its plane's two axes, and which way along the normal), falls in one
+ * CVR_TUNING_CELL_DEGREES square; it measures the class's finalists again at
+ * its own views, each against the class's best at the frame before, up to
+ * `repeats` times (one that measures CVR_TUNING_CELL_DROP slower after two
+ * is left), and renders the fastest. The finalists: up to
+ * CVR_TUNING_FINALISTS candidates beside the best whose class mean is within
+ * CVR_TUNING_FINALIST of it. A table keeps CVR_TUNING_CELLS cells, the least
+ * recently used giving way. */
+#define CVR_TUNING_CELL_DEGREES 10
+#define CVR_TUNING_CELL_BINS (2 * (180 / CVR_TUNING_CELL_DEGREES) * (180 / CVR_TUNING_CELL_DEGREES))
+#define CVR_TUNING_CELLS 256
+#define CVR_TUNING_FINALISTS 3
+#define CVR_TUNING_FINALIST 1.15
+#define CVR_TUNING_CELL_DROP 1.05
+typedef struct cvr_tuning_cell {
+  int used;
+  int view_class, bin;
+  unsigned char measured[CVR_TUNING_MAX_CANDIDATES];
+  float ratio_sum[CVR_TUNING_MAX_CANDIDATES]; /* kernel time over the class best's before */
+  unsigned long long last_used;
+} cvr_tuning_cell;
+
 typedef struct cvr_tuning_table {
   char key[256];
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
@@ -76,6 +103,8 @@ typedef struct cvr_tuning_table {
   int rotation;
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   cvr_tuning_budget budget; /* not kept in files: a run pays for its own search */
+  cvr_tuning_cell cells[CVR_TUNING_CELLS];
+  unsigned long long cell_clock;
   unsigned long long last_used;
 } cvr_tuning_table;
 
@@ -159,6 +188,30 @@ CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, do
 CVR_API void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account,
                                      double excess_ms);
 CVR_API double cvr_tuning_budget_spent(const cvr_tuning_budget *b);
+
+/* The cell of view direction d (index space, as the class) in class k. */
+CVR_API int cvr_tuning_cell_bin(int view_class, const float d[3]);
+/* Class k's cell `bin` in table t; create: make it (a free one, or the
+ * least recently used emptied) if there is none; NULL if none and not
+ * create. */
+CVR_API cvr_tuning_cell *cvr_tuning_cell_for(cvr_tuning_table *t, int view_class, int bin,
+                                             int create);
+/* Empties the cells of class k (its measurements were taken again). */
+CVR_API void cvr_tuning_cells_clear(cvr_tuning_table *t, int view_class);
+/* The finalists of a converged class, by class mean; returns their count. */
+CVR_API int cvr_tuning_finalists(const cvr_tuning_class *c, int out[CVR_TUNING_FINALISTS]);
+/* The finalist the cell measures next, or -1 when it has decided (cell may
+ * be NULL: one with nothing measured). */
+CVR_API int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
+                                 int repeats);
+/* What the cell renders: the finalist of least mean ratio below 1 among
+ * those measured at least twice (or `repeats` times, if fewer), else the
+ * class's best. cell may be NULL. */
+CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
+                                   int repeats);
+/* One measurement of candidate i in the cell: its kernel time over the
+ * class best's at the frame before. */
+CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
 
 /* Cache files (tuning_cache.c). The table's file name under dir. */
 CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);

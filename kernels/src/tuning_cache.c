@@ -17,9 +17,9 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 3" /* 3: 24 view classes (aligned views apart), the block-shape
-                                * candidate measured like any other */
-#define MAX_FILE_BYTES 65536
+#define MAGIC "cvr-tuning 4" /* 3: 24 view classes (aligned views apart), the block-shape
+                                * candidate measured like any other; 4: cells */
+#define MAX_FILE_BYTES 262144
 #define MAX_MEASUREMENTS 1000
 
 static uint64_t fnv1a(const char *s, size_t n) {
@@ -76,6 +76,21 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
     for (int i = 0; i < c->count && ok; ++i)
       ok = add(buf, MAX_FILE_BYTES, &len, "%d %.17g %d %s\n", c->measured[i], c->cost_sum[i],
                (int)c->dropped[i], c->names[i]);
+  }
+  /* the cells that measured something: "cell CLASS BIN" and, per finalist
+   * measured, " CANDIDATE:COUNT:RATIO_SUM" */
+  int cells = 0;
+  for (int j = 0; j < CVR_TUNING_CELLS; ++j) cells += t->cells[j].used;
+  if (ok) ok = add(buf, MAX_FILE_BYTES, &len, "cells %d\n", cells);
+  for (int j = 0; j < CVR_TUNING_CELLS && ok; ++j) {
+    const cvr_tuning_cell *cell = &t->cells[j];
+    if (!cell->used) continue;
+    ok = add(buf, MAX_FILE_BYTES, &len, "cell %d %d", cell->view_class, cell->bin);
+    for (int i = 0; i < CVR_TUNING_MAX_CANDIDATES && ok; ++i)
+      if (cell->measured[i])
+        ok = add(buf, MAX_FILE_BYTES, &len, " %d:%d:%.9g", i, (int)cell->measured[i],
+                 (double)cell->ratio_sum[i]);
+    if (ok) ok = add(buf, MAX_FILE_BYTES, &len, "\n");
   }
   if (ok) ok = add(buf, MAX_FILE_BYTES, &len, "checksum %016llx\n", (unsigned long long)fnv1a(buf, len));
   if (!ok) {
@@ -157,7 +172,7 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   in.layout = (cvr_memory_layout)layout;
   in.layout_tuned = layout_tuned;
   in.rotation = rotation;
-  int skipped = 0;
+  int skipped = 0, taken[CVR_TUNING_CLASSES] = {0};
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     int index = -1, count = -1;
     line = next_line(&cursor);
@@ -185,11 +200,43 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
     if (same) {
       cvr_tuning_update_best(&c);
       in.classes[k] = c;
+      taken[k] = 1;
     } else {
       ++skipped;
     }
   }
-  if (next_line(&cursor)) IGNORE("unexpected text after the classes");
+  /* cells, of the classes taken only (their candidates are this build's) */
+  int cells = -1;
+  line = next_line(&cursor);
+  if (!line || sscanf(line, "cells %d", &cells) != 1 || cells < 0 || cells > CVR_TUNING_CELLS)
+    IGNORE("bad cells line");
+  memset(in.cells, 0, sizeof in.cells);
+  for (int j = 0; j < cells; ++j) {
+    cvr_tuning_cell cell;
+    memset(&cell, 0, sizeof cell);
+    int at = 0;
+    line = next_line(&cursor);
+    if (!line || sscanf(line, "cell %d %d %n", &cell.view_class, &cell.bin, &at) != 2 ||
+        cell.view_class < 0 || cell.view_class >= CVR_TUNING_CLASSES || cell.bin < 0 ||
+        cell.bin >= CVR_TUNING_CELL_BINS)
+      IGNORE("bad cell line %d", j);
+    const cvr_tuning_class *c = &in.classes[cell.view_class];
+    for (const char *p = line + at; *p;) {
+      int i = -1, measured = -1, used = 0;
+      double sum = -1.0;
+      if (sscanf(p, "%d:%d:%lf%n", &i, &measured, &sum, &used) != 3 || i < 0 || i >= c->count ||
+          measured < 1 || measured > 255 || !isfinite(sum) || sum < 0.25 * measured ||
+          sum > 4.0 * measured)
+        IGNORE("bad measurement in cell %d", j);
+      cell.measured[i] = (unsigned char)measured;
+      cell.ratio_sum[i] = (float)sum;
+      for (p += used; *p == ' '; ++p) {
+      }
+    }
+    cell.used = 1;
+    if (taken[cell.view_class]) in.cells[j] = cell;
+  }
+  if (next_line(&cursor)) IGNORE("unexpected text after the cells");
 #undef IGNORE
   free(buf);
   *t = in;

@@ -51,6 +51,10 @@ typedef struct cvr_tuner {
   const cvr_tuning_table *reference_table;
   int reference_class;
   double reference_ms; /* its kernel time */
+  /* it was rendered for the measurement the budget allowed then (a frame of
+   * the best in place of a cell's faster choice, paid for): that
+   * measurement follows whatever its cost did to the budget */
+  int reference_paid;
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -398,6 +402,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
    * border rays) */
   const int referenced = tu->reference_table == t && tu->reference_class == k;
   const double reference_ms = referenced ? tu->reference_ms : 0.0;
+  const int paid = referenced && tu->reference_paid;
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
@@ -424,7 +429,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   /* what measuring may cost (cvr_tuning_budget): a candidate waits for
    * frames to pay for it */
   const int account = cvr_tuning_account(c, i);
-  if (i >= 0 && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
+  if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
   /* no reference yet: this frame renders the class's best, to be one */
   const int reference_frame = i >= 0 && !(reference_ms > 0.0);
   if (reference_frame) i = -1;
@@ -444,8 +449,15 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   if ((st = cvr_render(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
   const int measurable = out->samples > 0 && out->kernel_ms > 0.0 && out->rotations == 0;
   /* a measured frame's time over the best's at the frame before is what
-   * measuring cost */
-  const double excess = i >= 0 && measurable ? out->kernel_ms - reference_ms : 0.0;
+   * measuring cost; so is a reference frame's over the cell's faster choice
+   * it stands in for */
+  const int choice = cvr_tuning_cell_choice(cell, c, repeats);
+  const double excess =
+      !measurable ? 0.0
+      : i >= 0    ? out->kernel_ms - reference_ms
+      : reference_frame && choice != c->best
+          ? out->kernel_ms * (1.0 - cvr_tuning_cell_ratio(cell, c, choice))
+          : 0.0;
   cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
   out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
   if (i >= 0) {
@@ -469,6 +481,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
     tu->reference_table = t;
     tu->reference_class = k;
     tu->reference_ms = out->kernel_ms;
+    tu->reference_paid = reference_frame && excess > 0.0;
   }
   mark_warm(tu, t, c, rendered);
   return CVR_OK;

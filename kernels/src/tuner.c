@@ -426,6 +426,10 @@ static double cell_mean(const cvr_tuning_cell *cell, int i) {
   return cell && cell->measured[i] ? cell->ratio_sum[i] / cell->measured[i] : INFINITY;
 }
 
+double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i) {
+  return i == c->best ? 1.0 : cell_mean(cell, i);
+}
+
 int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
   int finalists[CVR_TUNING_FINALISTS];
   const int n = cvr_tuning_finalists(c, finalists);

@@ -209,6 +209,9 @@ CVR_API int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_c
  * class's best. cell may be NULL. */
 CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
                                    int repeats);
+/* Candidate i's mean ratio to the class's best in the cell (1 for the best
+ * itself; infinite if not measured there). */
+CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i);
 /* One measurement of candidate i in the cell: its kernel time over the
  * class best's at the frame before. */
 CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);

@@ -5,6 +5,9 @@
 # root. Then a device run carries .device and calls tools/device/run.sh.
 #
 #   tools/device/pack.sh [build-dir]      (default build-device)
+#     CVR_PACK_DATA="scivis/bonsai.nii.gz ..." narrows the volumes; CVR_PACK_EGL=1
+#     adds what run.sh egl needs (the whole pack and the working tree must stay
+#     under a device call's 64 MiB)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-device}
@@ -38,17 +41,21 @@ for t in json.load(sys.stdin)["tests"]:
     print(t["name"], os.path.basename(cmd[0]), *cmd[1:], sep="\t")
 ' >"$pack/tests.tsv"
 
-for f in scivis/bonsai.nii.gz scivis/heptane.nii.gz scivis/engine.nii.gz ct/cranium_ct.nii.gz \
-  mri/avm_mra_337x319x154.nii.gz; do
+# (CVR_PACK_DATA narrows the volumes, e.g. to what cvr-auto-bench reads: a
+# device call carries at most 64 MiB with the working tree)
+for f in ${CVR_PACK_DATA:-scivis/bonsai.nii.gz scivis/heptane.nii.gz scivis/engine.nii.gz \
+  ct/cranium_ct.nii.gz mri/avm_mra_337x319x154.nii.gz}; do
   mkdir -p "$pack/data/$(dirname "$f")"
   cp "$data/$f" "$pack/data/$f"
 done
-# whether OpenGL can reach the GPU without a display (run.sh egl): the probe,
-# and glvnd's EGL dispatcher in case the machine has NVIDIA's EGL vendor
-# library but not the dispatcher
-cc -O2 -o "$pack/bin/egl-probe" "$root/tools/device/egl_probe.c" -ldl
-mkdir -p "$pack/egl"
-cp -L /usr/lib/$(gcc -print-multiarch)/{libEGL.so.1,libGLdispatch.so.0} "$pack/egl/"
+# whether OpenGL can reach the GPU without a display (run.sh egl), with
+# CVR_PACK_EGL=1: the probe, and glvnd's EGL dispatcher in case the machine
+# has NVIDIA's EGL vendor library but not the dispatcher
+if [[ ${CVR_PACK_EGL:-0} == 1 ]]; then
+  cc -O2 -o "$pack/bin/egl-probe" "$root/tools/device/egl_probe.c" -ldl
+  mkdir -p "$pack/egl"
+  cp -L /usr/lib/$(gcc -print-multiarch)/{libEGL.so.1,libGLdispatch.so.0} "$pack/egl/"
+fi
 # the library's kernels for every strategy, layout and type make it the
 # largest file by far: compressed, the pack fits a device call's carry with
 # the working tree (run.sh unpacks it)

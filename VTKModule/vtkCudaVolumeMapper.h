@@ -139,8 +139,9 @@ public:
    *    needs at least 2 (w + 2) + 2 h threads); both render the same image.
    *  - STRATEGY_AUTO (the default): the auto-tuner picks the fastest
    *    configuration (strategy, its parameters, memory layout; on the CPU
-   *    tile size and schedule) for each class of view direction by measuring
-   *    one candidate per frame, and keeps what it learns in a cache file (see
+   *    tile size and schedule) for each class of view direction, then for
+   *    each 10-degree cell of directions within it, by measuring one
+   *    candidate per frame, and keeps what it learns in a cache file (see
    *    TuneNow, ResetTuning, TuningCacheDirectory, GetAutoConfiguration).
    */
   vtkSetMacro(Strategy, int);
@@ -267,8 +268,9 @@ public:
    */
   double GetLastRenderTimeMs();
   /**
-   * STRATEGY_AUTO: what it renders the last frame's view class with, whether
-   * it is still measuring candidates there, and the class, e.g. "standard
+   * STRATEGY_AUTO: what it renders the last frame's view with (its class's
+   * best or its cell's choice), whether it is still measuring candidates
+   * there, and the class, e.g. "standard
    * 32x8, texture (tuned; along z, stride axis across, square)"; empty for
    * other strategies.
    */

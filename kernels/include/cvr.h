@@ -742,9 +742,9 @@ CVR_API cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume,
 typedef struct cvr_tuning_info {
   int view_class;                  /* 0 .. CVR_TUNING_CLASSES - 1 */
   char view_class_name[64];        /* e.g. "along z, stride axis across, oblique toward y" */
-  int tuning;                      /* 1 while this class has candidates to measure */
+  int tuning;                      /* 1 while this class, or then the view's cell, has candidates to measure */
   int candidates, measured, dropped; /* of this class: measured at least once, dropped */
-  char configuration[160];         /* what AUTO renders this class with, in words */
+  char configuration[160];         /* what AUTO renders this view with (the class's best, or its cell's choice), in words */
   cvr_render_settings settings;    /* ... and as settings (strategy never AUTO) */
   char warning[512];               /* the last cache-file problem, or "" */
 } cvr_tuning_info;

@@ -7,9 +7,10 @@
  * neighbouring views hardly). A frame measures only while
  * the table's budget allows (cvr_tuning_budget: what measuring has cost
  * stays within the settings' tuning_budget share of the frames' time) and
- * no helper thread is loading kernels. A converged class renders with its
- * best. Tables live in the context and, once a class converges, in the
- * cache directory. */
+ * no helper thread is loading kernels. A converged class goes on in the
+ * view's cell (tuner.h: its finalists measured again there, the same way)
+ * and renders with the cell's choice. Tables live in the context and, once a
+ * class or a cell converges, in the cache directory. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <dirent.h>
 #include <math.h>

@@ -3,10 +3,13 @@
 AUTO against the per-view oracle and the standard strategy, and what
 tuning cost (the first orbit over the converged one: kernel and wall time;
 of it, what the frames that measured a candidate cost; the orbits until one
-measured nothing), as a markdown table.
+measured nothing), as a markdown table. Files from 2026-11-24 on also say
+how AUTO's choice compares with the oracle's best timed again, interleaved
+("confirmed").
 
-usage: auto_table.py auto-*.jsonl
+usage: auto_table.py auto-*.jsonl[.gz]
 """
+import gzip
 import json
 import sys
 
@@ -14,10 +17,12 @@ import sys
 def main(paths):
     print("| volume | AUTO / oracle: mean, worst | views within 5% | standard / AUTO | "
           "AUTO worst / best view | tuning frames | tuning share: kernel, wall | measuring | "
-          "orbits | longest frame: cold, warm |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "orbits | longest frame: cold, warm | confirmed: within 5%, mean, worst |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
-        rows = [json.loads(line) for line in open(path)]
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            rows = [json.loads(line) for line in f]
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
         if not s:
             continue
@@ -37,7 +42,10 @@ def main(paths):
               f"| {s['auto_worst_over_best_view']:.2f} | {s['tuning_frames']} of {s['frames']} "
               f"| {100 * kernel:.1f}%, {100 * s['tuning_share']:.1f}% "
               f"| {measuring} | {orbits} "
-              f"| {longest['cold']:.1f} ms, {longest['warm']:.1f} ms |")
+              f"| {longest['cold']:.1f} ms, {longest['warm']:.1f} ms "
+              + (f"| {s['views_within_5pct_confirmed']}/{s['views']}, "
+                 f"{s['auto_over_oracle_confirmed_mean']:.3f}, {s['auto_over_oracle_confirmed_max']:.3f} |"
+                 if "views_within_5pct_confirmed" in s else "| - |"))
 
 
 if __name__ == "__main__":

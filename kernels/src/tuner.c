@@ -436,7 +436,10 @@ int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
   int pick = -1, least = 0; /* the least measured, the lower class mean first */
   for (int f = 0; f < n; ++f) {
     const int i = finalists[f], measured = cell ? cell->measured[i] : 0;
-    if (measured >= repeats || (measured >= 2 && cell_mean(cell, i) > CVR_TUNING_CELL_DROP))
+    /* left: one clearly slower after two measurements, or not faster than
+     * the class's best after three (it would not be chosen) */
+    if (measured >= repeats || (measured >= 2 && cell_mean(cell, i) > CVR_TUNING_CELL_DROP) ||
+        (measured >= 3 && cell_mean(cell, i) >= 1.0))
       continue;
     if (pick < 0 || measured < least) pick = i, least = measured;
   }

@@ -74,16 +74,17 @@ typedef struct cvr_tuning_budget {
  * toward its plane's two axes, and which way along the normal), falls in one
  * CVR_TUNING_CELL_DEGREES square; it measures the class's finalists again at
  * its own views, each against the class's best at the frame before, up to
- * `repeats` times (one that measures CVR_TUNING_CELL_DROP slower after two
- * is left), and renders the fastest. The finalists: up to
+ * `repeats` times (one that measures CVR_TUNING_CELL_DROP slower after two,
+ * or not faster than the best after three, is left), and renders the
+ * fastest. The finalists: up to
  * CVR_TUNING_FINALISTS candidates beside the best whose class mean is within
  * CVR_TUNING_FINALIST of it. A table keeps CVR_TUNING_CELLS cells, the least
  * recently used giving way. */
 #define CVR_TUNING_CELL_DEGREES 10
 #define CVR_TUNING_CELL_BINS (2 * (180 / CVR_TUNING_CELL_DEGREES) * (180 / CVR_TUNING_CELL_DEGREES))
 #define CVR_TUNING_CELLS 256
-#define CVR_TUNING_FINALISTS 3
-#define CVR_TUNING_FINALIST 1.15
+#define CVR_TUNING_FINALISTS 4
+#define CVR_TUNING_FINALIST 1.2
 #define CVR_TUNING_CELL_DROP 1.05
 typedef struct cvr_tuning_cell {
   int used;

@@ -5,8 +5,9 @@
 # root. Then a device run carries .device and calls tools/device/run.sh.
 #
 #   tools/device/pack.sh [build-dir]      (default build-device)
-#     CVR_PACK_DATA="scivis/bonsai.nii.gz ..." narrows the volumes; CVR_PACK_EGL=1
-#     adds what run.sh egl needs (the whole pack and the working tree must stay
+#     CVR_PACK_DATA="scivis/bonsai.nii.gz ..." narrows the volumes; CVR_PACK_TESTS_ONLY=1
+#     leaves the benchmarks out (run.sh tests and sanitize); CVR_PACK_EGL=1 adds what
+#     run.sh egl needs (the whole pack and the working tree must stay
 #     under a device call's 64 MiB)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,8 +21,10 @@ cmake --build "$build" -j"$(nproc)" >/dev/null
 
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/data"
+# (CVR_PACK_TESTS_ONLY=1: the test programs only, no benchmarks)
+if [[ ${CVR_PACK_TESTS_ONLY:-0} == 1 ]]; then names=(-name 'test_*'); else names=(-name 'test_*' -o -name 'cvr-*'); fi
 programs=$(find "$build/Testing" "$build/tools" -maxdepth 3 -type f -executable \
-  \( -name 'test_*' -o -name 'cvr-*' \) ! -name '*.so*')
+  \( "${names[@]}" \) ! -name '*.so*')
 cp $programs "$pack/bin/"
 
 # The libraries the programs load, less those every glibc system has (the

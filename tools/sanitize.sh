@@ -3,8 +3,9 @@
 # UndefinedBehaviorSanitizer, built with clang: every C test of the library;
 # the tests that run threads (several contexts at once, AUTO's helper, the
 # tile schedules) under ThreadSanitizer; then the libFuzzer target over the C
-# API (Testing/Fuzz) for the given seconds (default 120). Exits non-zero on
-# any finding; a crashing input is left in build-sanitize/ as crash-*.
+# API (Testing/Fuzz) for the given seconds (default 120), and the one over
+# AUTO's cache files for a quarter of that. Exits non-zero on any finding; a
+# crashing input is left in build-sanitize/ as crash-*.
 #
 #   tools/sanitize.sh [fuzz-seconds]
 set -euo pipefail
@@ -35,5 +36,10 @@ echo "replaying $(ls "$root/Testing/Fuzz/regressions" | wc -l) fuzz regression i
 echo "fuzzing the C API for $seconds s"
 "$build/Testing/Fuzz/fuzz_cvr_api" -max_total_time="$seconds" -print_final_stats=1 \
   "$build/fuzz-corpus" "$root/Testing/Fuzz/regressions" 2>&1 |
+  grep -v "^#[0-9]*	\(NEW\|REDUCE\|pulse\)" | tail -n 30
+echo "fuzzing the tuning cache files for $((seconds / 4)) s"
+mkdir -p "$build/fuzz-cache-corpus"
+"$build/Testing/Fuzz/fuzz_tuning_cache" -max_total_time="$((seconds / 4))" -print_final_stats=1 \
+  "$build/fuzz-cache-corpus" "$root/Testing/Fuzz/cache-seeds" 2>&1 |
   grep -v "^#[0-9]*	\(NEW\|REDUCE\|pulse\)" | tail -n 30
 exit "${PIPESTATUS[0]}"

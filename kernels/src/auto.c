@@ -381,21 +381,20 @@ static void waiting_for_kernels(const cvr_tuner *tu, const cvr_tuning_table *t,
     waiting[j] = !is_warm(tu, t, c, j) && !helper_loaded(tu, t, c, j, volume, s, gradients);
 }
 
-/* One AUTO frame of class k. quiet: no kernel load overlaps it (a frame
+/* One AUTO frame of class k. cell: the view's, once the class has
+ * converged (NULL before). quiet: no kernel load overlaps it (a frame
  * measured, or kept as the next one's reference, must be quiet). */
-static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
-                             const cvr_volume *volume, const cvr_transfer_function *tf,
-                             const cvr_view *view, const cvr_render_settings *s,
-                             const cvr_image *image, int quiet,
+static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_tuning_cell *cell,
+                             const float dir[3], const cvr_volume *volume,
+                             const cvr_transfer_function *tf, const cvr_view *view,
+                             const cvr_render_settings *s, const cvr_image *image, int quiet,
                              const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES],
                              cvr_render_stats *out) {
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
   const int gradients = gradient_opacity(tf, s);
   const int repeats = s->tuning_repeats;
-  const int converged = cvr_tuning_next(c, repeats) < 0;
-  /* a converged class goes on in the view's cell: its finalists again, here */
-  cvr_tuning_cell *cell = converged ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1) : NULL;
+  const int converged = cell != NULL;
   /* candidates are measured against the class's best at the frame before (a
    * neighbouring view): a frame of the best comes first, then one of a
    * candidate, and so on (cvr_tuning_record_relative); kernel times, not
@@ -434,7 +433,8 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   /* no reference yet: this frame renders the class's best, to be one */
   const int reference_frame = i >= 0 && !(reference_ms > 0.0);
   if (reference_frame) i = -1;
-  const int rendered = i >= 0 ? i : reference_frame ? c->best : cvr_tuning_cell_choice(cell, c, repeats);
+  const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
+  const int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
   run = concrete(ctx, t, c, rendered, s);
   if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradients)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
@@ -452,7 +452,6 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, const
   /* a measured frame's time over the best's at the frame before is what
    * measuring cost; so is a reference frame's over the cell's faster choice
    * it stands in for */
-  const int choice = cvr_tuning_cell_choice(cell, c, repeats);
   const double excess =
       !measurable ? 0.0
       : i >= 0    ? out->kernel_ms - reference_ms
@@ -508,16 +507,18 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
   waiting_for_kernels(tu, t, c, volume, s, gradient_opacity(tf, s), waiting);
-  const int next = cvr_tuning_next(c, s->tuning_repeats) >= 0
-                       ? cvr_tuning_next_ready(c, s->tuning_repeats, waiting)
-                       : cvr_tuning_cell_next(cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 0),
-                                              c, s->tuning_repeats);
+  /* a converged class goes on in the view's cell: its finalists again, here */
+  cvr_tuning_cell *cell = cvr_tuning_next(c, s->tuning_repeats) < 0
+                              ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1)
+                              : NULL;
+  const int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
+                        : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, cvr_tuning_account(c, next),
                                                            s->tuning_budget);
   const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
-  st = auto_frame(ctx, t, k, dir, volume, tf, view, s, image, quiet, waiting, &local);
+  st = auto_frame(ctx, t, k, cell, dir, volume, tf, view, s, image, quiet, waiting, &local);
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;
@@ -526,7 +527,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   return CVR_OK;
 }
 
-/* What class k renders at direction dir (its cell's choice), in words. */
+/* Candidate i of class c, with the table's layout and rotation, in words. */
 static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cvr_tuning_class *c,
                      int i, char *out, size_t size) {
   if (ctx->backend == CVR_BACKEND_CUDA)

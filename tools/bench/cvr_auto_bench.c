@@ -105,10 +105,12 @@ static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
   return median;
 }
 
-/* Turns the device copy back to the volume's own voxel order (AUTO may have
- * left it turned), so that every oracle pass starts from the same state:
- * quarter turns about one axis come back after four. */
-static int reset_orientation(cvr_context *ctx, const scene *sc) {
+/* Turns the device copy to the voxel order `axes` (stats' volume_axes; the
+ * volume's own order is 1 2 3) by quarter turns about one axis, which come
+ * back after four: every oracle pass starts from the volume's own order, and
+ * AUTO's choice is confirmed in the order AUTO rendered it (a copy AUTO
+ * turned stays turned after a rotation trial that lost). 0 if not reached. */
+static int set_orientation(cvr_context *ctx, const scene *sc, const int axes[3]) {
   cvr_render_settings s = sc->base;
   s.max_samples_per_ray = 1;
   cvr_view view;
@@ -119,11 +121,17 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
     cvr_render_stats st;
     s.rotation_policy = CVR_ROTATION_NEVER;
     if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) return 0;
-    if (st.volume_axes[0] == 1 && st.volume_axes[1] == 2 && st.volume_axes[2] == 3) return 1;
+    if (!memcmp(st.volume_axes, axes, sizeof st.volume_axes)) return 1;
     s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* what lets the copy turn */
     if (cvr_debug_rotate(sc->volume, &s, 1, NULL) != CVR_OK) return 0;
   }
   return 0;
+}
+
+static const int own_order[3] = {1, 2, 3};
+
+static int reset_orientation(cvr_context *ctx, const scene *sc) {
+  return set_orientation(ctx, sc, own_order);
 }
 
 /* one orbit pass of AUTO, a frame per degree; wall and kernel totals, the
@@ -208,11 +216,14 @@ static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
  * them twice (the first frame after another configuration, as AUTO's
  * measured frames are; the second steady), medians over rounds. Turned
  * configurations come after the unturned ones in a round, whose volume is
- * first turned back. */
+ * first turned back; AUTO's own choice is rendered in the voxel order AUTO
+ * rendered it in. */
 #define MAX_CONFIRM 4
 typedef struct confirm_config {
   cvr_render_settings settings;
   int rotation;
+  int own;          /* AUTO's choice: rendered in the voxel order AUTO had, `order` */
+  int order[3];
   char name[CVR_TUNING_NAME_SIZE + 16];
   double steady_ms, switch_ms;
   int axes[3];
@@ -232,7 +243,8 @@ static int confirm(cvr_context *ctx, const scene *sc, const cvr_view *view, int 
     for (int pass = 0; pass < 2; ++pass)
       for (int j = 0; j < n; ++j) {
         if (cfg[j].rotation != pass) continue;
-        if (cuda && !pass && !reset_orientation(ctx, sc)) return 0;
+        if (cuda && cfg[j].own && !set_orientation(ctx, sc, cfg[j].order)) return 0;
+        if (cuda && !cfg[j].own && !pass && !reset_orientation(ctx, sc)) return 0;
         cvr_render_stats st;
         for (int k = 0; k < 2; ++k) {
           if (cvr_render(ctx, sc->volume, sc->tf, view, &cfg[j].settings, &none, &st) != CVR_OK)
@@ -449,6 +461,8 @@ int main(int argc, char **argv) {
     confirm_config *own = &confirmed[views][0];
     own->settings = info.settings;
     own->rotation = cuda && info.settings.rotation_policy != CVR_ROTATION_NEVER;
+    own->own = 1;
+    memcpy(own->order, st.volume_axes, sizeof own->order);
     snprintf(own->name, sizeof own->name, "AUTO: %.56s", info.configuration);
     confirmed_count[views] = 1;
     auto_candidate[views] = -1; /* which of the sweep's it is ("name, layout...") */

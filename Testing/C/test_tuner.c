@@ -7,6 +7,8 @@
  *     the candidate.
  *     With a budget, what measuring costs stays within its share of the
  *     frames' time at every frame, and the search still converges.
+ *     In-place rotation is decided by trials and dropped when its turns cost
+ *     more than it saves.
  *  2. Cache files round-trip exactly; corrupt, truncated, foreign, stale and
  *     other-version files are ignored with a warning (never trusted).
  *  3. Through cvr_render (backend given as argv[1]): AUTO tunes one candidate
@@ -299,6 +301,73 @@ static void check_cells(void) {
   CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
 }
 
+/* In-place rotation, measured (tuner.h): trials only at views well toward
+ * stored x; three trials decide by their median (two if neither was
+ * faster); once on, turns that cost more than the gain saves switch it off.
+ * Orbits of 360 one-degree frames about y, half of them looking past the
+ * border; frames of 0.25 ms (+-3%). */
+static void check_rotation(void) {
+  const float along_x[3] = {1.0f, 0.0f, 0.1f}, at_50[3] = {0.766f, 0.0f, 0.643f},
+              at_65[3] = {0.906f, 0.0f, 0.423f};
+  CHECK(cvr_tuning_rotation_trial_view(along_x) && cvr_tuning_rotation_trial_view(at_65) &&
+            !cvr_tuning_rotation_trial_view(at_50),
+        "trial views: only those 60 degrees or more toward x");
+  struct {
+    const char *what;
+    double ratio;       /* turned over unturned, deep in the region */
+    double turn_ms;     /* one turn */
+    int turns_per_orbit;
+    int decision, after_watch; /* after the trials; after 10 orbits */
+  } cases[] = {
+      {"a non-cubic volume 8% faster turned, one turn", 0.92, 1.0, 0, 1, 1},
+      {"a cube, no faster turned, four turns an orbit", 1.0, 5.0, 4, -1, -1},
+      {"a cube 2% slower turned", 1.02, 5.0, 4, -1, -1},
+      {"5% faster, four 5 ms turns an orbit", 0.95, 5.0, 4, 1, -1},
+      {"10% faster, two 1 ms turns an orbit", 0.90, 1.0, 2, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    cvr_tuning_rotation r;
+    memset(&r, 0, sizeof r);
+    int decided = 0, trials = 0;
+    while (!decided && trials < 10) {
+      decided = cvr_tuning_rotation_record(&r, cases[i].ratio * noise());
+      ++trials;
+    }
+    CHECK(decided && r.decision == cases[i].decision && trials <= CVR_TUNING_ROTATION_TRIALS &&
+              fabs(r.gain - (1.0 - cases[i].ratio)) < 0.035,
+          "%s: decided %d after %d trials: %d (gain %.3f)", cases[i].what, decided, trials,
+          r.decision, r.gain);
+    CHECK(!cvr_tuning_rotation_record(&r, 0.5) && r.trials == trials, "%s: a trial after deciding",
+          cases[i].what);
+    long long off_at = -1;
+    for (long long f = 0; f < 3600 && r.decision == 1; ++f) {
+      const int az = (int)(f % 360);
+      const int turn = cases[i].turns_per_orbit ? az % (360 / cases[i].turns_per_orbit) == 50
+                                                : f == 50;
+      const int favoured = az % 180 >= 45 && az % 180 < 135;
+      if (cvr_tuning_rotation_watch(&r, 0.25 * noise(), favoured, turn ? cases[i].turn_ms : 0.0))
+        off_at = f;
+    }
+    CHECK(r.decision == cases[i].after_watch &&
+              (off_at < 0 || (off_at + 1 >= CVR_TUNING_ROTATION_WATCH && off_at < 360)),
+          "%s: after the watch %d (off at frame %lld)", cases[i].what, r.decision, off_at);
+    printf("rotation: %s: %s after %d trials (gain %.3f)%s\n", cases[i].what,
+           r.decision == 1 ? "on" : "off", trials, r.gain, off_at >= 0 ? ", off once watched" : "");
+  }
+  /* one trial made fast by a slow reference: the median is not fooled */
+  cvr_tuning_rotation r;
+  memset(&r, 0, sizeof r);
+  cvr_tuning_rotation_record(&r, 0.80);
+  cvr_tuning_rotation_record(&r, 1.01);
+  cvr_tuning_rotation_record(&r, 0.99);
+  CHECK(r.decision == -1, "a wild trial decided rotation on (gain %.3f)", r.gain);
+  /* measurements that are none */
+  memset(&r, 0, sizeof r);
+  CHECK(!cvr_tuning_rotation_record(&r, 0.0) && !cvr_tuning_rotation_record(&r, NAN) &&
+            r.trials == 0,
+        "a failed trial counted");
+}
+
 static void make_table(cvr_tuning_table *t, const char *key) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
@@ -325,7 +394,9 @@ static void check_cache(const char *dir) {
   make_table(&a, "test | 64x64x64 8-bit | image 256x256");
   a.layout = CVR_LAYOUT_Z_ORDER;
   a.layout_tuned = 1;
-  a.rotation = 1;
+  a.rotation.decision = 1;
+  a.rotation.gain = 0.0625;
+  a.rotation.trials = 3; /* (not kept) */
   for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
     for (int i = 0; i < a.classes[k].count; ++i)
       cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
@@ -343,8 +414,10 @@ static void check_cache(const char *dir) {
             loaded->measured[2] == 1 && loaded->ratio_sum[2] == cell->ratio_sum[2] &&
             !loaded->measured[0] && cvr_tuning_cell_for(&b, 3, 5, 0),
         "cells differ after the round trip");
-  CHECK(b.layout == a.layout && b.layout_tuned == 1 && b.rotation == 1,
-        "layout %d, rotation %d after the round trip", (int)b.layout, b.rotation);
+  CHECK(b.layout == a.layout && b.layout_tuned == 1 && b.rotation.decision == 1 &&
+            b.rotation.gain == a.rotation.gain && b.rotation.trials == 0,
+        "layout %d, rotation %d (gain %g, trials %d) after the round trip", (int)b.layout,
+        b.rotation.decision, b.rotation.gain, b.rotation.trials);
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int i = 0; i < a.classes[k].count; ++i)
       CHECK(b.classes[k].measured[i] == a.classes[k].measured[i] &&
@@ -672,6 +745,7 @@ int main(int argc, char **argv) {
     check_search(CVR_BACKEND_CPU, 0);
     check_budget();
     check_cells();
+    check_rotation();
     check_cache(dir);
   }
   check_render(backend, dir);

@@ -66,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(!memcmp(&t, &fresh, sizeof t), "an ignored file changed the table");
     return 0;
   }
-  check(t.layout >= 0 && t.layout <= CVR_LAYOUT_Z_ORDER && t.rotation >= -1 && t.rotation <= 1,
+  check(t.layout >= 0 && t.layout <= CVR_LAYOUT_Z_ORDER && t.rotation.decision >= -1 &&
+            t.rotation.decision <= 1 && t.rotation.gain > -1.0 && t.rotation.gain < 1.0 &&
+            (t.rotation.decision != 1 || t.rotation.gain > 0.0),
         "layout or rotation out of range");
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     const cvr_tuning_class *c = &t.classes[k];

@@ -56,6 +56,9 @@ typedef struct cvr_tuner {
    * the best in place of a cell's faster choice, paid for): that
    * measurement follows whatever its cost did to the budget */
   int reference_paid;
+  /* an AUTO frame's wall time beyond its kernel, the last without a turn:
+   * what a turn took is a turning frame's beyond that */
+  double frame_overhead_ms;
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -155,6 +158,10 @@ static void save(cvr_context *ctx, const cvr_tuning_table *t) {
   cvr_tuning_save(t, tu->dir, tu->warning, sizeof tu->warning);
 }
 
+/* A hysteresis that keeps the copy padded but turns it only for a view
+ * within 0.01 degrees of stored x. */
+#define ROTATION_HOLD 44.99
+
 /* The caller's settings with candidate i of class c and the table's layout. */
 static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_table *t,
                                     const cvr_tuning_class *c, int i,
@@ -163,7 +170,14 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
   cvr_candidate_apply(&c->candidates[i], &out);
   if (ctx->backend == CVR_BACKEND_CUDA) {
     out.memory_layout = t->layout;
-    out.rotation_policy = t->rotation == 1 ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+    const cvr_tuning_rotation *r = &t->rotation;
+    out.rotation_policy = r->decision == 1 ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+    if (r->decision == 0 && r->trials > 0) {
+      /* between trials the copy stays as a trial left it: NEVER would
+       * rebuild a padded volume unpadded (and unturned) */
+      out.rotation_policy = CVR_ROTATION_HYSTERESIS;
+      out.rotation_hysteresis = ROTATION_HOLD;
+    }
   }
   return out;
 }
@@ -286,10 +300,12 @@ static double cost_of(const cvr_render_stats *st) {
 /* The view's class as the kernels see it: in the device copy's voxel order,
  * which in-place rotation turns. dir: the view direction there. */
 static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
-                                const cvr_render_settings *s, int *out, float dir[3]) {
+                                const cvr_render_settings *s, int *out, float dir[3],
+                                float own_dir[3]) {
   cvr_ray_params p;
   const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
   if (st != CVR_OK) return st;
+  if (own_dir) cvr_view_direction_index(&p, own_dir);
   if (ctx->backend == CVR_BACKEND_CUDA) {
     int axis[3], sign[3], offset[3];
     cvr_cuda_volume_orientation(volume, axis, sign, offset);
@@ -300,54 +316,49 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   return CVR_OK;
 }
 
-/* Rotation is worth a try (Misaki et al.) once a class looking along the
- * stored x axis has converged at a cost per sample clearly above the best of
- * the classes that look along y or z; 0 if not (yet), -1 if never. */
-#define ROTATION_MARGIN 1.05
-static int rotation_worth_trying(const cvr_tuning_table *t, int k, int repeats) {
-  if (CVR_TUNING_CLASS_AXIS(k) != 0) return 0; /* not along x */
-  double favourable = INFINITY;
-  for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
-    if (CVR_TUNING_CLASS_AXIS(j) == 0) continue;
-    const cvr_tuning_class *f = &t->classes[j];
-    if (cvr_tuning_next(f, repeats) < 0 && f->measured[f->best] > 0)
-      favourable = fmin(favourable, cvr_tuning_mean(f, f->best));
-  }
-  if (!isfinite(favourable)) return 0;
-  return cvr_tuning_mean(&t->classes[k], t->classes[k].best) > ROTATION_MARGIN * favourable ? 1 : -1;
+/* What a turn made before a frame took beyond the frame: its wall time
+ * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
+ * at least the rotation kernel's time. */
+static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
+  if (st->rotations == 0) return 0.0;
+  return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);
 }
 
-/* Once the view's class has converged and the table has not decided on
- * rotation, a frame may turn the volume (padding it first, once) and be
- * measured as it then renders; the rotation stays if that is faster.
- * *tried: whether this frame was that trial (then rendered, *local filled). */
+/* A rotation trial (tuner.h), once the view's class has converged and the
+ * table has not decided: at a trial view, a frame turns the volume (padding
+ * it first, once) and is measured as it then renders, against the class's
+ * best unturned at the frame before; the copy stays as it turned. Counts
+ * against the budget, the turn included (paid: its reference frame was
+ * paid for, the trial follows). *tried: 1 if this frame was one
+ * (then rendered, *local filled), -1 if it would be but has no reference
+ * (then the frame renders the class's best, to be one), else 0. */
 static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                                  const cvr_volume *volume, const cvr_transfer_function *tf,
                                  const cvr_view *view, const cvr_render_settings *s,
-                                 const cvr_image *image, double reference_ms,
+                                 const cvr_image *image, double reference_ms, int paid,
                                  cvr_render_stats *local, int *tried) {
   *tried = 0;
-  if (t->rotation != 0 || ctx->backend != CVR_BACKEND_CUDA) return CVR_OK;
-  const int worth = rotation_worth_trying(t, k, s->tuning_repeats);
-  if (worth < 0) {
-    t->rotation = -1;
-    save(ctx, t);
-  }
-  /* the turned frame is measured against the best unturned at the frame
-   * before (a neighbouring view), as candidates are */
-  if (worth <= 0 || !(reference_ms > 0.0) ||
-      !cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis))
+  if (t->rotation.decision != 0 || ctx->backend != CVR_BACKEND_CUDA ||
+      !cvr_tuning_rotation_trial_view(dir) ||
+      (!paid && !cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget)))
     return CVR_OK;
+  if (!(reference_ms > 0.0)) {
+    *tried = -1;
+    return CVR_OK;
+  }
   const cvr_tuning_class *c = &t->classes[k];
   cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
-  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (the view is past the border) */
   const cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
-  if (local->rotations > 0 && local->kernel_ms > 0.0) {
-    t->rotation = local->kernel_ms < reference_ms ? 1 : -1;
+  const int measured = local->rotations > 0 && local->kernel_ms > 0.0;
+  cvr_tuning_budget_frame(&t->budget, local->kernel_ms, 0,
+                          measured ? fmax(0.0, local->kernel_ms - reference_ms) +
+                                         turn_cost(ctx->tuner, local)
+                                   : 0.0);
+  if (measured && cvr_tuning_rotation_record(&t->rotation, local->kernel_ms / reference_ms))
     save(ctx, t);
-  }
   return CVR_OK;
 }
 
@@ -407,10 +418,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   cvr_status st;
   int trial = 0;
   if (converged && quiet &&
-      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, out,
-                           &trial)) != CVR_OK)
+      (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, paid,
+                           out, &trial)) != CVR_OK)
     return st;
-  if (trial) {
+  if (trial > 0) {
     out->tuning = 1;
     return CVR_OK;
   }
@@ -431,7 +442,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   const int account = cvr_tuning_account(c, i);
   if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
   /* no reference yet: this frame renders the class's best, to be one */
-  const int reference_frame = i >= 0 && !(reference_ms > 0.0);
+  const int reference_frame = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
   if (reference_frame) i = -1;
   const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
   const int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
@@ -492,8 +503,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_render_settings *s, const cvr_image *image,
                            cvr_render_stats *stats) {
   int k = 0;
-  float dir[3];
-  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir);
+  float dir[3], own_dir[3];
+  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir, own_dir);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
@@ -522,6 +533,14 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;
+  /* rotation on: do its turns cost more than it saves? */
+  if (t->rotation.decision == 1 &&
+      cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
+                                cvr_rotation_needed(own_dir, CVR_ROTATION_HYSTERESIS,
+                                                    s->rotation_hysteresis),
+                                turn_cost(tu, &local)))
+    save(ctx, t);
+  if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
   local.view_class = k;
   if (stats) *stats = local;
   return CVR_OK;
@@ -532,7 +551,7 @@ static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cv
                      int i, char *out, size_t size) {
   if (ctx->backend == CVR_BACKEND_CUDA)
     snprintf(out, size, "%s, %s%s", c->names[i], cvr_memory_layout_name(t->layout),
-             t->rotation == 1 ? ", rotation on" : "");
+             t->rotation.decision == 1 ? ", rotation on" : "");
   else
     snprintf(out, size, "%s", c->names[i]);
 }
@@ -544,9 +563,12 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float 
   out->view_class = k;
   cvr_tuning_view_class_name(k, out->view_class_name, sizeof out->view_class_name);
   const cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 0);
-  /* tuning while the class measures, then while the view's cell does */
+  /* tuning while the class measures, then while the view's cell does, or
+   * a rotation trial waits for the view */
   out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0 ||
-                cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0;
+                cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0 ||
+                (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision == 0 &&
+                 cvr_tuning_rotation_trial_view(dir));
   out->candidates = c->count;
   for (int i = 0; i < c->count; ++i) {
     out->measured += c->measured[i] > 0;
@@ -576,7 +598,7 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
   int k = 0;
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir);
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir, NULL);
   if (st != CVR_OK) return st;
   fill_info(ctx, table_for(ctx, volume, view, s), k, dir, s, out);
   return CVR_OK;
@@ -614,7 +636,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK && !image)
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir);
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
@@ -695,11 +717,17 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
     cvr_render_settings run = concrete(ctx, t, c, c->best, s);
     run.rotation_policy = CVR_ROTATION_HYSTERESIS;
+    run.rotation_hysteresis = s->rotation_hysteresis;
     double ms = 0.0;
     unsigned long long samples = 0;
     if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
       return st;
-    if (ms > 0.0) t->rotation = ms * scale < cvr_tuning_mean(c, c->best) ? 1 : -1;
+    if (ms > 0.0) { /* one view, its repeats: the same threshold as trials */
+      cvr_tuning_rotation *r = &t->rotation;
+      memset(r, 0, sizeof *r);
+      r->gain = 1.0 - ms * scale / cvr_tuning_mean(c, c->best);
+      r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
+    }
   }
   save(ctx, t);
   fill_info(ctx, t, k, dir, s, out);

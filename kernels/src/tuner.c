@@ -469,3 +469,44 @@ void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {
   cell->measured[i] += 1;
   cell->ratio_sum[i] += (float)fmin(4.0, fmax(0.25, ratio)); /* one wild frame bounded */
 }
+
+int cvr_tuning_rotation_trial_view(const float d[3]) {
+  return cvr_rotation_needed(d, CVR_ROTATION_HYSTERESIS, CVR_TUNING_ROTATION_LEAN - 45.0);
+}
+
+int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {
+  if (r->decision != 0 || !(ratio > 0.0) || !isfinite(ratio) ||
+      r->trials >= CVR_TUNING_ROTATION_TRIALS)
+    return 0;
+  r->ratios[r->trials++] = fmin(4.0, fmax(0.25, ratio));
+  const double *q = r->ratios;
+  double typical;
+  if (r->trials == 2 && q[0] >= 1.0 && q[1] >= 1.0)
+    typical = 0.5 * (q[0] + q[1]);
+  else if (r->trials == 3) /* the median */
+    typical = fmax(fmin(q[0], q[1]), fmin(fmax(q[0], q[1]), q[2]));
+  else
+    return 0;
+  r->gain = 1.0 - typical;
+  r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
+  r->frames = 0;
+  r->saved_ms = r->turns_ms = 0.0;
+  return 1;
+}
+
+int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,
+                              double turn_ms) {
+  if (r->decision != 1 || !(frame_ms >= 0.0) || !isfinite(frame_ms)) return 0;
+  r->frames += 1;
+  /* the frame took (1 - gain) of what it would have unturned */
+  if (favoured) r->saved_ms += frame_ms * r->gain / (1.0 - r->gain);
+  if (!(turn_ms > 0.0) || !isfinite(turn_ms)) return 0;
+  /* judged at a turn: the turns before it against what the frames since
+   * the first saved (a turn pays ahead for the frames that follow it) */
+  if (r->frames >= CVR_TUNING_ROTATION_WATCH && r->turns_ms > r->saved_ms) {
+    r->decision = -1;
+    return 1;
+  }
+  r->turns_ms += turn_ms;
+  return 0;
+}

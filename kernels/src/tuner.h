@@ -94,14 +94,45 @@ typedef struct cvr_tuning_cell {
   unsigned long long last_used;
 } cvr_tuning_cell;
 
+/* In-place rotation (Misaki et al.) is the table's (turning pads the
+ * volume, and a volume padded or not is rebuilt in between) and measured,
+ * not predicted: on the H100 the block shape's vertical warps keep views
+ * along stored x fast on cubes, where turning only costs, while a
+ * non-cubic volume gains 5-10% at some of them
+ * (tools/bench/results/2026-11-22-h100-rotation, 2026-11-24-h100-auto-cells).
+ * A trial turns the volume at a view at least CVR_TUNING_ROTATION_LEAN
+ * degrees toward stored x (at the border the two orders cost about the
+ * same, so a trial there says nothing) and measures that frame against the
+ * class's best unturned at the frame before. After CVR_TUNING_ROTATION_TRIALS
+ * trials (two, if neither was faster) rotation is on if the median turned
+ * frame was CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame
+ * makes one trial look fast). While on, at each turn the time turns took
+ * before it is weighed against what the gain saved on the frames that
+ * looked past the border (in the volume's own order); once they cost more,
+ * after CVR_TUNING_ROTATION_WATCH frames, rotation is off: an orbit that
+ * turns a 1024^3 cube four times at 5 ms each, for no gain, lost 10% of its
+ * time. */
+#define CVR_TUNING_ROTATION_LEAN 60.0
+#define CVR_TUNING_ROTATION_TRIALS 3
+#define CVR_TUNING_ROTATION_GAIN 0.03
+#define CVR_TUNING_ROTATION_WATCH 180
+typedef struct cvr_tuning_rotation {
+  int decision; /* 0 not decided, 1 on (the view kept favourable), -1 off */
+  double gain;  /* once decided: 1 - the turned frames' typical ratio */
+  /* the trials (not kept in files) */
+  int trials;
+  double ratios[CVR_TUNING_ROTATION_TRIALS]; /* turned frame's kernel time over the reference's */
+  /* while on (not kept in files): frames, what the gain saved on them, and
+   * what turns took */
+  long long frames;
+  double saved_ms, turns_ms;
+} cvr_tuning_rotation;
+
 typedef struct cvr_tuning_table {
   char key[256];
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
   int layout_tuned;
-  /* in-place rotation, the table's too (turning pads the volume, and a
-   * volume padded or not is rebuilt in between): 0 not tried, 1 on (the view
-   * is kept favourable, Misaki's policy), -1 measured slower */
-  int rotation;
+  cvr_tuning_rotation rotation;
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   cvr_tuning_budget budget; /* not kept in files: a run pays for its own search */
   cvr_tuning_cell cells[CVR_TUNING_CELLS];
@@ -216,6 +247,19 @@ CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuni
 /* One measurement of candidate i in the cell: its kernel time over the
  * class best's at the frame before. */
 CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
+
+/* Whether a view (direction d in the device copy's index space) is a
+ * rotation trial's: CVR_TUNING_ROTATION_LEAN degrees toward stored x. */
+CVR_API int cvr_tuning_rotation_trial_view(const float d[3]);
+/* One trial: the turned frame's kernel time over the reference's. Decides
+ * once the trials are enough; returns 1 when it decided. */
+CVR_API int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);
+/* While on, one frame: its kernel time, whether it looked past the border
+ * in the volume's own order (turning saves there), and what a turn made
+ * before it took beyond the frame (0: none). Returns 1 when it turned
+ * rotation off (at a turn). */
+CVR_API int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,
+                                      double turn_ms);
 
 /* Cache files (tuning_cache.c). The table's file name under dir. */
 CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);

@@ -17,8 +17,9 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 4" /* 3: 24 view classes (aligned views apart), the block-shape
-                                * candidate measured like any other; 4: cells */
+#define MAGIC "cvr-tuning 5" /* 3: 24 view classes (aligned views apart), the block-shape
+                                * candidate measured like any other; 4: cells; 5: rotation
+                                * measured by several trials, with its gain */
 #define MAX_FILE_BYTES 262144
 #define MAX_MEASUREMENTS 1000
 
@@ -68,8 +69,9 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
     return 0;
   }
   size_t len = 0;
-  int ok = add(buf, MAX_FILE_BYTES, &len, "%s\nkey %s\nlayout %d %d rotation %d\n", MAGIC, t->key,
-               (int)t->layout, t->layout_tuned, t->rotation);
+  int ok = add(buf, MAX_FILE_BYTES, &len, "%s\nkey %s\nlayout %d %d rotation %d %.6f\n", MAGIC,
+               t->key, (int)t->layout, t->layout_tuned, t->rotation.decision,
+               t->rotation.decision == 1 ? t->rotation.gain : 0.0);
   for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
     const cvr_tuning_class *c = &t->classes[k];
     ok = add(buf, MAX_FILE_BYTES, &len, "class %d %d\n", k, c->count);
@@ -164,14 +166,18 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
     IGNORE("written for another key (stale)");
   int layout = -1, layout_tuned = -1, rotation = -2;
+  double gain = NAN;
   line = next_line(&cursor);
-  if (!line || sscanf(line, "layout %d %d rotation %d", &layout, &layout_tuned, &rotation) != 3 ||
+  if (!line ||
+      sscanf(line, "layout %d %d rotation %d %lf", &layout, &layout_tuned, &rotation, &gain) != 4 ||
       layout < 0 || layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1) ||
-      rotation < -1 || rotation > 1)
+      rotation < -1 || rotation > 1 || !(gain > -1.0 && gain < 1.0) || (rotation == 1 && !(gain > 0.0)))
     IGNORE("bad layout line");
   in.layout = (cvr_memory_layout)layout;
   in.layout_tuned = layout_tuned;
-  in.rotation = rotation;
+  memset(&in.rotation, 0, sizeof in.rotation);
+  in.rotation.decision = rotation;
+  in.rotation.gain = rotation == 1 ? gain : 0.0;
   int skipped = 0, taken[CVR_TUNING_CLASSES] = {0};
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     int index = -1, count = -1;

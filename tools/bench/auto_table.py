@@ -17,8 +17,9 @@ import sys
 def main(paths):
     print("| volume | AUTO / oracle: mean, worst | views within 5% | standard / AUTO | "
           "AUTO worst / best view | tuning frames | tuning share: kernel, wall | measuring | "
-          "orbits | longest frame: cold, warm | confirmed: within 5%, mean, worst |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "orbits | longest frame: cold, warm | confirmed: within 5%, mean, worst | "
+          "turns: cold, settling, warm |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt") as f:
@@ -37,6 +38,11 @@ def main(paths):
         orbits = s.get("orbits_to_converge", "-")
         if s.get("warm_tuning_frames", 0):  # still measuring after them
             orbits = f"{orbits} (+{s['warm_tuning_frames']} frames)"
+        # in-place rotation's turns (files from before 2026-11-25 count them
+        # per frame only)
+        turns = {p: sum(r["rotations"] for r in frames if r["pass"] == p) for p in ("cold", "warm")}
+        turns = (f"{s['turns_cold']}, {s['turns_settling']}, {s['turns_warm']}" if "turns_cold" in s
+                 else f"{turns['cold']}, -, {turns['warm']}")
         print(f"| {name}, {s['R']}² | {s['auto_over_oracle_mean']:.3f}, {s['auto_over_oracle_max']:.3f} "
               f"| {s['views_within_5pct']}/{s['views']} | {s['standard_over_auto']:.2f}× "
               f"| {s['auto_worst_over_best_view']:.2f} | {s['tuning_frames']} of {s['frames']} "
@@ -45,7 +51,8 @@ def main(paths):
               f"| {longest['cold']:.1f} ms, {longest['warm']:.1f} ms "
               + (f"| {s['views_within_5pct_confirmed']}/{s['views']}, "
                  f"{s['auto_over_oracle_confirmed_mean']:.3f}, {s['auto_over_oracle_confirmed_max']:.3f} |"
-                 if "views_within_5pct_confirmed" in s else "| - |"))
+                 if "views_within_5pct_confirmed" in s else "| - |")
+              + f" {turns} |")
 
 
 if __name__ == "__main__":

@@ -141,12 +141,12 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
  * per frame, or (measuring_only) per frame that measured or turned. */
 static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int measuring_only,
                      FILE *out, double *wall_total, double *kernel_total, int *tuning_frames,
-                     double *measuring_ms) {
+                     double *measuring_ms, int *turns) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_settings s = sc->base;
   s.strategy = CVR_STRATEGY_AUTO;
   *wall_total = *kernel_total = *measuring_ms = 0.0;
-  *tuning_frames = 0;
+  *tuning_frames = *turns = 0;
   double before = 0.0; /* the frame before's kernel time */
   for (int az = 0; az < FRAMES; ++az) {
     cvr_view view;
@@ -161,6 +161,7 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int me
     *wall_total += wall;
     *kernel_total += st.kernel_ms;
     *tuning_frames += st.tuning;
+    *turns += st.rotations;
     if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before);
     before = st.kernel_ms;
     if (!measuring_only || st.tuning || st.rotations)
@@ -168,10 +169,11 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int me
               "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\","
               "\"azimuth\":%d,\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\","
               "\"block\":\"%dx%d\",\"kernel_ms\":%.4f,\"wall_ms\":%.4f,\"rotations\":%d,"
-              "\"axes\":[%d,%d,%d]}\n",
+              "\"rotation_ms\":%.4f,\"axes\":[%d,%d,%d]}\n",
               sc->name, sc->rays, pass, az, st.view_class, st.tuning,
               cvr_strategy_name(st.strategy), st.block_width, st.block_height, st.kernel_ms, wall,
-              st.rotations, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2]);
+              st.rotations, st.rotation_ms, st.volume_axes[0], st.volume_axes[1],
+              st.volume_axes[2]);
   }
   return 1;
 }
@@ -382,7 +384,7 @@ int main(int argc, char **argv) {
   cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 
   double cold_wall, cold_kernel, warm_wall, warm_kernel;
-  int cold_tuning, warm_tuning;
+  int cold_tuning, warm_tuning, cold_turns, warm_turns, settle_turns = 0;
   cvr_view first_view;
   view_at(&sc, 0, &first_view);
   const cvr_image no_image = {NULL, NULL, NULL, NULL};
@@ -394,7 +396,7 @@ int main(int argc, char **argv) {
   const double first_frame_ms = now_ms() - first_start;
   double cold_measuring, warm_measuring;
   if (!auto_pass(ctx, &sc, "cold", 0, out, &cold_wall, &cold_kernel, &cold_tuning,
-                 &cold_measuring))
+                 &cold_measuring, &cold_turns))
     return 1;
   /* AUTO measures within its budget: orbits until every view's class has
    * converged, or two orbits in a row measured nothing (a class whose views
@@ -405,9 +407,11 @@ int main(int argc, char **argv) {
   for (int tuning = cold_tuning; idle < 2 && still_tuning(ctx, &sc) && orbits < MAX_ORBITS;
        ++orbits) {
     double wall, kernel, measuring;
+    int turns;
     char pass[32];
     snprintf(pass, sizeof pass, "settle %d", orbits + 1);
-    if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring)) return 1;
+    if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring, &turns)) return 1;
+    settle_turns += turns;
     idle = tuning ? 0 : idle + 1;
     fprintf(out,
             "{\"bench\":\"auto_settle\",\"volume\":\"%s\",\"R\":%d,\"orbit\":%d,"
@@ -415,7 +419,7 @@ int main(int argc, char **argv) {
             sc.name, rays, orbits + 1, tuning, kernel, wall, measuring);
   }
   if (!auto_pass(ctx, &sc, "warm", 0, out, &warm_wall, &warm_kernel, &warm_tuning,
-                 &warm_measuring))
+                 &warm_measuring, &warm_turns))
     return 1;
 
   cvr_candidate cand[MAX_CONFIGS];
@@ -594,13 +598,15 @@ int main(int argc, char **argv) {
           "\"measuring_share\":%.4f,\"orbits_to_converge\":%d,\"classes\":%d,"
           "\"tuning_budget\":%g,\"tuning_repeats\":%d,\"confirm_rounds\":%d,"
           "\"views_within_5pct_confirmed\":%d,\"auto_over_oracle_confirmed_mean\":%.4f,"
-          "\"auto_over_oracle_confirmed_max\":%.4f,\"switch_over_steady_median\":%.4f}\n",
+          "\"auto_over_oracle_confirmed_max\":%.4f,\"switch_over_steady_median\":%.4f,"
+          "\"turns_cold\":%d,\"turns_settling\":%d,\"turns_warm\":%d}\n",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
           cold_measuring / cold_kernel, orbits, CVR_TUNING_CLASSES,
           sc.base.tuning_budget, sc.base.tuning_repeats, rounds, confirmed_within5,
-          confirmed_sum / views, confirmed_worst, switch_median);
+          confirmed_sum / views, confirmed_worst, switch_median, cold_turns, settle_turns,
+          warm_turns);
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);
   cvr_context_destroy(ctx);

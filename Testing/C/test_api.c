@@ -321,7 +321,7 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "rotation tile");
   }
-  const double bad_hysteresis[] = {-1.0, 45.0, 90.0, NAN};
+  const double bad_hysteresis[] = {-1.0, 45.01, 90.0, NAN};
   for (int i = 0; i < 4; ++i) {
     sb = s;
     sb.rotation_policy = CVR_ROTATION_HYSTERESIS;

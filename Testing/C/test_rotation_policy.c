@@ -57,5 +57,11 @@ int main(void) {
   const float along_y[3] = {0.1f, 1.0f, 0.2f}, along_z[3] = {0.3f, 0.2f, -1.0f};
   CHECK(!cvr_rotation_needed(along_y, CVR_ROTATION_ON_REGION_CHANGE, 0.0), "along y");
   CHECK(!cvr_rotation_needed(along_z, CVR_ROTATION_ON_REGION_CHANGE, 0.0), "along z");
+  /* hysteresis 45: padded for rotation, never turned, even exactly along x */
+  const float along_x[3] = {1.0f, 0.0f, 0.0f};
+  CHECK(run(orbit, 360, CVR_ROTATION_HYSTERESIS, 45.0, NULL) == 0 &&
+            !cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 45.0) &&
+            cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 44.9),
+        "hysteresis 45 turned, or 44.9 did not along x");
   return cvr_test_finish("test_rotation_policy");
 }

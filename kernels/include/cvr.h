@@ -620,7 +620,8 @@ typedef struct cvr_render_settings {
    * rotation axis, >= 1, or 0 = 4, the fastest measured on an H100, or less
    * where two tiles do not fit the device's shared memory for the volume's
    * type). Hysteresis in
-   * degrees, [0, 45). Defaults: NEVER, 32 x 0, 5. */
+   * degrees, [0, 45] (45: the volume is kept padded, never turned). Defaults:
+   * NEVER, 32 x 0, 5. */
   cvr_rotation_policy rotation_policy;
   int rotation_tile[2];
   double rotation_hysteresis;

@@ -158,9 +158,9 @@ static void save(cvr_context *ctx, const cvr_tuning_table *t) {
   cvr_tuning_save(t, tu->dir, tu->warning, sizeof tu->warning);
 }
 
-/* A hysteresis that keeps the copy padded but turns it only for a view
- * within 0.01 degrees of stored x. */
-#define ROTATION_HOLD 44.99
+/* The hysteresis that keeps the copy padded (as any policy but NEVER) but
+ * never turns it. */
+#define ROTATION_HOLD 45.0
 
 /* The caller's settings with candidate i of class c and the table's layout. */
 static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_table *t,

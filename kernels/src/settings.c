@@ -301,9 +301,9 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
                     "settings: rotation tile %d x %d: t must be 1..%d, k 1..%d (0: automatic)",
                     s->rotation_tile[0], s->rotation_tile[1], CVR_MAX_ROTATION_TILE,
                     CVR_MAX_ROTATION_DEPTH);
-  if (!(s->rotation_hysteresis >= 0.0 && s->rotation_hysteresis < 45.0))
+  if (!(s->rotation_hysteresis >= 0.0 && s->rotation_hysteresis <= 45.0))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "settings: rotation hysteresis %g degrees must be in [0, 45)",
+                    "settings: rotation hysteresis %g degrees must be in [0, 45]",
                     s->rotation_hysteresis);
   if (s->empty_space_skipping &&
       (s->empty_space_cell < 4 || s->empty_space_cell > 64 ||

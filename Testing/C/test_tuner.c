@@ -302,10 +302,10 @@ static void check_cells(void) {
 }
 
 /* In-place rotation, measured (tuner.h): trials only at views well toward
- * stored x; three trials decide by their median (two if neither was
- * faster); once on, turns that cost more than the gain saves switch it off.
- * Orbits of 360 one-degree frames about y, half of them looking past the
- * border; frames of 0.25 ms (+-3%). */
+ * stored x; five trials decide by their median (two if neither was faster,
+ * three if their median was not); once on, turns that cost more than the
+ * gain saves switch it off. Orbits of 360 one-degree frames about y, a third
+ * of them trial views; frames of 0.25 ms (+-3%). */
 static void check_rotation(void) {
   const float along_x[3] = {1.0f, 0.0f, 0.1f}, at_50[3] = {0.766f, 0.0f, 0.643f},
               at_65[3] = {0.906f, 0.0f, 0.423f};
@@ -344,7 +344,7 @@ static void check_rotation(void) {
       const int az = (int)(f % 360);
       const int turn = cases[i].turns_per_orbit ? az % (360 / cases[i].turns_per_orbit) == 50
                                                 : f == 50;
-      const int favoured = az % 180 >= 45 && az % 180 < 135;
+      const int favoured = az % 180 >= 60 && az % 180 < 120;
       if (cvr_tuning_rotation_watch(&r, 0.25 * noise(), favoured, turn ? cases[i].turn_ms : 0.0))
         off_at = f;
     }
@@ -357,10 +357,16 @@ static void check_rotation(void) {
   /* one trial made fast by a slow reference: the median is not fooled */
   cvr_tuning_rotation r;
   memset(&r, 0, sizeof r);
-  cvr_tuning_rotation_record(&r, 0.80);
-  cvr_tuning_rotation_record(&r, 1.01);
-  cvr_tuning_rotation_record(&r, 0.99);
-  CHECK(r.decision == -1, "a wild trial decided rotation on (gain %.3f)", r.gain);
+  const double wild[5] = {0.80, 1.01, 0.99, 1.02, 0.97};
+  for (int i = 0; i < 5; ++i) cvr_tuning_rotation_record(&r, wild[i]);
+  CHECK(r.decision == -1 && fabs(r.gain - 0.01) < 1e-9, "a wild trial decided rotation on (gain %.3f)",
+        r.gain);
+  /* three whose median is not faster end the trials */
+  memset(&r, 0, sizeof r);
+  const double even[3] = {0.95, 1.03, 1.0};
+  for (int i = 0; i < 3; ++i) cvr_tuning_rotation_record(&r, even[i]);
+  CHECK(r.decision == -1 && r.trials == 3, "three trials, median 1: decision %d after %d", r.decision,
+        r.trials);
   /* measurements that are none */
   memset(&r, 0, sizeof r);
   CHECK(!cvr_tuning_rotation_record(&r, 0.0) && !cvr_tuning_rotation_record(&r, NAN) &&

@@ -536,8 +536,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   /* rotation on: do its turns cost more than it saves? */
   if (t->rotation.decision == 1 &&
       cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
-                                cvr_rotation_needed(own_dir, CVR_ROTATION_HYSTERESIS,
-                                                    s->rotation_hysteresis),
+                                cvr_tuning_rotation_trial_view(own_dir),
                                 turn_cost(tu, &local)))
     save(ctx, t);
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);

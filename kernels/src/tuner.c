@@ -479,14 +479,20 @@ int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {
       r->trials >= CVR_TUNING_ROTATION_TRIALS)
     return 0;
   r->ratios[r->trials++] = fmin(4.0, fmax(0.25, ratio));
-  const double *q = r->ratios;
-  double typical;
-  if (r->trials == 2 && q[0] >= 1.0 && q[1] >= 1.0)
-    typical = 0.5 * (q[0] + q[1]);
-  else if (r->trials == 3) /* the median */
-    typical = fmax(fmin(q[0], q[1]), fmin(fmax(q[0], q[1]), q[2]));
-  else
-    return 0;
+  /* the median so far */
+  double q[CVR_TUNING_ROTATION_TRIALS];
+  const int n = r->trials;
+  memcpy(q, r->ratios, sizeof q);
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && q[j - 1] > q[j]; --j) {
+      const double swap = q[j];
+      q[j] = q[j - 1];
+      q[j - 1] = swap;
+    }
+  const double typical = n % 2 ? q[n / 2] : 0.5 * (q[n / 2 - 1] + q[n / 2]);
+  /* not faster: two trials of which neither was, or three by their median */
+  const int slower = (n == 2 && q[0] >= 1.0) || (n == 3 && typical >= 1.0);
+  if (n < CVR_TUNING_ROTATION_TRIALS && !slower) return 0;
   r->gain = 1.0 - typical;
   r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
   r->frames = 0;

@@ -104,16 +104,19 @@ typedef struct cvr_tuning_cell {
  * degrees toward stored x (at the border the two orders cost about the
  * same, so a trial there says nothing) and measures that frame against the
  * class's best unturned at the frame before. After CVR_TUNING_ROTATION_TRIALS
- * trials (two, if neither was faster) rotation is on if the median turned
- * frame was CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame
- * makes one trial look fast). While on, at each turn the time turns took
- * before it is weighed against what the gain saved on the frames that
- * looked past the border (in the volume's own order); once they cost more,
+ * trials (fewer if they were not faster: two, neither; three, by their
+ * median) rotation is on if the median turned frame was
+ * CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame makes
+ * one trial look fast; with three, bonsai's orbit, where turning gains
+ * nothing on average, was decided on in two runs of two). While on, at each
+ * turn the time turns took before it is weighed against what the gain
+ * saved on the frames that looked as far toward x as trials do (in the
+ * volume's own order); once they cost more,
  * after CVR_TUNING_ROTATION_WATCH frames, rotation is off: an orbit that
  * turns a 1024^3 cube four times at 5 ms each, for no gain, lost 10% of its
  * time. */
 #define CVR_TUNING_ROTATION_LEAN 60.0
-#define CVR_TUNING_ROTATION_TRIALS 3
+#define CVR_TUNING_ROTATION_TRIALS 5
 #define CVR_TUNING_ROTATION_GAIN 0.03
 #define CVR_TUNING_ROTATION_WATCH 180
 typedef struct cvr_tuning_rotation {
@@ -254,8 +257,8 @@ CVR_API int cvr_tuning_rotation_trial_view(const float d[3]);
 /* One trial: the turned frame's kernel time over the reference's. Decides
  * once the trials are enough; returns 1 when it decided. */
 CVR_API int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);
-/* While on, one frame: its kernel time, whether it looked past the border
- * in the volume's own order (turning saves there), and what a turn made
+/* While on, one frame: its kernel time, whether it is a trial view in the
+ * volume's own order (turning saves there), and what a turn made
  * before it took beyond the frame (0: none). Returns 1 when it turned
  * rotation off (at a turn). */
 CVR_API int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,

@@ -327,8 +327,9 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
 /* A rotation trial (tuner.h), once the view's class has converged and the
  * table has not decided: at a trial view, a frame turns the volume (padding
  * it first, once) and is measured as it then renders, against the class's
- * best unturned at the frame before; the copy stays as it turned. Counts
- * against the budget, the turn included (paid: its reference frame was
+ * best unturned at the frame before; the copy stays as it turned, unless it
+ * was slower and turning back pays. Counts against the budget, the turns
+ * included (paid: its reference frame was
  * paid for, the trial follows). *tried: 1 if this frame was one
  * (then rendered, *local filled), -1 if it would be but has no reference
  * (then the frame renders the class's best, to be one), else 0. */
@@ -349,16 +350,30 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const cvr_tuning_class *c = &t->classes[k];
   cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
   turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (the view is past the border) */
-  const cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
+  cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
-  const int measured = local->rotations > 0 && local->kernel_ms > 0.0;
-  cvr_tuning_budget_frame(&t->budget, local->kernel_ms, 0,
-                          measured ? fmax(0.0, local->kernel_ms - reference_ms) +
-                                         turn_cost(ctx->tuner, local)
-                                   : 0.0);
-  if (measured && cvr_tuning_rotation_record(&t->rotation, local->kernel_ms / reference_ms))
+  if (local->rotations == 0) { /* this volume does not turn (several components) */
+    t->rotation.decision = -1;
     save(ctx, t);
+  }
+  const int measured = local->rotations > 0 && local->kernel_ms > 0.0;
+  const double ratio = measured ? local->kernel_ms / reference_ms : 0.0;
+  double excess = measured ? fmax(0.0, local->kernel_ms - reference_ms) : 0.0;
+  const double turn_ms = turn_cost(ctx->tuner, local);
+  excess += turn_ms;
+  /* a turn that was slower is undone (three more quarter turns) where that
+   * pays within CVR_TUNING_ROTATION_WATCH such frames: a copy left turned
+   * serves every later frame, and an orbit about the rotation axis never
+   * looks along stored x again for another trial */
+  if (measured && ratio >= 1.0 &&
+      3.0 * turn_ms <= (ratio - 1.0) * reference_ms * CVR_TUNING_ROTATION_WATCH) {
+    const double start = cvr_now_ms();
+    if ((st = cvr_debug_rotate((cvr_volume *)volume, &turn, 3, NULL)) != CVR_OK) return st;
+    excess += cvr_now_ms() - start;
+  }
+  cvr_tuning_budget_frame(&t->budget, local->kernel_ms, 0, excess);
+  if (measured && cvr_tuning_rotation_record(&t->rotation, ratio)) save(ctx, t);
   return CVR_OK;
 }
 

@@ -103,7 +103,8 @@ typedef struct cvr_tuning_cell {
  * A trial turns the volume at a view at least CVR_TUNING_ROTATION_LEAN
  * degrees toward stored x (at the border the two orders cost about the
  * same, so a trial there says nothing) and measures that frame against the
- * class's best unturned at the frame before. After CVR_TUNING_ROTATION_TRIALS
+ * class's best unturned at the frame before (a slower one is turned back
+ * where that pays: auto.c). After CVR_TUNING_ROTATION_TRIALS
  * trials (fewer if they were not faster: two, neither; three, by their
  * median) rotation is on if the median turned frame was
  * CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame makes

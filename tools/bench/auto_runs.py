@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Several cvr-auto-bench runs (tools/device/run.sh auto) of one code, per
+volume: views within 5% of the confirmed oracle (mean, least, most), AUTO's
+mean over the confirmed oracle, in-place rotation's turns in each warm orbit,
+the warm orbit's wall and kernel time, the orbits until AUTO measured
+nothing more, and the largest share measuring took of a first orbit; then
+the real-data volumes together. As a markdown table.
+
+usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
+  (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
+"""
+import collections
+import glob
+import gzip
+import json
+import os
+import sys
+
+
+def load(run):
+    out = {}
+    for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            rows = [json.loads(line) for line in f]
+        s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
+        if not s or "views_within_5pct_confirmed" not in s:
+            continue
+        warm = [r for r in rows if r.get("bench") == "auto_orbit" and r["pass"] == "warm"]
+        name = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
+        out[name] = dict(confirmed=s["views_within_5pct_confirmed"],
+                         ratio=s["auto_over_oracle_confirmed_mean"],
+                         turns=sum(r["rotations"] for r in warm), wall=s["warm_wall_ms"],
+                         kernel=s["warm_kernel_ms"], orbits=s["orbits_to_converge"],
+                         measuring=s["measuring_share"])
+    return out
+
+
+def main(args):
+    exclude = set()
+    runs = []
+    while args:
+        a = args.pop(0)
+        if a == "--exclude":
+            exclude.add(args.pop(0))
+        else:
+            runs.append(a.rstrip("/"))
+    per = collections.defaultdict(list)
+    for run in runs:
+        for volume, x in load(run).items():
+            if f"{os.path.basename(run)}/{volume}" not in exclude:
+                per[volume].append(x)
+    print("| volume | orbits | confirmed within 5%: mean (range) | AUTO / oracle, confirmed | "
+          "turns per warm orbit | warm orbit: wall, kernel | orbits to converge | measuring, most |")
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    real = []
+    for volume, xs in sorted(per.items()):
+        c = [x["confirmed"] for x in xs]
+        if not volume.startswith("micro"):
+            real += xs
+        print(f"| {volume} | {len(xs)} | {sum(c) / len(c):.1f} ({min(c)}–{max(c)}) "
+              f"| {sum(x['ratio'] for x in xs) / len(xs):.3f} "
+              f"| {' '.join(str(x['turns']) for x in xs)} "
+              f"| {sum(x['wall'] for x in xs) / len(xs):.1f}, "
+              f"{sum(x['kernel'] for x in xs) / len(xs):.1f} ms "
+              f"| {min(x['orbits'] for x in xs)}–{max(x['orbits'] for x in xs)} "
+              f"| {100 * max(x['measuring'] for x in xs):.2f}% |")
+    if real:
+        c = [x["confirmed"] for x in real]
+        print(f"| real data | {len(real)} | {sum(c) / len(c):.1f} ({min(c)}–{max(c)}) "
+              f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -329,10 +329,10 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
  * it first, once) and is measured as it then renders, against the class's
  * best unturned at the frame before; the copy stays as it turned, unless it
  * was slower and turning back pays. Counts against the budget, the turns
- * included (paid: its reference frame was
- * paid for, the trial follows). *tried: 1 if this frame was one
- * (then rendered, *local filled), -1 if it would be but has no reference
- * (then the frame renders the class's best, to be one), else 0. */
+ * included (paid: its reference frame was paid for, the trial follows).
+ * *tried: 1 if this frame was one (then rendered, *local filled), -1 if it
+ * would be but has no reference (then the frame renders the class's best,
+ * to be one), else 0. */
 static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                                  const cvr_volume *volume, const cvr_transfer_function *tf,
                                  const cvr_view *view, const cvr_render_settings *s,

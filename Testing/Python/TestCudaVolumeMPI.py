@@ -35,9 +35,12 @@ def render(ranks):
     cmd = [args.mpiexec, "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
            args.pvbatch, "--force-offscreen-rendering", script, "--plugin", args.plugin,
            "--image", image]
-    # the ranks get an X server of their own, not the one the other tests share
+    # the ranks get an X server of their own, not the one the other tests
+    # share; -noreset: by default Xvfb resets when its last client leaves, and
+    # a rank connecting meanwhile is refused (a 2-rank run failed so three
+    # times in a row)
     if shutil.which("xvfb-run"):
-        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + cmd
+        cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24 -noreset"] + cmd
     # pvpython runs this script inside an MPI singleton of its own: its
     # variables would make the nested mpiexec think it is part of that job
     env = {k: v for k, v in os.environ.items()

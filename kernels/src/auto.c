@@ -736,12 +736,8 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     unsigned long long samples = 0;
     if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
       return st;
-    if (ms > 0.0) { /* one view, its repeats: the same threshold as trials */
-      cvr_tuning_rotation *r = &t->rotation;
-      memset(r, 0, sizeof *r);
-      r->gain = 1.0 - ms * scale / cvr_tuning_mean(c, c->best);
-      r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
-    }
+    if (ms > 0.0) /* one view, its repeats: the same threshold as trials */
+      cvr_tuning_rotation_decide(&t->rotation, ms * scale / cvr_tuning_mean(c, c->best));
   }
   save(ctx, t);
   fill_info(ctx, t, k, dir, s, out);

@@ -493,11 +493,15 @@ int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {
   /* not faster: two trials of which neither was, or three by their median */
   const int slower = (n == 2 && q[0] >= 1.0) || (n == 3 && typical >= 1.0);
   if (n < CVR_TUNING_ROTATION_TRIALS && !slower) return 0;
-  r->gain = 1.0 - typical;
-  r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
-  r->frames = 0;
-  r->saved_ms = r->turns_ms = 0.0;
+  cvr_tuning_rotation_decide(r, typical);
   return 1;
+}
+
+void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio) {
+  r->gain = 1.0 - ratio;
+  r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;
+  r->frames = 0; /* the watch starts afresh */
+  r->saved_ms = r->turns_ms = 0.0;
 }
 
 int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,

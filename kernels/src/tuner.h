@@ -112,10 +112,9 @@ typedef struct cvr_tuning_cell {
  * nothing on average, was decided on in two runs of two). While on, at each
  * turn the time turns took before it is weighed against what the gain
  * saved on the frames that looked as far toward x as trials do (in the
- * volume's own order); once they cost more,
- * after CVR_TUNING_ROTATION_WATCH frames, rotation is off: an orbit that
- * turns a 1024^3 cube four times at 5 ms each, for no gain, lost 10% of its
- * time. */
+ * volume's own order); once they cost more, after CVR_TUNING_ROTATION_WATCH
+ * frames, rotation is off: an orbit that turns a 1024^3 cube four times at
+ * 5 ms each, for no gain, lost 10% of its time. */
 #define CVR_TUNING_ROTATION_LEAN 60.0
 #define CVR_TUNING_ROTATION_TRIALS 5
 #define CVR_TUNING_ROTATION_GAIN 0.03
@@ -258,6 +257,10 @@ CVR_API int cvr_tuning_rotation_trial_view(const float d[3]);
 /* One trial: the turned frame's kernel time over the reference's. Decides
  * once the trials are enough; returns 1 when it decided. */
 CVR_API int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);
+/* Decides from a turned frame's typical ratio to the unturned (the trials'
+ * median, or cvr_tune_now's measurement): on if it is
+ * CVR_TUNING_ROTATION_GAIN faster. */
+CVR_API void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio);
 /* While on, one frame: its kernel time, whether it is a trial view in the
  * volume's own order (turning saves there), and what a turn made
  * before it took beyond the frame (0: none). Returns 1 when it turned

@@ -4,7 +4,8 @@
  * (every strategy renders the same image, so the user sees no difference but
  * its speed), whose kernel time is recorded against the best's at the frame
  * before (cvr_tuning_record_relative: views within a class differ in cost,
- * neighbouring views hardly). A frame measures only while
+ * neighbouring views hardly), if that frame was steady (cvr_tuning_steady:
+ * as fast as the best's frame before it). A frame measures only while
  * the table's budget allows (cvr_tuning_budget: what measuring has cost
  * stays within the settings' tuning_budget share of the frames' time) and
  * no helper thread is loading kernels. A converged class goes on in the
@@ -59,6 +60,14 @@ typedef struct cvr_tuner {
   /* an AUTO frame's wall time beyond its kernel, the last without a turn:
    * what a turn took is a turning frame's beyond that */
   double frame_overhead_ms;
+  /* the last quiet frame that rendered its class's best, or the cell's
+   * choice of known ratio to it: the best's kernel time there, which the
+   * next reference must agree with (cvr_tuning_steady) */
+  const cvr_tuning_table *steady_table;
+  int steady_class;
+  unsigned long long steady_frame;
+  double steady_ms;
+  unsigned long long frames; /* AUTO frames so far */
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -143,6 +152,7 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     }
     memset(t, 0, sizeof *t);
     tu->reference_table = NULL;
+    tu->steady_table = NULL;
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
@@ -485,6 +495,22 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
           ? out->kernel_ms * (1.0 - cvr_tuning_cell_ratio(cell, c, choice))
           : 0.0;
   cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
+  /* the best's time as this frame saw it (a frame of the best or of the
+   * cell's choice), and whether it agrees with the last one's */
+  double as_best = 0.0;
+  if (i < 0 && measurable && quiet) {
+    const double ratio = rendered == best ? 1.0 : cvr_tuning_cell_ratio(cell, c, rendered);
+    if (ratio > 0.0 && isfinite(ratio)) as_best = out->kernel_ms / ratio;
+  }
+  const int steady = as_best > 0.0 && tu->steady_table == t && tu->steady_class == k &&
+                     cvr_tuning_steady(tu->steady_ms, (long long)(tu->frames - tu->steady_frame),
+                                       as_best);
+  if (as_best > 0.0) {
+    tu->steady_table = t;
+    tu->steady_class = k;
+    tu->steady_frame = tu->frames;
+    tu->steady_ms = as_best;
+  }
   out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
   if (i >= 0) {
     if (measurable && cell) { /* (a turn changed the class) */
@@ -496,9 +522,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
     }
     return CVR_OK;
   }
-  /* a frame of the best: the next one's reference, if no load overlapped it
-   * and its kernels were loaded before (its first frame loads them) */
-  if (rendered == best && measurable && quiet &&
+  /* a frame of the best: the next one's reference, if it was steady, no
+   * load overlapped it and its kernels were loaded before (its first frame
+   * loads them) */
+  if (rendered == best && steady &&
       (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
     if (reference_frame && c->measured[best] == 0) { /* the class's scale */
       cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
@@ -544,6 +571,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
+  ++tu->frames;
   st = auto_frame(ctx, t, k, cell, dir, volume, tf, view, s, image, quiet, waiting, &local);
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
@@ -749,6 +777,7 @@ cvr_status cvr_tuning_reset(cvr_context *ctx) {
   cvr_tuner *tu = ctx->tuner;
   tu->table_count = 0;
   tu->reference_table = NULL;
+  tu->steady_table = NULL;
   tu->warning[0] = '\0';
   if (!tu->dir[0]) return CVR_OK;
   DIR *d = opendir(tu->dir);
@@ -775,6 +804,7 @@ cvr_status cvr_tuning_set_cache_dir(cvr_context *ctx, const char *dir) {
   else default_dir(tu->dir, sizeof tu->dir);
   tu->table_count = 0; /* what was learnt is reloaded from the new place */
   tu->reference_table = NULL;
+  tu->steady_table = NULL;
   return CVR_OK;
 }
 

@@ -343,6 +343,12 @@ void cvr_tuning_record_relative(cvr_tuning_class *c, int i, double cost, double 
   cvr_tuning_record(c, i, scaled ? cost * cvr_tuning_mean(c, c->best) / reference : cost, prune);
 }
 
+int cvr_tuning_steady(double previous_ms, long long frames_before, double ms) {
+  return previous_ms > 0.0 && ms > 0.0 && isfinite(previous_ms) && isfinite(ms) &&
+         frames_before >= 1 && frames_before <= CVR_TUNING_STEADY_FRAMES &&
+         ms <= CVR_TUNING_STEADY * previous_ms && previous_ms <= CVR_TUNING_STEADY * ms;
+}
+
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {
   if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
   return measured_count(c) >= CVR_TUNING_CORE;

@@ -210,6 +210,23 @@ CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, 
  * (nothing measured yet: reference <= 0 or not, a plain record). */
 CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, double cost,
                                         double reference, double prune);
+/* A frame of the class's best is the next frame's reference only when it
+ * is steady: within CVR_TUNING_STEADY of the best's time at a frame at most
+ * CVR_TUNING_STEADY_FRAMES before it (a frame of another candidate of known
+ * ratio to the best counts as that ratio says). On the H100 one frame in
+ * 50-100 runs 1.2-5x slower than its neighbours with nothing changed, and
+ * a candidate measured against such a reference looks that much faster:
+ * in one orbit of the shaded cranium a 0.56 ratio made standard 16x8 its
+ * class's best, dropped every other candidate there (prune 1.5 against a
+ * best half its cost) and, seeded from that class, most classes settled on
+ * blocks 7-23% slower than the oracle's
+ * (tools/bench/results/2026-11-24-h100-auto-rotation, final-q). A view that
+ * moves faster than that from frame to frame is measured once it slows. */
+#define CVR_TUNING_STEADY 1.15
+#define CVR_TUNING_STEADY_FRAMES 2
+/* previous_ms: the best's time at a frame `frames_before` frames earlier
+ * (<= 0: none); ms: this frame's. */
+CVR_API int cvr_tuning_steady(double previous_ms, long long frames_before, double ms);
 /* best from the measurements as they are (after a load). */
 CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
 CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);

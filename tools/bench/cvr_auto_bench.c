@@ -28,13 +28,18 @@
  * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
  * 512 samples per ray, no early termination) or a real NIfTI volume
  * (--volume FILE --lo A --hi B [--resample AxBxC]: perspective orbit, early
- * termination, opacity ramp). JSON lines, then a summary line. */
+ * termination, opacity ramp). JSON lines, then a summary line; each orbit
+ * frame also says the frame before's kernel time (before_ms: what a
+ * measured frame was compared with). --tables DIR keeps AUTO's tables (its
+ * cache files) in a new directory. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cvr_commit.h"
@@ -163,17 +168,17 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int me
     *tuning_frames += st.tuning;
     *turns += st.rotations;
     if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before);
-    before = st.kernel_ms;
     if (!measuring_only || st.tuning || st.rotations)
       fprintf(out,
               "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\","
               "\"azimuth\":%d,\"view_class\":%d,\"tuning\":%d,\"strategy\":\"%s\","
               "\"block\":\"%dx%d\",\"kernel_ms\":%.4f,\"wall_ms\":%.4f,\"rotations\":%d,"
-              "\"rotation_ms\":%.4f,\"axes\":[%d,%d,%d]}\n",
+              "\"rotation_ms\":%.4f,\"axes\":[%d,%d,%d],\"before_ms\":%.4f}\n",
               sc->name, sc->rays, pass, az, st.view_class, st.tuning,
               cvr_strategy_name(st.strategy), st.block_width, st.block_height, st.kernel_ms, wall,
               st.rotations, st.rotation_ms, st.volume_axes[0], st.volume_axes[1],
-              st.volume_axes[2]);
+              st.volume_axes[2], before);
+    before = st.kernel_ms;
   }
   return 1;
 }
@@ -267,7 +272,7 @@ static void usage(void) {
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
-          "                      [--confirm ROUNDS] [--out FILE]\n");
+          "                      [--confirm ROUNDS] [--tables DIR] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -332,7 +337,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 }
 
 int main(int argc, char **argv) {
-  const char *path = NULL, *out_path = NULL;
+  const char *path = NULL, *out_path = NULL, *tables = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9;
   double budget = -1.0;    /* the settings' default */
   int tuning_repeats = 0;  /* the same */
@@ -357,6 +362,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--budget") && v) budget = atof(argv[++i]);
     else if (!strcmp(a, "--tuning-repeats") && v) tuning_repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--confirm") && v) rounds = atoi(argv[++i]);
+    else if (!strcmp(a, "--tables") && v) tables = argv[++i];
     else {
       usage();
       return 2;
@@ -372,7 +378,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(NULL));
     return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
   }
-  cvr_tuning_set_cache_dir(ctx, ""); /* from nothing, and nothing left behind */
+  /* from nothing; nothing left behind, or AUTO's tables in a new directory */
+  if (tables && mkdir(tables, 0755) != 0) {
+    fprintf(stderr, "cvr-auto-bench: --tables %s: %s (a new directory)\n", tables, strerror(errno));
+    return 2;
+  }
+  cvr_tuning_set_cache_dir(ctx, tables ? tables : "");
   FILE *out = out_path ? fopen(out_path, "w") : stdout;
   scene sc;
   memset(&sc, 0, sizeof sc);

@@ -261,7 +261,7 @@ if [[ " $steps " == *" auto "* ]]; then
   # orbits: the 1024^3 micro-benchmark and real data (CVR_AUTO_SPECS:
   # FILE:LO:HI:[RESAMPLE]:[shade] ... instead; CVR_AUTO_ARGS: more
   # cvr-auto-bench options, e.g. --budget 1, for every orbit)
-  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 ${CVR_AUTO_ARGS:-} \
+  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 ${CVR_AUTO_ARGS:-} --tables "$out/tables-micro-1024" \
     --out "$out/auto-micro-1024.jsonl" 2>>"$out/auto.err"
   note "auto micro 1024 rc=$? $(tail -n 1 "$out/auto-micro-1024.jsonl")"
   for spec in ${CVR_AUTO_SPECS:-ct/cranium_ct.nii.gz:100:1500:: ct/cranium_ct.nii.gz:100:1500::shade scivis/bonsai.nii.gz:30:180:: ct/cranium_ct.nii.gz:100:1500:512x512x294:}; do
@@ -269,7 +269,7 @@ if [[ " $steps " == *" auto "* ]]; then
     name=$(basename "$file" .nii.gz)${resample:+-$resample}${shade:+-shaded}
     "$pack/bin/cvr-auto-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} \
       --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade} ${CVR_AUTO_ARGS:-} \
-      --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
+      --tables "$out/tables-$name" --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
     note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
   done
 fi

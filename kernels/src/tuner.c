@@ -168,9 +168,11 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
   for (int j = 0; j < count; ++j) {
     const cvr_tuning_class *o = &classes[j];
     if (!comparable(o, c)) continue;
-    /* informative once its best is measured as often as a contender is;
-     * before, it only tells which candidate this class renders first */
-    const int informative = o->measured[o->best] >= repeats;
+    /* informative once its best is measured as often as a contender is,
+     * if it looks along the same axis; before, or along another axis, it
+     * only tells which candidate this class renders first */
+    const int informative = o->measured[o->best] >= repeats &&
+                            CVR_TUNING_CLASS_AXIS(o->view_class) == CVR_TUNING_CLASS_AXIS(c->view_class);
     const double best = cvr_tuning_mean(o, o->best);
     for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
       const int x = index_of(o, c->names[i]);
@@ -179,10 +181,10 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
        * in some classes and not in others of the same orientation on the
        * H100: other classes tell nothing of it, it is always measured */
       if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE) continue;
-      double ratio;
-      if (o->measured[x]) ratio = cvr_tuning_mean(o, x) / best;
-      else if (o->dropped[x]) ratio = 2.0 * prune; /* failed there, or seeded away: bad */
-      else continue;                               /* not measured yet: no word */
+      /* not measured there (yet, or seeded away, or the device could not
+       * run it: each class checks that before rendering): no word */
+      if (!o->measured[x]) continue;
+      const double ratio = cvr_tuning_mean(o, x) / best;
       early_sum[i] += ratio;
       ++early_seen[i];
       if (informative) {

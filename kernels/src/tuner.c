@@ -286,6 +286,8 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
 }
 
 int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned char *waiting) {
+  for (int i = 0; i < c->count; ++i) /* a win to confirm */
+    if (c->pending[i] > 0.0 && !c->dropped[i] && !(waiting && waiting[i])) return i;
   int first = -1; /* everything once, lowest prior first */
   for (int i = 0; i < c->count; ++i)
     if (!c->dropped[i] && c->measured[i] == 0 && !(waiting && waiting[i]) &&
@@ -325,7 +327,16 @@ void cvr_tuning_update_best(cvr_tuning_class *c) {
 
 void cvr_tuning_record(cvr_tuning_class *c, int i, double cost, double prune) {
   if (i < 0 || i >= c->count) return;
-  if (!(cost > 0.0) || !isfinite(cost)) {
+  const int valid = cost > 0.0 && isfinite(cost);
+  if (valid && c->pending[i] > 0.0) { /* the confirmation: the slower counts */
+    cost = fmax(cost, c->pending[i]);
+  } else if (valid && c->measured[i] == 0 && i != c->best && c->measured[c->best] > 0 &&
+             cost * CVR_TUNING_CONTENDER < cvr_tuning_mean(c, c->best)) {
+    c->pending[i] = cost; /* a big first win: measured again before it counts */
+    return;
+  }
+  c->pending[i] = 0.0;
+  if (!valid) {
     c->dropped[i] = 1;
   } else {
     c->measured[i] += 1;

@@ -17,6 +17,15 @@
  * (frames of a class see different views: one measurement may mislead);
  * the rest are measured once. */
 #define CVR_TUNING_CONTENDER 1.10
+/* A candidate whose first measurement is more than CVR_TUNING_CONTENDER
+ * faster than the best is measured once more before it counts, and counts
+ * as the slower of the two. Records are ratios to the best at the time:
+ * one lucky ratio made a candidate the best at a scale 20% low, every later
+ * candidate was measured against it, and those measured before it stayed
+ * out of contention for good (on the H100: a class's best at 1.000 after
+ * six measurements, three others at 1.23-1.26 after one, the oracle's best
+ * among them 8-15% faster at the class's views:
+ * tools/bench/results/2026-11-25-h100-auto-robust). */
 #define CVR_TUNING_NAME_SIZE 48
 
 /* The tuned fields of the settings; the rest stay the caller's. */
@@ -44,6 +53,9 @@ typedef struct cvr_tuning_class {
    * (list order until then); not kept in files */
   double prior[CVR_TUNING_MAX_CANDIDATES];
   int seeded;
+  /* a first measurement waiting for its confirmation (0: none); not kept
+   * in files */
+  double pending[CVR_TUNING_MAX_CANDIDATES];
 } cvr_tuning_class;
 
 /* What measuring costs, bounded: a frame may measure a candidate only while
@@ -187,7 +199,7 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
  * H100, the classes along stored x (3D warp marching best) once measured
  * standard 4x64 and 2x128 1.2-1.3x slower, once each, and pruned them
  * from every class along y and z, where they were the oracle's best at 7-8
- * views of 36 (tools/bench/results/2026-11-25-h100-auto-seeding); and a
+ * views of 36 (tools/bench/results/2026-11-25-h100-auto-robust); and a
  * candidate dropped unmeasured tells nothing (counted as slow, it spread
  * one class's verdict to every class after it). */
 #define CVR_TUNING_SEED_KEEP 3
@@ -195,8 +207,8 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
                              int repeats, double prune);
 /* The candidate to measure in this frame, or -1 when the class has converged:
- * each candidate once (lowest prior first), then contenders up to `repeats`
- * times. */
+ * a first measurement to confirm, each candidate once (lowest prior first),
+ * then contenders up to `repeats` times. */
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* The same among the candidates that are not waiting (waiting[i] != 0: not
  * measurable yet, its kernel still loading); -1 also when every candidate
@@ -204,7 +216,9 @@ CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
                                   const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
- * it), updates best and drops what the prune factor rules out. */
+ * it), updates best and drops what the prune factor rules out; a first
+ * one more than CVR_TUNING_CONTENDER faster than the best waits for a
+ * second (the slower of the two counts). */
 CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
 /* The same for a measurement taken right after the class's best rendered a
  * neighbouring view at cost `reference`: recorded as cost x (the best's

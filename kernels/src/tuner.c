@@ -161,18 +161,19 @@ static int comparable(const cvr_tuning_class *o, const cvr_tuning_class *c) {
 
 void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count, int repeats,
                      double prune) {
-  if (c->seeded) return;
-  double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0}, early_sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
-  int seen[CVR_TUNING_MAX_CANDIDATES] = {0}, early_seen[CVR_TUNING_MAX_CANDIDATES] = {0};
-  int tuned = 0;
+  if (c->seeded == 2) return;
+  /* ratios to the best, by name, from informative classes along [0] other
+   * axes and [1] the same axis; early: from any class that measured it */
+  double sum[2][CVR_TUNING_MAX_CANDIDATES] = {{0.0}}, early_sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
+  int seen[2][CVR_TUNING_MAX_CANDIDATES] = {{0}}, early_seen[CVR_TUNING_MAX_CANDIDATES] = {0};
+  int tuned[2] = {0, 0};
   for (int j = 0; j < count; ++j) {
     const cvr_tuning_class *o = &classes[j];
     if (!comparable(o, c)) continue;
-    /* informative once its best is measured as often as a contender is,
-     * if it looks along the same axis; before, or along another axis, it
-     * only tells which candidate this class renders first */
-    const int informative = o->measured[o->best] >= repeats &&
-                            CVR_TUNING_CLASS_AXIS(o->view_class) == CVR_TUNING_CLASS_AXIS(c->view_class);
+    /* informative once its best is measured as often as a contender is;
+     * before, it only tells which candidate this class renders first */
+    const int informative = o->measured[o->best] >= repeats;
+    const int same = CVR_TUNING_CLASS_AXIS(o->view_class) == CVR_TUNING_CLASS_AXIS(c->view_class);
     const double best = cvr_tuning_mean(o, o->best);
     for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
       const int x = index_of(o, c->names[i]);
@@ -188,13 +189,13 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
       early_sum[i] += ratio;
       ++early_seen[i];
       if (informative) {
-        sum[i] += ratio;
-        ++seen[i];
+        sum[same][i] += ratio;
+        ++seen[same][i];
       }
     }
-    tuned += informative;
+    tuned[same] += informative;
   }
-  if (!tuned) {
+  if (!tuned[0] && !tuned[1]) {
     /* a class with nothing measured yet renders first what is best so far
      * elsewhere (then the papers' prediction, and the rest in list order) */
     int first = -1;
@@ -210,15 +211,24 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
     }
     return;
   }
-  c->seeded = 1;
-  /* what this class measured already stays; the rest is ordered and pruned */
+  const int level = tuned[1] ? 2 : 1;
+  if (level <= c->seeded) return; /* (other axes only, done) */
+  c->seeded = level;
+  /* what this class measured already stays; the rest is ordered and
+   * pruned: by every informative class once one along the same axis is,
+   * SEED_PRUNE slower; before, by the other axes, prune slower (what the
+   * prune would drop after one measurement) */
+  const double limit = level == 2 ? fmin(prune, CVR_TUNING_SEED_PRUNE) : prune;
+  double over[CVR_TUNING_MAX_CANDIDATES]; /* its ratio over the limit: >= 1, droppable */
   int order[CVR_TUNING_MAX_CANDIDATES], n = 0, standing = 0;
   for (int i = 0; i < c->count; ++i) {
     if (c->dropped[i]) continue;
-    standing += seen[i] || c->measured[i] > 0; /* the unknown are measured anyway */
+    const int known = seen[0][i] + (level == 2 ? seen[1][i] : 0);
+    standing += known || c->measured[i] > 0; /* the unknown are measured anyway */
     if (c->measured[i]) continue;
     /* never measured anywhere: tried early, right after the best elsewhere */
-    c->prior[i] = seen[i] ? sum[i] / seen[i] : 1.001;
+    c->prior[i] = known ? (sum[0][i] + (level == 2 ? sum[1][i] : 0.0)) / known : 1.001;
+    over[i] = known ? c->prior[i] / limit : 0.0;
     order[n++] = i;
   }
   for (int a = 1; a < n; ++a) /* by prior, stable */
@@ -227,13 +237,18 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
       order[b] = order[b - 1];
       order[b - 1] = x;
     }
-  /* the worst first, while more than SEED_KEEP of the known stand */
-  const double limit = fmin(prune, CVR_TUNING_SEED_PRUNE);
-  for (int r = n - 1; r >= 0 && standing > CVR_TUNING_SEED_KEEP; --r)
-    if (seen[order[r]] && c->prior[order[r]] >= limit) {
-      c->dropped[order[r]] = 1;
-      --standing;
-    }
+  /* the most over its limit first, while more than SEED_KEEP of the known
+   * stand */
+  while (standing > CVR_TUNING_SEED_KEEP) {
+    int worst = -1;
+    for (int r = 0; r < n; ++r)
+      if (!c->dropped[order[r]] && over[order[r]] >= 1.0 &&
+          (worst < 0 || over[order[r]] > over[worst]))
+        worst = order[r];
+    if (worst < 0) break;
+    c->dropped[worst] = 1;
+    --standing;
+  }
   cvr_tuning_update_best(c);
 }
 

@@ -52,7 +52,7 @@ typedef struct cvr_tuning_class {
   /* expected cost relative to the best, from the classes already tuned
    * (list order until then); not kept in files */
   double prior[CVR_TUNING_MAX_CANDIDATES];
-  int seeded;
+  int seeded; /* 0 no, 1 by other axes, 2 by its own */
   /* a first measurement waiting for its confirmation (0: none); not kept
    * in files */
   double pending[CVR_TUNING_MAX_CANDIDATES];
@@ -181,27 +181,31 @@ CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
-/* Once other classes of the table looking along the same axis have
- * measured enough (their best as often as contenders are, and SEED_KEEP
- * candidates; aligned classes and the others only among themselves): what
- * they measured (candidates matched by name) orders this class's
- * candidates not measured yet, and those that were on average SEED_PRUNE
- * (or prune, if lower) times slower than the best there are dropped
- * unmeasured, worst first, while more than SEED_KEEP of those measured
- * somewhere stand (one measured nowhere is tried early, right after the
- * best elsewhere; the block-shape candidate is always measured). Views of
- * neighbouring classes favour mostly the same configurations, so a class
- * visited later in an orbit tunes in a few frames, and a class left half
- * measured (its kernels were loading) skips what the others found slow.
- * Once per class. Before that, a class with nothing measured renders first
- * what is best so far in classes with SEED_KEEP measured, along any axis.
- * Along another axis rays walk memory differently: with shading on the
- * H100, the classes along stored x (3D warp marching best) once measured
- * standard 4x64 and 2x128 1.2-1.3x slower, once each, and pruned them
- * from every class along y and z, where they were the oracle's best at 7-8
- * views of 36 (tools/bench/results/2026-11-25-h100-auto-robust); and a
- * candidate dropped unmeasured tells nothing (counted as slow, it spread
- * one class's verdict to every class after it). */
+/* Once other classes of the table have measured enough (their best as
+ * often as contenders are, and SEED_KEEP candidates; aligned classes and
+ * the others only among themselves) and one of them looks along the same
+ * axis: what they measured (candidates matched by name) orders this
+ * class's candidates not measured yet, and those that were on average
+ * SEED_PRUNE (or prune, if lower) times slower than the best there are
+ * dropped unmeasured, worst first, while more than SEED_KEEP of those
+ * measured somewhere stand (one measured nowhere is
+ * tried early, right after the best elsewhere; the block-shape candidate
+ * is always measured). Views of neighbouring classes favour mostly the
+ * same configurations, so a class visited later in an orbit tunes in a few
+ * frames, and a class left half measured (its kernels were loading) skips
+ * what the others found slow. Before a class along the same axis has
+ * measured enough, classes along the others order the candidates and drop
+ * what was prune times slower there (what the prune would drop after one
+ * measurement); the class is seeded again once one along its own axis
+ * has. Before that, a class with nothing measured renders first what is
+ * best so far in classes with SEED_KEEP measured. Along another axis rays walk memory
+ * differently: with shading on the H100, the classes along stored x (3D
+ * warp marching best) once measured standard 4x64 and 2x128 1.2-1.3x
+ * slower, once each, and pruned them from every class along y and z, where
+ * they were the oracle's best at 7-8 views of 36
+ * (tools/bench/results/2026-11-25-h100-auto-robust); and a candidate
+ * dropped unmeasured tells nothing (counted as slow, it spread one class's
+ * verdict to every class after it). */
 #define CVR_TUNING_SEED_KEEP 3
 #define CVR_TUNING_SEED_PRUNE 1.2
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,

@@ -188,22 +188,23 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
  * class's candidates not measured yet, and those that were on average
  * SEED_PRUNE (or prune, if lower) times slower than the best there are
  * dropped unmeasured, worst first, while more than SEED_KEEP of those
- * measured somewhere stand (one measured nowhere is
- * tried early, right after the best elsewhere; the block-shape candidate
- * is always measured). Views of neighbouring classes favour mostly the
- * same configurations, so a class visited later in an orbit tunes in a few
- * frames, and a class left half measured (its kernels were loading) skips
- * what the others found slow. Before a class along the same axis has
- * measured enough, classes along the others order the candidates and drop
- * what was prune times slower there (what the prune would drop after one
+ * measured somewhere stand (one measured nowhere is tried early, right
+ * after the best elsewhere; the block-shape candidate is always measured).
+ * Views of neighbouring classes favour mostly the same configurations, so
+ * a class visited later in an orbit tunes in a few frames, and a class
+ * left half measured (its kernels were loading) skips what the others
+ * found slow. Until a class along the same axis has measured enough,
+ * those along the others order the candidates and drop only what was
+ * prune times slower there (what the prune would drop after one
  * measurement); the class is seeded again once one along its own axis
- * has. Before that, a class with nothing measured renders first what is
- * best so far in classes with SEED_KEEP measured. Along another axis rays walk memory
- * differently: with shading on the H100, the classes along stored x (3D
- * warp marching best) once measured standard 4x64 and 2x128 1.2-1.3x
- * slower, once each, and pruned them from every class along y and z, where
- * they were the oracle's best at 7-8 views of 36
- * (tools/bench/results/2026-11-25-h100-auto-robust); and a candidate
+ * has. Before any of that, a class with nothing measured renders first
+ * what is best so far in classes with SEED_KEEP measured. Along another
+ * axis rays walk memory differently: with shading on the H100, the classes
+ * along stored x (3D warp marching best) once measured standard 4x64 and
+ * 2x128 1.2-1.3x slower, once each, and pruned them from every class along
+ * y and z, where they were the oracle's best at many views (the oracle's
+ * choice was dropped in AUTO's class at 26 of 52 views missed:
+ * tools/bench/results/2026-11-25-h100-auto-robust); and a candidate
  * dropped unmeasured tells nothing (counted as slow, it spread one class's
  * verdict to every class after it). */
 #define CVR_TUNING_SEED_KEEP 3
@@ -239,9 +240,10 @@ CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, doub
  * is steady: within CVR_TUNING_STEADY of the best's time at a frame at most
  * CVR_TUNING_STEADY_FRAMES before it (a frame of another candidate of known
  * ratio to the best counts as that ratio says). On the H100 one frame in
- * 50-100 runs 1.2-5x slower than its neighbours with nothing changed, and
- * a candidate measured against such a reference looks that much faster:
- * in one orbit of the shaded cranium a 0.56 ratio made standard 16x8 its
+ * 70 of a first orbit runs 1.15-5x slower than its neighbours of the same
+ * configuration, and a candidate measured against such a reference looks
+ * that much faster: in one orbit of the shaded cranium a 0.56 ratio made
+ * standard 16x8 its
  * class's best, dropped every other candidate there (prune 1.5 against a
  * best half its cost) and, seeded from that class, most classes settled on
  * blocks 7-23% slower than the oracle's

@@ -17,7 +17,8 @@ void cvr_tools_write_meta(FILE *out, const char *device, const char *commit, int
   for (int i = 0; i < argc; ++i) {
     const char *a = strrchr(argv[i], '/');
     const int path = a && (i == 0 || !strcmp(argv[i - 1], "--out") ||
-                           !strcmp(argv[i - 1], "--volume") || !strcmp(argv[i - 1], "--images"));
+                           !strcmp(argv[i - 1], "--volume") || !strcmp(argv[i - 1], "--images") ||
+                           !strcmp(argv[i - 1], "--tables"));
     fprintf(out, "%s%s", i ? " " : "", path ? a + 1 : argv[i]);
   }
   fprintf(out, "\"}}\n");

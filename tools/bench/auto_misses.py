@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Where AUTO falls short, from cvr-auto-bench runs that kept their tables
+(tools/device/run.sh auto, `tables-VOLUME/`), per volume over the runs:
+
+- the views whose confirmed time is more than 5% over the oracle's, by what
+  picked AUTO's configuration there: its class's best (lowest class mean),
+  a cell's choice (another finalist, measured faster in the view's cell), or
+  nothing (the class never measured);
+- for the views of a cell's choice, that choice's mean ratio to the class's
+  best in its cell, missed and not (quartiles; only where one cell of the
+  class chose that configuration, so the cell is known);
+- the first orbit's kernel time over the warm orbit's, as shares of the warm
+  orbit: its measured frames, its frames that rendered another
+  configuration than the warm orbit did at that view, and the rest.
+
+usage: auto_misses.py RUN_DIR...
+"""
+import collections
+import glob
+import gzip
+import json
+import os
+import statistics
+import sys
+
+FINALIST = 1.2  # CVR_TUNING_FINALIST
+FINALISTS = 4   # CVR_TUNING_FINALISTS
+MISS = 1.05
+
+
+def load_table(path):
+    """classes: view class -> [(name, measured, mean, dropped)];
+    cells: view class -> [{candidate: (count, mean ratio)}]"""
+    classes, cells, current = {}, collections.defaultdict(list), None
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if not p:
+                continue
+            if p[0] == "class":
+                current = int(p[1])
+                classes[current] = []
+            elif p[0] == "cell":
+                ratios = {}
+                for entry in p[3:]:
+                    i, n, total = entry.split(":")
+                    ratios[int(i)] = (int(n), float(total) / int(n))
+                cells[int(p[1])].append(ratios)
+            elif p[0] in ("cells", "checksum"):
+                current = None
+            elif current is not None and p[0].isdigit():
+                n, total, dropped = int(p[0]), float(p[1]), int(p[2])
+                classes[current].append((" ".join(p[3:]), n, total / n if n else None, dropped))
+    return classes, cells
+
+
+def class_best(candidates):
+    measured = [i for i, c in enumerate(candidates) if c[1] and not c[3]]
+    return min(measured, key=lambda i: candidates[i][2]) if measured else None
+
+
+def cell_choice(candidates, ratios):
+    """What a cell renders (cvr_tuning_cell_choice with repeats >= 2)."""
+    best = class_best(candidates)
+    if best is None:
+        return None
+    finalists = sorted((i for i, c in enumerate(candidates)
+                        if i != best and c[1] and not c[3]
+                        and c[2] <= FINALIST * candidates[best][2]),
+                       key=lambda i: candidates[i][2])[:FINALISTS]
+    choice, least = best, 1.0
+    for i in finalists:
+        if i in ratios and ratios[i][0] >= 2 and ratios[i][1] < least:
+            choice, least = i, ratios[i][1]
+    return choice
+
+
+def quartiles(values):
+    if len(values) < 2:
+        return " ".join("%.3f" % v for v in values) or "-"
+    return "/".join("%.3f" % q for q in statistics.quantiles(values, n=4))
+
+
+def main(runs):
+    views = collections.defaultdict(collections.Counter)  # volume -> (source, missed)
+    ratios = collections.defaultdict(lambda: ([], []))     # volume -> (kept, missed)
+    first = collections.defaultdict(list)                  # volume -> (measured, other, same)
+    for run in runs:
+        for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
+            volume = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
+            tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
+            if len(tables) != 1:
+                continue
+            classes, cells = load_table(tables[0])
+            opener = gzip.open if path.endswith(".gz") else open
+            with opener(path, "rt") as f:
+                rows = [json.loads(line) for line in f]
+            orbit = {}
+            for r in rows:
+                if r.get("bench") == "auto_orbit" and r["pass"] in ("cold", "warm"):
+                    orbit[(r["pass"], r["azimuth"])] = r
+            for r in rows:
+                if r.get("bench") != "auto_view":
+                    continue
+                at = orbit[("warm", r["azimuth"])]
+                if at["rotations"]:  # the frame turned: its class is the next frame's
+                    at = orbit[("warm", (r["azimuth"] + 1) % 360)]
+                candidates = classes[at["view_class"]]
+                names = [c[0] for c in candidates]
+                config = r["auto_config"].replace(", turned", "")
+                missed = r["auto_over_oracle_confirmed"] > MISS
+                best = class_best(candidates)
+                if best is None:
+                    source = "nothing measured"
+                elif config == names[best]:
+                    source = "class best"
+                else:
+                    source = "cell choice"
+                views[volume][(source, missed)] += 1
+                if source == "cell choice" and config in names:
+                    x = names.index(config)
+                    choosing = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == x]
+                    if len(choosing) == 1:
+                        ratios[volume][missed].append(choosing[0][x][1])
+            warm_ms = sum(r["kernel_ms"] for (p, _), r in orbit.items() if p == "warm")
+            share = [0.0, 0.0, 0.0]
+            for (p, azimuth), cold in orbit.items():
+                warm = orbit.get(("warm", azimuth))
+                if p != "cold" or not warm:
+                    continue
+                same = (cold["strategy"], cold["block"]) == (warm["strategy"], warm["block"])
+                part = 0 if cold["tuning"] else 2 if same else 1
+                share[part] += (cold["kernel_ms"] - warm["kernel_ms"]) / warm_ms
+            first[volume].append(share)
+    print("| volume | views | missed | by class best | by cell choice | class not measured "
+          "| cell choice's ratio in its cell, kept / missed (quartiles) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for volume in sorted(views):
+        v = views[volume]
+        total = sum(v.values())
+        missed = {s: v[(s, True)] for s in ("class best", "cell choice", "nothing measured")}
+        of = {s: v[(s, True)] + v[(s, False)] for s in missed}
+        kept, lost = ratios[volume]
+        print("| %s | %d | %d | %d of %d | %d of %d | %d of %d | %s (%d) / %s (%d) |" % (
+            volume, total, sum(missed.values()), missed["class best"], of["class best"],
+            missed["cell choice"], of["cell choice"], missed["nothing measured"],
+            of["nothing measured"], quartiles(kept), len(kept), quartiles(lost), len(lost)))
+    print()
+    print("| volume | first orbit over warm: measured frames | other configuration | same "
+          "| (mean over runs; range of the total) |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for volume in sorted(first):
+        s = first[volume]
+        totals = [sum(x) for x in s]
+        print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% to %.1f%% |" % (
+            volume, *(100 * statistics.mean(x[i] for x in s) for i in range(3)),
+            100 * min(totals), 100 * max(totals)))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

@@ -4,7 +4,9 @@ volume: views within 5% of the confirmed oracle (mean, least, most), AUTO's
 mean over the confirmed oracle, in-place rotation's turns in each warm orbit,
 the warm orbit's wall and kernel time, the orbits until AUTO measured
 nothing more, and the largest share measuring took of a first orbit; then
-the real-data volumes together. As a markdown table.
+the real-data volumes together. Runs with --replicate add the replicate
+sweep's views within 5% (an exhaustive search of its own: the ceiling the
+oracle's noise sets). As a markdown table.
 
 usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
   (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
@@ -32,8 +34,18 @@ def load(run):
                          ratio=s["auto_over_oracle_confirmed_mean"],
                          turns=sum(r["rotations"] for r in warm), wall=s["warm_wall_ms"],
                          kernel=s["warm_kernel_ms"], orbits=s["orbits_to_converge"],
-                         measuring=s["measuring_share"])
+                         measuring=s["measuring_share"],
+                         replicate=s.get("replicate_views_within_5pct_confirmed"))
     return out
+
+
+def spread(c):
+    return f"{sum(c) / len(c):.1f} ({min(c)}–{max(c)})"
+
+
+def replicate(xs):
+    r = [x["replicate"] for x in xs if x["replicate"] is not None]
+    return f" {spread(r)} of {len(r)} |" if r else " - |"
 
 
 def main(args):
@@ -51,24 +63,25 @@ def main(args):
             if f"{os.path.basename(run)}/{volume}" not in exclude:
                 per[volume].append(x)
     print("| volume | orbits | confirmed within 5%: mean (range) | AUTO / oracle, confirmed | "
-          "turns per warm orbit | warm orbit: wall, kernel | orbits to converge | measuring, most |")
-    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+          "turns per warm orbit | warm orbit: wall, kernel | orbits to converge | measuring, most "
+          "| replicate within 5% |")
+    print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     real = []
     for volume, xs in sorted(per.items()):
         c = [x["confirmed"] for x in xs]
         if not volume.startswith("micro"):
             real += xs
-        print(f"| {volume} | {len(xs)} | {sum(c) / len(c):.1f} ({min(c)}–{max(c)}) "
+        print(f"| {volume} | {len(xs)} | {spread(c)} "
               f"| {sum(x['ratio'] for x in xs) / len(xs):.3f} "
               f"| {' '.join(str(x['turns']) for x in xs)} "
               f"| {sum(x['wall'] for x in xs) / len(xs):.1f}, "
               f"{sum(x['kernel'] for x in xs) / len(xs):.1f} ms "
               f"| {min(x['orbits'] for x in xs)}–{max(x['orbits'] for x in xs)} "
-              f"| {100 * max(x['measuring'] for x in xs):.2f}% |")
+              f"| {100 * max(x['measuring'] for x in xs):.2f}% |" + replicate(xs))
     if real:
         c = [x["confirmed"] for x in real]
-        print(f"| real data | {len(real)} | {sum(c) / len(c):.1f} ({min(c)}–{max(c)}) "
-              f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |")
+        print(f"| real data | {len(real)} | {spread(c)} "
+              f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,12 @@
  *    again, interleaved, --confirm rounds (confirm(): the sweep's least of
  *    some 28 noisy medians is partly luck), for a second comparison
  *    ("confirmed") and what a frame after another configuration costs
- *    over a steady one (switch_over_steady).
+ *    over a steady one (switch_over_steady);
+ *  - with --replicate, a second sweep as the first, after it: its best at
+ *    each view is confirmed with the others ("replicate"), and every
+ *    confirmed ratio is then to the least of them all. The replicate is an
+ *    exhaustive search of its own: how often it lands within 5% of the
+ *    confirmed best is what the oracle's own noise allows any search.
  * Before the cold pass, one frame of the standard strategy (reported as
  * first_frame_ms): what any strategy's first frame in a context pays (the
  * volume's and table's uploads, the standard kernel's loading), so that
@@ -225,7 +230,7 @@ static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
  * configurations come after the unturned ones in a round, whose volume is
  * first turned back; AUTO's own choice is rendered in the voxel order AUTO
  * rendered it in. */
-#define MAX_CONFIRM 4
+#define MAX_CONFIRM 5
 typedef struct confirm_config {
   cvr_render_settings settings;
   int rotation;
@@ -267,12 +272,23 @@ static int confirm(cvr_context *ctx, const scene *sc, const cvr_view *view, int 
   return 1;
 }
 
+/* A sweep candidate to confirm, with rotation (pass 1) or without. */
+static void add_confirmed(confirm_config *c, const scene *sc, const cvr_candidate *candidate,
+                          const char *name, int rotation) {
+  c->settings = sc->base;
+  cvr_candidate_apply(candidate, &c->settings);
+  c->rotation = rotation;
+  c->own = 0;
+  c->settings.rotation_policy = rotation ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
+  snprintf(c->name, sizeof c->name, "%s", name);
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
-          "                      [--confirm ROUNDS] [--tables DIR] [--out FILE]\n");
+          "                      [--confirm ROUNDS] [--replicate] [--tables DIR] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -338,7 +354,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL, *tables = NULL;
-  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9;
+  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9, replicate = 0;
   double budget = -1.0;    /* the settings' default */
   int tuning_repeats = 0;  /* the same */
   int resample[3] = {0, 0, 0};
@@ -363,6 +379,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--tuning-repeats") && v) tuning_repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--confirm") && v) rounds = atoi(argv[++i]);
     else if (!strcmp(a, "--tables") && v) tables = argv[++i];
+    else if (!strcmp(a, "--replicate")) replicate = 1;
     else {
       usage();
       return 2;
@@ -447,6 +464,9 @@ int main(int argc, char **argv) {
   static double sweep_ms[MAX_VIEWS][2][MAX_CONFIGS];
   static confirm_config confirmed[MAX_VIEWS][MAX_CONFIRM];
   static int confirmed_count[MAX_VIEWS], auto_candidate[MAX_VIEWS];
+  /* the replicate sweep's best per view, and where it is in the confirmation */
+  static double replicate_ms[MAX_VIEWS];
+  static int replicate_of[MAX_VIEWS], replicate_turned[MAX_VIEWS], replicate_at[MAX_VIEWS];
   int views = 0;
   /* grouped so that the volume is padded for rotation, or not, once per
    * group: AUTO as it decided; every candidate without rotation (the
@@ -487,10 +507,11 @@ int main(int argc, char **argv) {
           (info.configuration[len] == ',' || !info.configuration[len]))
         auto_candidate[views] = i;
     }
-    oracle_ms[views] = INFINITY;
-    oracle_of[views] = -1;
+    oracle_ms[views] = replicate_ms[views] = INFINITY;
+    oracle_of[views] = replicate_of[views] = -1;
   }
-  for (int pass = 0; pass < (cuda ? 2 : 1); ++pass)
+  for (int run = 0; run < (cuda ? 2 : 1) * (1 + replicate); ++run) {
+    const int sweep = run / (cuda ? 2 : 1), pass = run % (cuda ? 2 : 1);
     for (int v = 0; v < views; ++v) {
       if (v == 0 && cuda && !reset_orientation(ctx, &sc)) {
         fprintf(stderr, "cvr-auto-bench: cannot turn the volume back: %s\n", cvr_last_error(ctx));
@@ -502,25 +523,32 @@ int main(int argc, char **argv) {
       cvr_render_stats st;
       cvr_render_settings s = sc.base;
       s.rotation_policy = pass ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
-      if (!pass) std_ms[v] = timed(ctx, &sc, &view, &s, repeats, &st);
+      if (!pass && !sweep) std_ms[v] = timed(ctx, &sc, &view, &s, repeats, &st);
       for (int i = 0; i < n; ++i) {
         s = sc.base;
         cvr_candidate_apply(&cand[i], &s);
         s.rotation_policy = pass ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
         const double ms = timed(ctx, &sc, &view, &s, repeats, &st);
         if (ms <= 0.0) continue; /* cannot run here */
-        fprintf(out, "{\"bench\":\"auto_oracle\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
+        fprintf(out, "{\"bench\":\"%s\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
                      "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"ms\":%.4f,"
                      "\"spread\":%.4f,\"first_ms\":%.4f}\n",
-                sc.name, rays, az, names[i], pass, st.volume_axes[0], st.volume_axes[1],
-                st.volume_axes[2], ms, last_spread, last_first_ms);
+                sweep ? "auto_replicate" : "auto_oracle", sc.name, rays, az, names[i], pass,
+                st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], ms, last_spread,
+                last_first_ms);
+        if (sweep) {
+          if (ms < replicate_ms[v]) replicate_ms[v] = ms, replicate_of[v] = i, replicate_turned[v] = pass;
+          continue;
+        }
         sweep_ms[v][pass][i] = ms;
         if (ms < oracle_ms[v]) oracle_ms[v] = ms, oracle_of[v] = i, oracle_turned[v] = pass;
       }
     }
-  /* the confirmation: AUTO's choice and the sweep's three best (AUTO's own
-   * counted once), interleaved at each view */
-  double confirmed_ratio[MAX_VIEWS], switch_ratio[MAX_VIEWS * MAX_CONFIRM];
+  }
+  /* the confirmation: AUTO's choice, the sweep's three best and the
+   * replicate's best (each counted once), interleaved at each view */
+  double confirmed_ratio[MAX_VIEWS], replicate_ratio[MAX_VIEWS];
+  double switch_ratio[MAX_VIEWS * MAX_CONFIRM];
   int switches = 0;
   for (int v = 0; v < views; ++v) {
     for (int taken = 0; taken < 3;) {
@@ -539,12 +567,19 @@ int main(int argc, char **argv) {
         sweep_ms[v][bp][bi] = -sweep_ms[v][bp][bi]; /* AUTO's: in already; skipped hereafter */
         continue;
       }
-      confirm_config *c = &confirmed[v][confirmed_count[v]++];
-      c->settings = sc.base;
-      cvr_candidate_apply(&cand[bi], &c->settings);
-      c->rotation = bp;
-      c->settings.rotation_policy = bp ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
-      snprintf(c->name, sizeof c->name, "%s", names[bi]);
+      add_confirmed(&confirmed[v][confirmed_count[v]++], &sc, &cand[bi], names[bi], bp);
+    }
+    replicate_at[v] = -1;
+    if (replicate && replicate_of[v] >= 0) {
+      const int ri = replicate_of[v], rp = replicate_turned[v];
+      if (ri == auto_candidate[v] && rp == confirmed[v][0].rotation) replicate_at[v] = 0;
+      for (int j = 1; j < confirmed_count[v] && replicate_at[v] < 0; ++j)
+        if (confirmed[v][j].rotation == rp && !strcmp(confirmed[v][j].name, names[ri]))
+          replicate_at[v] = j;
+      if (replicate_at[v] < 0) {
+        replicate_at[v] = confirmed_count[v]++;
+        add_confirmed(&confirmed[v][replicate_at[v]], &sc, &cand[ri], names[ri], rp);
+      }
     }
     cvr_view view;
     view_at(&sc, v * oracle_step, &view);
@@ -565,13 +600,15 @@ int main(int argc, char **argv) {
               c->axes[2], c->steady_ms, c->switch_ms, rounds);
     }
     confirmed_ratio[v] = confirmed[v][0].steady_ms / best;
+    replicate_ratio[v] = replicate_at[v] >= 0 ? confirmed[v][replicate_at[v]].steady_ms / best : 0.0;
   }
   double switch_median = 0.0;
   median_of(switch_ratio, switches, &switch_median);
 
   double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
   double confirmed_worst = 0.0, confirmed_sum = 0.0;
-  int confirmed_within5 = 0;
+  int confirmed_within5 = 0, replicate_within5 = 0;
+  double replicate_sum = 0.0;
   double std_sum = 0.0, auto_sum = 0.0;
   int within5 = 0;
   for (int v = 0; v < views; ++v) {
@@ -584,10 +621,17 @@ int main(int argc, char **argv) {
             "{\"bench\":\"auto_view\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,\"auto_ms\":%.4f,"
             "\"auto_config\":\"%s\",\"auto_tuning\":%d,\"oracle_ms\":%.4f,\"oracle_config\":\"%s%s\","
             "\"standard_ms\":%.4f,\"auto_over_oracle\":%.4f,\"auto_gsamples_per_s\":%.2f,"
-            "\"auto_over_oracle_confirmed\":%.4f}\n",
+            "\"auto_over_oracle_confirmed\":%.4f",
             sc.name, rays, v * oracle_step, auto_ms[v], auto_config[v], auto_tuning[v], oracle_ms[v],
             names[oracle_of[v]], oracle_turned[v] ? ", rotation" : "", std_ms[v], ratio,
             auto_rate[v], confirmed_ratio[v]);
+    if (replicate_at[v] >= 0) {
+      fprintf(out, ",\"replicate_config\":\"%s%s\",\"replicate_over_oracle_confirmed\":%.4f",
+              names[replicate_of[v]], replicate_turned[v] ? ", rotation" : "", replicate_ratio[v]);
+      replicate_sum += replicate_ratio[v];
+      replicate_within5 += replicate_ratio[v] <= 1.05;
+    }
+    fprintf(out, "}\n");
     worst_ratio = fmax(worst_ratio, ratio);
     sum_ratio += ratio;
     within5 += ratio <= 1.05;
@@ -610,7 +654,7 @@ int main(int argc, char **argv) {
           "\"tuning_budget\":%g,\"tuning_repeats\":%d,\"confirm_rounds\":%d,"
           "\"views_within_5pct_confirmed\":%d,\"auto_over_oracle_confirmed_mean\":%.4f,"
           "\"auto_over_oracle_confirmed_max\":%.4f,\"switch_over_steady_median\":%.4f,"
-          "\"turns_cold\":%d,\"turns_settling\":%d,\"turns_warm\":%d}\n",
+          "\"turns_cold\":%d,\"turns_settling\":%d,\"turns_warm\":%d",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
@@ -618,6 +662,11 @@ int main(int argc, char **argv) {
           sc.base.tuning_budget, sc.base.tuning_repeats, rounds, confirmed_within5,
           confirmed_sum / views, confirmed_worst, switch_median, cold_turns, settle_turns,
           warm_turns);
+  if (replicate)
+    fprintf(out, ",\"replicate_views_within_5pct_confirmed\":%d,"
+                 "\"replicate_over_oracle_confirmed_mean\":%.4f",
+            replicate_within5, replicate_sum / views);
+  fprintf(out, "}\n");
   cvr_transfer_function_destroy(sc.tf);
   cvr_volume_destroy(sc.volume);
   cvr_context_destroy(ctx);

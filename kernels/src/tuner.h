@@ -92,7 +92,9 @@ typedef struct cvr_tuning_budget {
  * CVR_TUNING_FINALISTS candidates beside the best whose class mean is within
  * CVR_TUNING_FINALIST of it. A table keeps CVR_TUNING_CELLS cells, the least
  * recently used giving way. */
+#ifndef CVR_TUNING_CELL_DEGREES /* (a build may try others: a divisor of 90) */
 #define CVR_TUNING_CELL_DEGREES 10
+#endif
 #define CVR_TUNING_CELL_BINS (2 * (180 / CVR_TUNING_CELL_DEGREES) * (180 / CVR_TUNING_CELL_DEGREES))
 #define CVR_TUNING_CELLS 256
 #define CVR_TUNING_FINALISTS 4

@@ -6,7 +6,9 @@
 #
 #   tools/device/pack.sh [build-dir]      (default build-device)
 #     CVR_PACK_DATA="scivis/bonsai.nii.gz ..." narrows the volumes; CVR_PACK_TESTS_ONLY=1
-#     leaves the benchmarks out (run.sh tests and sanitize); CVR_PACK_EGL=1 adds what
+#     leaves the benchmarks out (run.sh tests and sanitize); CVR_PACK_PROGRAMS="cvr-auto-bench ..."
+#     packs those programs only (with the repository's 30-odd MiB, a pack of everything
+#     leaves little room for data); CVR_PACK_EGL=1 adds what
 #     run.sh egl needs (the whole pack and the working tree must stay
 #     under a device call's 64 MiB)
 set -euo pipefail
@@ -23,8 +25,12 @@ rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/data"
 # (CVR_PACK_TESTS_ONLY=1: the test programs only, no benchmarks)
 if [[ ${CVR_PACK_TESTS_ONLY:-0} == 1 ]]; then names=(-name 'test_*'); else names=(-name 'test_*' -o -name 'cvr-*'); fi
+if [[ -n ${CVR_PACK_PROGRAMS:-} ]]; then
+  names=()
+  for p in $CVR_PACK_PROGRAMS; do names+=(${names:+-o} -name "$p"); done
+fi
 programs=$(find "$build/Testing" "$build/tools" -maxdepth 3 -type f -executable \
-  \( "${names[@]}" \) ! -name '*.so*')
+  \( "${names[@]}" \) ! -name '*.so*' 2>/dev/null)
 cp $programs "$pack/bin/"
 
 # The libraries the programs load, less those every glibc system has (the
@@ -64,4 +70,6 @@ fi
 # the working tree (run.sh unpacks it)
 xz -T0 -6 "$pack/lib/libcvr.so.0"
 git -C "$root" describe --always --dirty --abbrev=12 >"$pack/commit"
+# the build's own flags (a variant build sets some: run.sh copies them to its results)
+grep -E '^CMAKE_(C|CUDA)_FLAGS:' "$build/CMakeCache.txt" >"$pack/build-flags" || true
 echo "packed $(du -sh "$pack" | cut -f1) into $pack: $(ls "$pack/bin" | tr '\n' ' ')"

@@ -48,6 +48,7 @@ note() { echo "$*" | tee -a "$summary"; }
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
   echo "commit $(cat "$pack/commit")"
+  [[ -s $pack/build-flags ]] && cat "$pack/build-flags"
   date -u +%Y-%m-%dT%H:%M:%SZ
 } >"$out/device.txt" 2>&1
 note "device: $(sed -n 2p "$out/device.txt")  commit $(cat "$pack/commit")"

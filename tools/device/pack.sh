@@ -30,7 +30,7 @@ if [[ -n ${CVR_PACK_PROGRAMS:-} ]]; then
   for p in $CVR_PACK_PROGRAMS; do names+=(${names:+-o} -name "$p"); done
 fi
 programs=$(find "$build/Testing" "$build/tools" -maxdepth 3 -type f -executable \
-  \( "${names[@]}" \) ! -name '*.so*' 2>/dev/null)
+  \( "${names[@]}" \) ! -name '*.so*' 2>/dev/null || true)
 cp $programs "$pack/bin/"
 
 # The libraries the programs load, less those every glibc system has (the

@@ -116,8 +116,9 @@ typedef struct cvr_tuning_cell {
  * (tools/bench/results/2026-11-22-h100-rotation, 2026-11-24-h100-auto-cells).
  * A trial turns the volume at a view at least CVR_TUNING_ROTATION_LEAN
  * degrees toward stored x (at the border the two orders cost about the
- * same, so a trial there says nothing) and measures that frame against the
- * class's best unturned at the frame before (a slower one is turned back
+ * same, so a trial there says nothing), renders that frame twice and
+ * measures the second against the class's best unturned at the frame before
+ * (the frame right after a turn runs fast; a slower one is turned back
  * where that pays: auto.c). After CVR_TUNING_ROTATION_TRIALS
  * trials (fewer if they were not faster: two, neither; three, by their
  * median) rotation is on if the median turned frame was

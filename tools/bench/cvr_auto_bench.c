@@ -3,7 +3,7 @@
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame
  *    (what the user waits for, tuning and kernel loading included);
  *  - then the same orbit until the class of every view has converged or two
- *    orbits in a row measured nothing (AUTO measures within its budget,
+ *    (--settle-idle) orbits in a row measured nothing (AUTO measures within its budget,
  *    --budget, the settings' tuning_budget: it may take several orbits; at
  *    most 40), one summary line each;
  *  - warm: the same orbit again, converged;
@@ -288,7 +288,8 @@ static void usage(void) {
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
-          "                      [--confirm ROUNDS] [--replicate] [--tables DIR] [--out FILE]\n");
+          "                      [--confirm ROUNDS] [--replicate] [--settle-idle N]\n"
+          "                      [--tables DIR] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -355,6 +356,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL, *tables = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9, replicate = 0;
+  int settle_idle = 2; /* orbits in a row that measured nothing end the settling */
   double budget = -1.0;    /* the settings' default */
   int tuning_repeats = 0;  /* the same */
   int resample[3] = {0, 0, 0};
@@ -380,13 +382,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--confirm") && v) rounds = atoi(argv[++i]);
     else if (!strcmp(a, "--tables") && v) tables = argv[++i];
     else if (!strcmp(a, "--replicate")) replicate = 1;
+    else if (!strcmp(a, "--settle-idle") && v) settle_idle = atoi(argv[++i]);
     else {
       usage();
       return 2;
     }
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
-      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
+      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
     return 2;
   }
@@ -427,12 +430,14 @@ int main(int argc, char **argv) {
                  &cold_measuring, &cold_turns))
     return 1;
   /* AUTO measures within its budget: orbits until every view's class has
-   * converged, or two orbits in a row measured nothing (a class whose views
-   * turn the volume is never measured: the turn changes its class; and two
-   * orbits pay for any one measurement), at most MAX_ORBITS; their
+   * converged, or two (--settle-idle) orbits in a row measured nothing (a
+   * class whose views turn the volume is never measured: the turn changes
+   * its class; and two orbits pay for any one measurement, though not for a
+   * turn of a large volume and its undoing, whose debt to the budget can
+   * hold measuring back for ten), at most MAX_ORBITS; their
    * measuring frames and a summary each, then the warm pass */
   int orbits = 1, idle = cold_tuning ? 0 : 1;
-  for (int tuning = cold_tuning; idle < 2 && still_tuning(ctx, &sc) && orbits < MAX_ORBITS;
+  for (int tuning = cold_tuning; idle < settle_idle && still_tuning(ctx, &sc) && orbits < MAX_ORBITS;
        ++orbits) {
     double wall, kernel, measuring;
     int turns;

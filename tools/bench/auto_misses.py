@@ -19,6 +19,7 @@ import collections
 import glob
 import gzip
 import json
+import lzma
 import os
 import statistics
 import sys
@@ -92,7 +93,7 @@ def main(runs):
             if len(tables) != 1:
                 continue
             classes, cells = load_table(tables[0])
-            opener = gzip.open if path.endswith(".gz") else open
+            opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
             with opener(path, "rt") as f:
                 rows = [json.loads(line) for line in f]
             orbit = {}

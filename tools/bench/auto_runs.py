@@ -15,6 +15,7 @@ import collections
 import glob
 import gzip
 import json
+import lzma
 import os
 import sys
 
@@ -22,7 +23,7 @@ import sys
 def load(run):
     out = {}
     for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
-        opener = gzip.open if path.endswith(".gz") else open
+        opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
         with opener(path, "rt") as f:
             rows = [json.loads(line) for line in f]
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)

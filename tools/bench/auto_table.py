@@ -7,10 +7,11 @@ measured nothing), as a markdown table. Files from 2026-11-24 on also say
 how AUTO's choice compares with the oracle's best timed again, interleaved
 ("confirmed").
 
-usage: auto_table.py auto-*.jsonl[.gz]
+usage: auto_table.py auto-*.jsonl[.gz|.xz]
 """
 import gzip
 import json
+import lzma
 import sys
 
 
@@ -21,7 +22,7 @@ def main(paths):
           "turns: cold, settling, warm |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
-        opener = gzip.open if path.endswith(".gz") else open
+        opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
         with opener(path, "rt") as f:
             rows = [json.loads(line) for line in f]
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)

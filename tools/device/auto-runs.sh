@@ -18,7 +18,7 @@ runs=()
 for r in a b c d e f g h i j k l m n o p; do
   ((SECONDS - start < limit)) || break
   "$root/tools/device/run.sh" "$out/$prefix-$r" auto >/dev/null 2>&1
-  gzip -f "$out/$prefix-$r"/auto-*.jsonl
+  xz -9 -f "$out/$prefix-$r"/auto-*.jsonl # (JSON lines: xz keeps 40% less than gzip)
   runs+=("$prefix-$r")
   echo "$prefix-$r done after $((SECONDS - start)) s"
 done

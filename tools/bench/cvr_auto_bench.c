@@ -3,9 +3,9 @@
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame
  *    (what the user waits for, tuning and kernel loading included);
  *  - then the same orbit until the class of every view has converged or two
- *    (--settle-idle) orbits in a row measured nothing (AUTO measures within its budget,
- *    --budget, the settings' tuning_budget: it may take several orbits; at
- *    most 40), one summary line each;
+ *    (--settle-idle) orbits in a row measured nothing (AUTO measures within
+ *    its budget, --budget, the settings' tuning_budget: it may take several
+ *    orbits; at most 40), one summary line each;
  *  - warm: the same orbit again, converged;
  *  - at every --oracle-step degrees: AUTO (converged), the standard strategy
  *    16 x 16 and every candidate AUTO knows (of every view class: the
@@ -389,7 +389,8 @@ int main(int argc, char **argv) {
     }
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
-      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 || (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
+      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 ||
+      (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
     return 2;
   }
@@ -437,8 +438,8 @@ int main(int argc, char **argv) {
    * hold measuring back for ten), at most MAX_ORBITS; their
    * measuring frames and a summary each, then the warm pass */
   int orbits = 1, idle = cold_tuning ? 0 : 1;
-  for (int tuning = cold_tuning; idle < settle_idle && still_tuning(ctx, &sc) && orbits < MAX_ORBITS;
-       ++orbits) {
+  for (int tuning = cold_tuning;
+       idle < settle_idle && still_tuning(ctx, &sc) && orbits < MAX_ORBITS; ++orbits) {
     double wall, kernel, measuring;
     int turns;
     char pass[32];
@@ -542,7 +543,8 @@ int main(int argc, char **argv) {
                 st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], ms, last_spread,
                 last_first_ms);
         if (sweep) {
-          if (ms < replicate_ms[v]) replicate_ms[v] = ms, replicate_of[v] = i, replicate_turned[v] = pass;
+          if (ms < replicate_ms[v])
+            replicate_ms[v] = ms, replicate_of[v] = i, replicate_turned[v] = pass;
           continue;
         }
         sweep_ms[v][pass][i] = ms;
@@ -605,7 +607,8 @@ int main(int argc, char **argv) {
               c->axes[2], c->steady_ms, c->switch_ms, rounds);
     }
     confirmed_ratio[v] = confirmed[v][0].steady_ms / best;
-    replicate_ratio[v] = replicate_at[v] >= 0 ? confirmed[v][replicate_at[v]].steady_ms / best : 0.0;
+    replicate_ratio[v] =
+        replicate_at[v] >= 0 ? confirmed[v][replicate_at[v]].steady_ms / best : 0.0;
   }
   double switch_median = 0.0;
   median_of(switch_ratio, switches, &switch_median);

@@ -17,12 +17,11 @@ usage: auto_misses.py RUN_DIR...
 """
 import collections
 import glob
-import gzip
-import json
-import lzma
 import os
 import statistics
 import sys
+
+from json_lines import read_rows
 
 FINALIST = 1.2  # CVR_TUNING_FINALIST
 FINALISTS = 4   # CVR_TUNING_FINALISTS
@@ -93,9 +92,7 @@ def main(runs):
             if len(tables) != 1:
                 continue
             classes, cells = load_table(tables[0])
-            opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
-            with opener(path, "rt") as f:
-                rows = [json.loads(line) for line in f]
+            rows = read_rows(path)
             orbit = {}
             for r in rows:
                 if r.get("bench") == "auto_orbit" and r["pass"] in ("cold", "warm"):

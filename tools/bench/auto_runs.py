@@ -13,19 +13,16 @@ usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
 """
 import collections
 import glob
-import gzip
-import json
-import lzma
 import os
 import sys
+
+from json_lines import read_rows
 
 
 def load(run):
     out = {}
     for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
-        opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
-        with opener(path, "rt") as f:
-            rows = [json.loads(line) for line in f]
+        rows = read_rows(path)
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
         if not s or "views_within_5pct_confirmed" not in s:
             continue

@@ -9,10 +9,9 @@ how AUTO's choice compares with the oracle's best timed again, interleaved
 
 usage: auto_table.py auto-*.jsonl[.gz|.xz]
 """
-import gzip
-import json
-import lzma
 import sys
+
+from json_lines import read_rows
 
 
 def main(paths):
@@ -22,9 +21,7 @@ def main(paths):
           "turns: cold, settling, warm |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for path in paths:
-        opener = gzip.open if path.endswith(".gz") else lzma.open if path.endswith(".xz") else open
-        with opener(path, "rt") as f:
-            rows = [json.loads(line) for line in f]
+        rows = read_rows(path)
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
         if not s:
             continue

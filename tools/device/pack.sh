@@ -70,6 +70,6 @@ fi
 # the working tree (run.sh unpacks it)
 xz -T0 -6 "$pack/lib/libcvr.so.0"
 git -C "$root" describe --always --dirty --abbrev=12 >"$pack/commit"
-# the build's own flags (a variant build sets some: run.sh copies them to its results)
+# the build's own flags (a variant build sets some): run.sh writes them into device.txt
 grep -E '^CMAKE_(C|CUDA)_FLAGS:' "$build/CMakeCache.txt" >"$pack/build-flags" || true
 echo "packed $(du -sh "$pack" | cut -f1) into $pack: $(ls "$pack/bin" | tr '\n' ' ')"

@@ -423,6 +423,28 @@ static void check_cells(void) {
             cvr_tuning_cell_next(NULL, c, repeats) == finalists[0],
         "an unvisited cell renders the class's best and measures its first finalist");
   printf("cells: %d cells found their best within 5%% in %d measurements\n", CELLS, measured);
+  /* a finalist measured far slower once is left at once, one slightly
+   * slower is measured again */
+  cvr_tuning_cell *quick = cvr_tuning_cell_for(&t, k, 200, 1);
+  cvr_tuning_cell_record(quick, finalists[0], 1.15);
+  CHECK(cvr_tuning_cell_next(quick, c, repeats) == finalists[1],
+        "a finalist measured 15%% slower once must be left");
+  cvr_tuning_cell_record(quick, finalists[1], 1.04);
+  cvr_tuning_cell_record(quick, finalists[2], 1.04);
+  CHECK(cvr_tuning_cell_next(quick, c, repeats) == finalists[1],
+        "a finalist measured 4%% slower once must be measured again");
+  /* the cells' budget is charged net: a frame 4% slow and one 4% fast
+   * cost nothing together; a wild fast frame credits at most
+   * CVR_TUNING_CELL_CREDIT */
+  cvr_tuning_budget net = {0.0, 0, {0.0, 0.0}};
+  cvr_tuning_budget_cell_frame(&net, 1.04, 1.0);
+  cvr_tuning_budget_cell_frame(&net, 0.96, 1.0);
+  const double even = net.spent_ms[0];
+  cvr_tuning_budget_cell_frame(&net, 0.5, 1.0);
+  CHECK(fabs(even) < 1e-9 && fabs(net.spent_ms[0] + CVR_TUNING_CELL_CREDIT) < 1e-9 &&
+            net.spent_ms[1] == 0.0 && net.frames == 3 && fabs(net.frames_ms - 2.5) < 1e-9,
+        "cells' budget: %g after +-4%%, %g after a frame at half its reference", even,
+        net.spent_ms[0]);
   /* bins: in class k's own axes (normal z for classes 16..23), 10 degrees */
   const float along[3] = {0.0f, 0.0f, 1.0f}, back[3] = {0.0f, 0.0f, -1.0f};
   const float near[3] = {0.03f, 0.02f, 1.0f}, far[3] = {0.3f, 0.0f, 1.0f};

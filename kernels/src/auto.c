@@ -504,7 +504,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
       : reference_frame && choice != c->best
           ? out->kernel_ms * (1.0 - cvr_tuning_cell_ratio(cell, c, choice))
           : 0.0;
-  cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
+  if (i >= 0 && cell && measurable) /* near ties: charged net (tuner.h) */
+    cvr_tuning_budget_cell_frame(&t->budget, out->kernel_ms, reference_ms);
+  else
+    cvr_tuning_budget_frame(&t->budget, out->kernel_ms, account, excess);
   /* the best's time as this frame saw it (a frame of the best or of the
    * cell's choice), and whether it agrees with the last one's */
   double as_best = 0.0;

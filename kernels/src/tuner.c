@@ -396,6 +396,13 @@ void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account, doubl
   if (excess_ms > 0.0 && isfinite(excess_ms)) b->spent_ms[account != 0] += excess_ms;
 }
 
+void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double reference_ms) {
+  if (!(ms > 0.0) || !isfinite(ms) || !(reference_ms > 0.0) || !isfinite(reference_ms)) return;
+  b->frames_ms += ms;
+  b->frames += 1;
+  b->spent_ms[0] += fmax(ms - reference_ms, -CVR_TUNING_CELL_CREDIT * reference_ms);
+}
+
 double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {
   return b->spent_ms[0] + b->spent_ms[1];
 }
@@ -470,9 +477,11 @@ int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
   int pick = -1, least = 0; /* the least measured, the lower class mean first */
   for (int f = 0; f < n; ++f) {
     const int i = finalists[f], measured = cell ? cell->measured[i] : 0;
-    /* left: one clearly slower after two measurements, or not faster than
-     * the class's best after three (it would not be chosen) */
-    if (measured >= repeats || (measured >= 2 && cell_mean(cell, i) > CVR_TUNING_CELL_DROP) ||
+    /* left: one far slower at once, one clearly slower after two
+     * measurements, or not faster than the class's best after three (it
+     * would not be chosen) */
+    if (measured >= repeats || (measured >= 1 && cell_mean(cell, i) > CVR_TUNING_CELL_LEAVE) ||
+        (measured >= 2 && cell_mean(cell, i) > CVR_TUNING_CELL_DROP) ||
         (measured >= 3 && cell_mean(cell, i) >= 1.0))
       continue;
     if (pick < 0 || measured < least) pick = i, least = measured;

@@ -93,7 +93,7 @@ typedef struct cvr_tuning_budget {
  * CVR_TUNING_FINALIST of it. A class's means mix views where a candidate is
  * fast with views where it is slow, most candidates measured once: with 4
  * finalists within 1.2, at 38% of bonsai's views that missed 5% the best
- * block there was no finalist (measured once, 1.13-1.3x the class's best;
+ * block there was no finalist (measured once, 1.13-1.33x the class's best;
  * tools/bench/results/2026-11-25-h100-auto-finalists). A table keeps
  * CVR_TUNING_CELLS cells, the least recently used giving way. */
 #ifndef CVR_TUNING_CELL_DEGREES /* (a build may try others: a divisor of 90) */

@@ -474,7 +474,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   }
   /* what measuring may cost (cvr_tuning_budget): a candidate waits for
    * frames to pay for it */
-  const int account = cvr_tuning_account(c, i);
+  const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, i);
   if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
   /* no reference yet: this frame renders the class's best, to be one */
   const int reference_frame = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
@@ -579,7 +579,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                               : NULL;
   const int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
                         : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
-  const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, cvr_tuning_account(c, next),
+  const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
+  const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);
   const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
   cvr_render_stats local;

@@ -400,7 +400,8 @@ void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double refere
   if (!(ms > 0.0) || !isfinite(ms) || !(reference_ms > 0.0) || !isfinite(reference_ms)) return;
   b->frames_ms += ms;
   b->frames += 1;
-  b->spent_ms[0] += fmax(ms - reference_ms, -CVR_TUNING_CELL_CREDIT * reference_ms);
+  b->spent_ms[CVR_TUNING_CELL_ACCOUNT] +=
+      fmax(ms - reference_ms, -CVR_TUNING_CELL_CREDIT * reference_ms);
 }
 
 double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {

@@ -367,7 +367,7 @@ static void check_budget(void) {
         "a bounded search converged in %d frames, an unbounded one in %d", frames_to_converge[1],
         frames_to_converge[0]);
   /* share 1: no bound, whatever was spent */
-  cvr_tuning_budget b = {100.0, 100, {1000.0, 1000.0}};
+  cvr_tuning_budget b = {100.0, 100, {1000.0, 1000.0}, 0.0};
   CHECK(cvr_tuning_budget_allows(&b, 0, 1.0) && cvr_tuning_budget_allows(&b, 1, 1.0) &&
             !cvr_tuning_budget_allows(&b, 0, 0.5),
         "share 1 must allow every measurement, 0.5 not this one");
@@ -436,16 +436,21 @@ static void check_cells(void) {
   /* the cells' budget is charged net: a frame 4% slow and one 4% fast
    * cost nothing together; a wild fast frame credits at most
    * CVR_TUNING_CELL_CREDIT */
-  cvr_tuning_budget net = {0.0, 0, {0.0, 0.0}};
+  cvr_tuning_budget net = {0.0, 0, {0.0, 0.0}, 0.0};
   cvr_tuning_budget_cell_frame(&net, 1.04, 1.0);
   cvr_tuning_budget_cell_frame(&net, 0.96, 1.0);
-  const int own = CVR_TUNING_CELL_ACCOUNT, other = !own;
-  const double even = net.spent_ms[own];
+  const double even = net.cells_ms;
   cvr_tuning_budget_cell_frame(&net, 0.5, 1.0);
-  CHECK(fabs(even) < 1e-9 && fabs(net.spent_ms[own] + CVR_TUNING_CELL_CREDIT) < 1e-9 &&
-            net.spent_ms[other] == 0.0 && net.frames == 3 && fabs(net.frames_ms - 2.5) < 1e-9,
+  CHECK(fabs(even) < 1e-9 && fabs(net.cells_ms + CVR_TUNING_CELL_CREDIT) < 1e-9 &&
+            net.spent_ms[0] == 0.0 && net.spent_ms[1] == 0.0 && net.frames == 3 &&
+            fabs(net.frames_ms - 2.5) < 1e-9 && cvr_tuning_budget_spent(&net) == 0.0,
         "cells' budget: %g after +-4%%, %g after a frame at half its reference", even,
-        net.spent_ms[own]);
+        net.cells_ms);
+  /* their credit pays for cells only: with the further account at its
+   * bound, a cell's credit does not let a further candidate in */
+  net.spent_ms[1] = 0.5 * (0.01 * net.frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * 2.5 / 3) + 0.05;
+  CHECK(!cvr_tuning_budget_allows(&net, 1, 0.01) && cvr_tuning_budget_allows(&net, 0, 0.01),
+        "a cell's credit paid for a further candidate");
   /* bins: in class k's own axes (normal z for classes 16..23), 10 degrees */
   const float along[3] = {0.0f, 0.0f, 1.0f}, back[3] = {0.0f, 0.0f, -1.0f};
   const float near[3] = {0.03f, 0.02f, 1.0f}, far[3] = {0.3f, 0.0f, 1.0f};

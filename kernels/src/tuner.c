@@ -385,8 +385,10 @@ int cvr_tuning_account(const cvr_tuning_class *c, int i) {
 int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share) {
   if (share >= 1.0) return 1;
   const double mean_frame = b->frames > 0 ? b->frames_ms / (double)b->frames : 0.0;
-  return b->spent_ms[account != 0] <=
-         0.5 * (share * b->frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean_frame);
+  /* (the cells' credit pays for cells only) */
+  const double spent = b->spent_ms[account != 0] +
+                       (account == CVR_TUNING_CELL_ACCOUNT ? fmax(0.0, b->cells_ms) : 0.0);
+  return spent <= 0.5 * (share * b->frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean_frame);
 }
 
 void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account, double excess_ms) {
@@ -400,12 +402,11 @@ void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double refere
   if (!(ms > 0.0) || !isfinite(ms) || !(reference_ms > 0.0) || !isfinite(reference_ms)) return;
   b->frames_ms += ms;
   b->frames += 1;
-  b->spent_ms[CVR_TUNING_CELL_ACCOUNT] +=
-      fmax(ms - reference_ms, -CVR_TUNING_CELL_CREDIT * reference_ms);
+  b->cells_ms += fmax(ms - reference_ms, -CVR_TUNING_CELL_CREDIT * reference_ms);
 }
 
 double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {
-  return b->spent_ms[0] + b->spent_ms[1];
+  return b->spent_ms[0] + b->spent_ms[1] + fmax(0.0, b->cells_ms);
 }
 
 int cvr_tuning_cell_bin(int view_class, const float d[3]) {

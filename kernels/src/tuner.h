@@ -76,6 +76,7 @@ typedef struct cvr_tuning_budget {
   double frames_ms; /* kernel time of every frame */
   long long frames;
   double spent_ms[2]; /* core, further: measured frames' time over their best's estimate */
+  double cells_ms;    /* the cells' measurements, net (CVR_TUNING_CELL_CREDIT) */
 } cvr_tuning_budget;
 
 /* Cells: within a converged class the fastest candidate still moves from
@@ -114,10 +115,13 @@ typedef struct cvr_tuning_budget {
  * than its reference is credited, at most CVR_TUNING_CELL_CREDIT of it (a
  * wild fast frame is no saving). */
 #define CVR_TUNING_CELL_CREDIT 0.10
-/* ... to the account of further candidates: a class's own repeats come
- * first (cells on the core account, eight finalists each, starved them: an
+/* They count against the further candidates' half of the share, a class's
+ * own repeats coming first (on the core half, eight finalists a cell, an
  * axis-aligned class of the micro-benchmark settled with its best measured
- * once, 1.07x the oracle at two views). */
+ * once, 1.07x the oracle at two views), and only what they cost net: a
+ * credit of theirs pays for cells only (spent on further candidates, it
+ * paid for two 4x slower warp-marching frames in one first orbit of the
+ * cranium, 2.6% of it measuring). */
 #define CVR_TUNING_CELL_ACCOUNT 1
 typedef struct cvr_tuning_cell {
   int used;
@@ -315,7 +319,7 @@ CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning
  * itself; infinite if not measured there). */
 CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i);
 /* A cell's measured frame in the budget: its kernel time ms against its
- * reference's, net (CVR_TUNING_CELL_CREDIT), on CVR_TUNING_CELL_ACCOUNT. */
+ * reference's, net (CVR_TUNING_CELL_CREDIT). */
 CVR_API void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double reference_ms);
 /* One measurement of candidate i in the cell: its kernel time over the
  * class best's at the frame before. */

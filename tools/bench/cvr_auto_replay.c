@@ -154,7 +154,8 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE);
-  cvr_tuning_budget budget = {0.0, 0, {0.0, 0.0}};
+  cvr_tuning_budget budget;
+  memset(&budget, 0, sizeof budget);
   double cold = 0.0, warm = 0.0, cold_spent = 0.0;
   int tuning_frames = 0, last_class = -1, last_was_best = 0, orbits = 0;
   int rendered[360]; /* the last orbit's configuration per frame (class candidate index) */

@@ -6,31 +6,49 @@ the warm orbit's wall and kernel time, the orbits until AUTO measured
 nothing more, and the largest share measuring took of a first orbit; then
 the real-data volumes together. Runs with --replicate add the replicate
 sweep's views within 5% (an exhaustive search of its own: the ceiling the
-oracle's noise sets). As a markdown table.
+oracle's noise sets). As a markdown table. A run kept without its orbit
+files is read from its summary.txt (the summary lines; turns: the warm
+orbit's turn count).
 
 usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
   (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
 """
 import collections
 import glob
+import json
 import os
 import sys
 
 from json_lines import read_rows
 
 
-def load(run):
-    out = {}
-    for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
+def summaries(run):
+    """(volume, summary, warm turns) of each orbit file, or of summary.txt's
+    lines ("auto VOLUME rc=N {...}", the volume's spaces as dashes)."""
+    paths = sorted(glob.glob(os.path.join(run, "auto-*.jsonl*")))
+    for path in paths:
         rows = read_rows(path)
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
-        if not s or "views_within_5pct_confirmed" not in s:
-            continue
         warm = [r for r in rows if r.get("bench") == "auto_orbit" and r["pass"] == "warm"]
         name = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
+        yield name, s, sum(r["rotations"] for r in warm)
+    if not paths and os.path.exists(os.path.join(run, "summary.txt")):
+        with open(os.path.join(run, "summary.txt")) as f:
+            for line in f:
+                if line.startswith("auto ") and "{" in line:
+                    s = json.loads(line[line.index("{"):])
+                    name = line[len("auto "):line.index(" rc=")].replace(" ", "-")
+                    yield name, s, s.get("turns_warm", 0)
+
+
+def load(run):
+    out = {}
+    for name, s, turns in summaries(run):
+        if not s or "views_within_5pct_confirmed" not in s:
+            continue
         out[name] = dict(confirmed=s["views_within_5pct_confirmed"],
                          ratio=s["auto_over_oracle_confirmed_mean"],
-                         turns=sum(r["rotations"] for r in warm), wall=s["warm_wall_ms"],
+                         turns=turns, wall=s["warm_wall_ms"],
                          kernel=s["warm_kernel_ms"], orbits=s["orbits_to_converge"],
                          measuring=s["measuring_share"],
                          replicate=s.get("replicate_views_within_5pct_confirmed"))

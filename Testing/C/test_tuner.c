@@ -157,37 +157,26 @@ static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
-  /* a class waits for its first candidates' kernels: with the second in
-   * order loading, it measures the first and then nothing */
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
-  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
-  waiting[1] = 1;
-  CHECK(cvr_tuning_next_ready(&c, repeats, waiting) == 0, "the first candidate, ready, was not picked");
-  cvr_tuning_record(&c, 0, true_cost(0, 0, c.count), prune);
-  CHECK(cvr_tuning_next_ready(&c, repeats, waiting) < 0,
-        "a later candidate was measured while the second in order loads");
-  waiting[1] = 0;
-  CHECK(cvr_tuning_next_ready(&c, repeats, waiting) == 1, "the second in order, once ready, was not picked");
-  /* later candidates whose kernels still load wait; the rest are measured
+  /* candidates whose kernels still load wait; the rest are measured
    * meanwhile, the class does not converge without them, and they are
    * measured once they are ready */
   cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
-  waiting[0] = waiting[2] = 0;
-  waiting[4] = waiting[6] = 1;
+  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
+  waiting[0] = waiting[2] = 1;
   int frames = 0, picked_waiting = 0;
   for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 100; ++frames) {
     picked_waiting += waiting[i];
     cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
   }
-  CHECK(!picked_waiting && frames > 0 && cvr_tuning_next(&c, repeats) >= 0 && !c.measured[4] &&
-            !c.measured[6],
+  CHECK(!picked_waiting && frames > 0 && cvr_tuning_next(&c, repeats) >= 0 && !c.measured[0] &&
+            !c.measured[2],
         "waiting candidates: %d picked, %d frames, class converged %d", picked_waiting, frames,
         cvr_tuning_next(&c, repeats) < 0);
-  waiting[4] = waiting[6] = 0;
+  waiting[0] = waiting[2] = 0;
   for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 200; ++frames)
     cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
-  CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[4] > 0 && c.measured[6] > 0,
-        "once ready: measured %d and %d", c.measured[4], c.measured[6]);
+  CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[0] > 0 && c.best == 0,
+        "once ready: measured %d, best %s", c.measured[0], c.names[c.best]);
 }
 
 /* One search over the relative orbit of check_search (10 frames per class

@@ -303,15 +303,11 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
 int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned char *waiting) {
   for (int i = 0; i < c->count; ++i) /* a win to confirm */
     if (c->pending[i] > 0.0 && !c->dropped[i] && !(waiting && waiting[i])) return i;
-  int first = -1, next = -1; /* everything once, lowest prior first */
+  int first = -1; /* everything once, lowest prior first */
   for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && c->measured[i] == 0) {
-      if (next < 0 || c->prior[i] < c->prior[next]) next = i;
-      if (!(waiting && waiting[i]) && (first < 0 || c->prior[i] < c->prior[first])) first = i;
-    }
-  /* the class's first candidates are what it expects to win: it waits for
-   * their kernels rather than measure later ones meanwhile (tuner.h) */
-  if (next >= 0 && next != first && measured_count(c) < CVR_TUNING_CORE) return -1;
+    if (!c->dropped[i] && c->measured[i] == 0 && !(waiting && waiting[i]) &&
+        (first < 0 || c->prior[i] < c->prior[first]))
+      first = i;
   if (first >= 0) return first;
   const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
   int pick = -1; /* then the contenders, least measured first */

@@ -244,14 +244,7 @@ CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classe
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* The same among the candidates that are not waiting (waiting[i] != 0: not
  * measurable yet, its kernel still loading); -1 also when every candidate
- * left to measure waits, or the next in order waits while the class has
- * measured fewer than CVR_TUNING_CORE: those are what the papers and the
- * other classes expect to win, and a class that measured later ones
- * meanwhile spent the first orbit's budget on them (on the shaded cranium,
- * warp marching, second in order, was first measured at frames 73-127 of
- * the first orbit after 12-33 standard blocks, or not at all, and those
- * orbits ran 5-17% over the warm one: tools/bench/results/
- * 2026-11-25-h100-auto-finalists). waiting may be NULL. */
+ * left to measure waits. waiting may be NULL. */
 CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
                                   const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop

@@ -428,11 +428,11 @@ static void check_cells(void) {
   cvr_tuning_cell *quick = cvr_tuning_cell_for(&t, k, 200, 1);
   cvr_tuning_cell_record(quick, finalists[0], 1.15);
   CHECK(cvr_tuning_cell_next(quick, c, repeats) == finalists[1],
-        "a finalist measured 15%% slower once must be left");
+        "the least measured finalist was not next");
   cvr_tuning_cell_record(quick, finalists[1], 1.04);
   cvr_tuning_cell_record(quick, finalists[2], 1.04);
   CHECK(cvr_tuning_cell_next(quick, c, repeats) == finalists[1],
-        "a finalist measured 4%% slower once must be measured again");
+        "not the finalist 4%% slower once next (one 15%% slower once must be left)");
   /* the cells' budget is charged net: a frame 4% slow and one 4% fast
    * cost nothing together; a wild fast frame credits at most
    * CVR_TUNING_CELL_CREDIT */

@@ -7,15 +7,16 @@ and the share of the lattice skipped as empty.
 
 usage: empty_table.py FILE.jsonl..."""
 import collections
-import json
 import os
 import re
 import sys
 
+from json_lines import read_rows
+
 
 def main(paths):
     for path in paths:
-        rows = [json.loads(l) for l in open(path)]
+        rows = read_rows(path)
         rows = [r for r in rows if r.get("bench") in ("orbit", "wang_micro")]
         if not rows:
             continue

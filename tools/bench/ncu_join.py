@@ -7,12 +7,13 @@ order) with the cvr-bench run that made the launches (--warmups 0 --repeats
 """
 import collections
 import csv
-import json
 import sys
+
+from json_lines import read_rows
 
 
 def main(bench, profile):
-    runs = [json.loads(line) for line in open(bench)]
+    runs = read_rows(bench)
     runs = [r for r in runs if r.get("bench") == "wang_micro"]
     metrics = collections.OrderedDict()
     with open(profile) as f:

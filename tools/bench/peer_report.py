@@ -8,9 +8,10 @@ Times are medians over each orbit's frames, end to end through VTK
 (vtkRenderWindow::Render() until glFinish), the first frame (uploads) apart.
 """
 import collections
-import json
 import os
 import sys
+
+from json_lines import read_rows, resolve
 
 NAMES = {
     "auto": "ours, CUDA, Auto",
@@ -27,15 +28,13 @@ NAMES = {
 
 def load(path):
     meta, rows = None, []
-    if not os.path.exists(path):
+    if not os.path.exists(resolve(path)):
         return meta, rows
-    with open(path) as f:
-        for line in f:
-            r = json.loads(line)
-            if "meta" in r:
-                meta = meta or r["meta"]
-            else:
-                rows.append(r)
+    for r in read_rows(path):
+        if "meta" in r:
+            meta = meta or r["meta"]
+        else:
+            rows.append(r)
     return meta, rows
 
 

@@ -8,16 +8,17 @@ misaki.png, rotation-bandwidth.png and layouts.png there (needs matplotlib).
   plot_rotation.py RESULTS_DIR [--plots DIR]
 """
 import collections
-import json
 import os
 import statistics
 import sys
 
+from json_lines import read_rows, resolve
+
 
 def rows(path, bench=None):
-    if not os.path.exists(path):
+    if not os.path.exists(resolve(path)):
         return []
-    out = [json.loads(line) for line in open(path)]
+    out = read_rows(path)
     return [r for r in out if "meta" not in r and (bench is None or r.get("bench") == bench)]
 
 

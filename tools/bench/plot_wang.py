@@ -6,8 +6,9 @@ configuration (or thread-block shape), in the style of the papers' figures.
     plot_wang.py RESULTS.jsonl OUT.png
 """
 import collections
-import json
 import sys
+
+from json_lines import read_rows
 
 import matplotlib
 
@@ -53,7 +54,7 @@ def plot_orbit(rows, meta, dst):
 
 
 def main(src, dst):
-    rows = [json.loads(line) for line in open(src)]
+    rows = read_rows(src)
     if any(r.get("bench") == "orbit" for r in rows):
         plot_orbit(rows, next((r["meta"] for r in rows if "meta" in r), {}), dst)
         return

@@ -7,12 +7,13 @@ configuration was fastest.
     summarize.py RESULTS.jsonl
 """
 import collections
-import json
 import sys
+
+from json_lines import read_rows
 
 
 def main(src):
-    rows = [json.loads(line) for line in open(src)]
+    rows = read_rows(src)
     for r in rows:
         if r.get("bench") == "texture_ceiling":
             print(f"texture ceiling: {r['gsamples_per_s']:.0f} G samples/s ({r['info']})")

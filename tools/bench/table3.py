@@ -10,9 +10,9 @@ gathered by the tile's own threads.
 usage: table3.py slab-*.jsonl[.gz]
 """
 import collections
-import gzip
-import json
 import sys
+
+from json_lines import read_rows
 
 
 def main(paths):
@@ -20,8 +20,7 @@ def main(paths):
     runs = collections.defaultdict(lambda: collections.defaultdict(list))
     meta = None
     for path in paths:
-        for line in (gzip.open(path, "rt") if path.endswith(".gz") else open(path)):
-            r = json.loads(line)
+        for r in read_rows(path):
             if "meta" in r:
                 meta = meta or r["meta"]
                 continue

@@ -341,8 +341,9 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
  * after a turn ran 4% faster than the frame before it, in the median of
  * bonsai's trials on the H100, where turned frames are 1% slower in steady
  * timing: tools/bench/results/2026-11-25-h100-auto-replicate); the copy
- * stays as it turned, unless it was slower and turning back pays. Counts against the budget, the turns
- * included (paid: its reference frame was paid for, the trial follows).
+ * stays as it turned, unless it was slower and turning back pays. Counts
+ * against the budget, the turns included (paid: its reference frame was
+ * paid for, the trial follows).
  * *tried: 1 if this frame was one (then rendered, *local filled), -1 if it
  * would be but has no reference (then the frame renders the class's best,
  * to be one), else 0. */

@@ -35,16 +35,16 @@ typedef struct cvr_tuner {
   char dir[1024];
   char device[160];  /* the tables' device part of the key, found once */
   char warning[512]; /* the last cache-file problem */
-  /* candidates whose kernels have run in this context: the first launch of
-   * a kernel loads it (CUDA's lazy loading), which would count against it */
-  char warm[MAX_WARM][320]; /* table key, layout, candidate */
+  /* kernels that have run in this context: the first launch of a kernel
+   * loads it (CUDA's lazy loading), which would count against it */
+  char warm[MAX_WARM][128]; /* preload_key, kernel_family */
   int warm_count;
   /* the same loads made ahead on a helper thread, per kernel set: stored
    * type, layout, shading and composite or not (kernel_preload.h) */
   struct {
     char key[64];
     cvr_kernel_preload *loader;
-    int count; /* its configs: candidate names in launch order */
+    int count; /* its configs: their kernel_family in launch order */
     char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
   } preloads[MAX_PRELOADS];
   int preload_count;
@@ -208,9 +208,31 @@ static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
            s->shading.enabled, (int)s->blend_mode, gradients); /* the kernels' instances */
 }
 
+/* What CUDA loads for a candidate beside its instance (preload_key): its
+ * kernel. The standard kernel serves every block and the block-shape
+ * choice, warp marching every warp width and shape of warps; the slab
+ * kernel is one per depth and border. A kernel loads once for all the
+ * shapes it is launched with: a class whose first frame had loaded the
+ * standard kernel still held its other blocks back until the helper thread
+ * had launched each (19-25 frames into a first orbit, the block-shape
+ * choice measured again meanwhile). */
+static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
+  switch (c->strategy) {
+  case CVR_STRATEGY_STANDARD:
+  case CVR_STRATEGY_BLOCK_SHAPE: snprintf(out, size, "standard"); break;
+  case CVR_STRATEGY_SLAB:
+    snprintf(out, size, "slab %d %s", c->slab_depth,
+             c->slab_border == CVR_SLAB_BORDER_GATHERED ? "gathered" : "ring");
+    break;
+  default: snprintf(out, size, "%s", cvr_strategy_name(c->strategy)); break;
+  }
+}
+
 /* Starts loading every candidate's kernels for this volume type, layout and
- * shading on a helper thread, once per context: the classes' candidates,
- * this view's class first (it is measured first), then the rotation kernel. */
+ * shading on a helper thread, once per context: one launch per kernel, the
+ * standard kernel's first (the first frame loads it: it is ready at once),
+ * then the others in the order the classes measure them, this view's class
+ * first, then the rotation kernel. */
 static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
                           const cvr_volume *volume, const cvr_render_settings *s, int gradients) {
   cvr_tuner *tu = ctx->tuner;
@@ -222,18 +244,16 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
   char(*names)[CVR_TUNING_NAME_SIZE] = tu->preloads[tu->preload_count].names;
   int n = 0;
-  /* the standard kernel's candidates first (it is loaded with the context:
-   * they are ready at once), then the others in the order measured */
   for (int pass = 0; pass < 2; ++pass)
     for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
       const cvr_tuning_class *c = &t->classes[(k + j) % CVR_TUNING_CLASSES];
       for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
-        const cvr_strategy strategy = c->candidates[i].strategy;
-        const int standard = strategy == CVR_STRATEGY_STANDARD || strategy == CVR_STRATEGY_BLOCK_SHAPE;
-        int seen = standard != (pass == 0);
-        for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], c->names[i]);
+        char family[CVR_TUNING_NAME_SIZE];
+        kernel_family(&c->candidates[i], family, sizeof family);
+        int seen = !strcmp(family, "standard") != (pass == 0);
+        for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], family);
         if (seen) continue;
-        snprintf(names[n], sizeof names[n], "%s", c->names[i]);
+        snprintf(names[n], sizeof names[n], "%s", family);
         configs[n++] = concrete(ctx, t, c, i, s);
       }
     }
@@ -253,18 +273,17 @@ static int helper_running(const cvr_tuner *tu) {
   return 0;
 }
 
-/* Whether the helper thread has launched candidate i's configuration (its
- * kernels are loaded). */
-static int helper_loaded(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                         int i, const cvr_volume *volume, const cvr_render_settings *s,
-                         int gradients) {
-  char key[sizeof tu->preloads[0].key];
-  preload_key(volume, t, s, gradients, key, sizeof key);
+/* Whether the helper thread has launched candidate i's kernel (it is
+ * loaded). instance: the frame's preload_key. */
+static int helper_loaded(const cvr_tuner *tu, const char *instance, const cvr_tuning_class *c,
+                         int i) {
+  char family[CVR_TUNING_NAME_SIZE];
+  kernel_family(&c->candidates[i], family, sizeof family);
   for (int p = 0; p < tu->preload_count; ++p) {
-    if (strcmp(tu->preloads[p].key, key) || !tu->preloads[p].loader) continue;
+    if (strcmp(tu->preloads[p].key, instance) || !tu->preloads[p].loader) continue;
     const int launched = cvr_kernel_preload_launched(tu->preloads[p].loader);
     for (int m = 0; m < tu->preloads[p].count; ++m)
-      if (!strcmp(tu->preloads[p].names[m], c->names[i])) return m < launched;
+      if (!strcmp(tu->preloads[p].names[m], family)) return m < launched;
   }
   return 0;
 }
@@ -279,28 +298,30 @@ static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
   return ok;
 }
 
-static void warm_name(const cvr_tuning_table *t, const cvr_tuning_class *c, int i, char *out,
+static void warm_name(const char *instance, const cvr_tuning_class *c, int i, char *out,
                       size_t size) {
-  snprintf(out, size, "%.240s|%d|%s", t->key, (int)t->layout, c->names[i]);
+  char family[CVR_TUNING_NAME_SIZE];
+  kernel_family(&c->candidates[i], family, sizeof family);
+  snprintf(out, size, "%s|%s", instance, family);
 }
 
-/* Whether candidate i has run in this context (its kernels are loaded). */
-static int is_warm(const cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                   int i) {
+/* Whether candidate i's kernel has run in this context (it is loaded).
+ * instance: the frame's preload_key. */
+static int is_warm(const cvr_tuner *tu, const char *instance, const cvr_tuning_class *c, int i) {
   char name[sizeof tu->warm[0]];
-  warm_name(t, c, i, name, sizeof name);
+  warm_name(instance, c, i, name, sizeof name);
   for (int k = 0; k < tu->warm_count; ++k)
     if (!strcmp(tu->warm[k], name)) return 1;
   return 0;
 }
 
-static void mark_warm(cvr_tuner *tu, const cvr_tuning_table *t, const cvr_tuning_class *c, int i) {
-  if (is_warm(tu, t, c, i)) return;
+static void mark_warm(cvr_tuner *tu, const char *instance, const cvr_tuning_class *c, int i) {
+  if (is_warm(tu, instance, c, i)) return;
   if (tu->warm_count == MAX_WARM) { /* full: the oldest goes (at worst a needless 8 x 8 frame) */
     memmove(tu->warm[0], tu->warm[1], (MAX_WARM - 1) * sizeof tu->warm[0]);
     --tu->warm_count;
   }
-  warm_name(t, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
+  warm_name(instance, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
 }
 
 static double cost_of(const cvr_render_stats *st) {
@@ -416,16 +437,16 @@ static void release_helpers(cvr_tuner *tu) {
 }
 
 /* Which candidates wait for their kernels: while a helper thread loads, a
- * candidate is measured only once its kernels are loaded, by the helper or
- * an earlier frame (a first launch loads them: it would count against it). */
-static void waiting_for_kernels(const cvr_tuner *tu, const cvr_tuning_table *t,
-                                const cvr_tuning_class *c, const cvr_volume *volume,
-                                const cvr_render_settings *s, int gradients,
+ * candidate is measured only once its kernel is loaded, by the helper or an
+ * earlier frame (a first launch loads it: it would count against it).
+ * instance: the frame's preload_key. */
+static void waiting_for_kernels(const cvr_tuner *tu, const char *instance,
+                                const cvr_tuning_class *c,
                                 unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
   memset(waiting, 0, CVR_TUNING_MAX_CANDIDATES);
   if (!helper_running(tu)) return;
   for (int j = 0; j < c->count; ++j)
-    waiting[j] = !is_warm(tu, t, c, j) && !helper_loaded(tu, t, c, j, volume, s, gradients);
+    waiting[j] = !is_warm(tu, instance, c, j) && !helper_loaded(tu, instance, c, j);
 }
 
 /* One AUTO frame of class k. cell: the view's, once the class has
@@ -439,7 +460,8 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
                              cvr_render_stats *out) {
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
-  const int gradients = gradient_opacity(tf, s);
+  char instance[sizeof tu->preloads[0].key]; /* the kernels' (is_warm, helper_loaded) */
+  preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
   const int repeats = s->tuning_repeats;
   const int converged = cell != NULL;
   /* candidates are measured against the class's best at the frame before (a
@@ -483,7 +505,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
   const int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
   run = concrete(ctx, t, c, rendered, s);
-  if (i >= 0 && !is_warm(tu, t, c, i) && !helper_loaded(tu, t, c, i, volume, s, gradients)) {
+  if (i >= 0 && !is_warm(tu, instance, c, i) && !helper_loaded(tu, instance, c, i)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
     cvr_view tiny = *view;
     tiny.width = tiny.height = 8;
@@ -492,7 +514,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
     const cvr_image none = {NULL, NULL, NULL, NULL};
     if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, out)) != CVR_OK) return st;
   }
-  if (i >= 0) mark_warm(tu, t, c, i);
+  if (i >= 0) mark_warm(tu, instance, c, i);
   const int best = c->best;
   if ((st = cvr_render(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
   const int measurable = out->samples > 0 && out->kernel_ms > 0.0 && out->rotations == 0;
@@ -540,7 +562,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
    * load overlapped it and its kernels were loaded before (its first frame
    * loads them) */
   if (rendered == best && steady &&
-      (is_warm(tu, t, c, best) || helper_loaded(tu, t, c, best, volume, s, gradients))) {
+      (is_warm(tu, instance, c, best) || helper_loaded(tu, instance, c, best))) {
     if (reference_frame && c->measured[best] == 0) { /* the class's scale */
       cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
       if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
@@ -550,7 +572,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
     tu->reference_ms = out->kernel_ms;
     tu->reference_paid = reference_frame && excess > 0.0;
   }
-  mark_warm(tu, t, c, rendered);
+  mark_warm(tu, instance, c, rendered);
   return CVR_OK;
 }
 
@@ -573,7 +595,9 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
    * else the helpers load what the class waits for. */
   cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
-  waiting_for_kernels(tu, t, c, volume, s, gradient_opacity(tf, s), waiting);
+  char instance[sizeof tu->preloads[0].key];
+  preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
+  waiting_for_kernels(tu, instance, c, waiting);
   /* a converged class goes on in the view's cell: its finalists again, here */
   cvr_tuning_cell *cell = cvr_tuning_next(c, s->tuning_repeats) < 0
                               ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1)

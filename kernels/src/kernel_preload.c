@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,6 +27,10 @@ struct cvr_kernel_preload {
   int gradient_opacity; /* the tiny frames' transfer function has one */
   int count;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
+  /* CVR_DEBUG_PRELOAD set: each step's time to stderr, since the start and
+   * held back by the caller's holds */
+  int trace;
+  long long start_us, held_us;
 };
 
 /* Voxels of the stored type with values across its range: rays sample and
@@ -58,15 +63,28 @@ static long long now_us(void) {
  * `loading` before it looks at the hold again (sequentially consistent
  * atomics): one of the two sees the other. */
 static void begin_load(cvr_kernel_preload *p) {
+  const long long start = now_us();
   for (;;) {
     while (now_us() < atomic_load(&p->hold_until_us)) {
       const struct timespec pause = {0, 200000};
       nanosleep(&pause, NULL);
     }
     atomic_store(&p->loading, 1);
-    if (now_us() >= atomic_load(&p->hold_until_us)) return;
+    if (now_us() >= atomic_load(&p->hold_until_us)) break;
     atomic_store(&p->loading, 0);
   }
+  p->held_us += now_us() - start;
+}
+
+static void end_load(cvr_kernel_preload *p, const char *step, int config) {
+  atomic_store(&p->loading, 0);
+  if (!p->trace) return;
+  const cvr_render_settings *s = config >= 0 ? &p->configs[config] : NULL;
+  fprintf(stderr, "cvr preload: %8.2f ms (%8.2f held back) %s", (now_us() - p->start_us) * 1e-3,
+          p->held_us * 1e-3, step);
+  if (s) fprintf(stderr, " %d of %d: %s, rotation %s", config + 1, p->count,
+                 cvr_strategy_name(s->strategy), cvr_rotation_policy_name(s->rotation_policy));
+  fprintf(stderr, "\n");
 }
 
 static void load_all(cvr_kernel_preload *p) {
@@ -77,7 +95,7 @@ static void load_all(cvr_kernel_preload *p) {
   cvr_context *ctx = NULL;
   begin_load(p);
   const cvr_status created = cvr_context_create(&o, &ctx);
-  atomic_store(&p->loading, 0);
+  end_load(p, "context", -1);
   if (created != CVR_OK) return;
   cvr_volume *volume = NULL;
   cvr_transfer_function *tf = NULL;
@@ -100,7 +118,7 @@ static void load_all(cvr_kernel_preload *p) {
   begin_load(p);
   const int ready = data && cvr_volume_create(ctx, &d, &volume) == CVR_OK &&
                     cvr_transfer_function_create(ctx, &td, &tf) == CVR_OK;
-  atomic_store(&p->loading, 0);
+  end_load(p, "volume", -1);
   if (ready) {
     /* parallel, looking along x (clip z = world x): a config whose rotation
      * policy is on turns the volume, so the rotation kernel loads too */
@@ -114,7 +132,7 @@ static void load_all(cvr_kernel_preload *p) {
     for (int i = 0; i < p->count; ++i) {
       begin_load(p);
       cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
-      atomic_store(&p->loading, 0);
+      end_load(p, "launched", i);
       atomic_store(&p->launched, i + 1);
     }
   }
@@ -149,6 +167,9 @@ cvr_kernel_preload *cvr_kernel_preload_start(int device_index, cvr_scalar_type s
   atomic_init(&p->launched, 0);
   atomic_init(&p->hold_until_us, 0);
   atomic_init(&p->loading, 0);
+  const char *trace = getenv("CVR_DEBUG_PRELOAD");
+  p->trace = trace && trace[0] && strcmp(trace, "0");
+  p->start_us = now_us();
   if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
     free(p);
     return NULL;

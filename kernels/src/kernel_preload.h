@@ -6,7 +6,9 @@
  * load would be a visible stall. A helper thread with a context of its own
  * (kernels are loaded once per CUDA context, and every cvr_context on a
  * device shares the primary one) renders a tiny frame with each candidate
- * instead, while the caller goes on rendering. */
+ * instead, while the caller goes on rendering. With CVR_DEBUG_PRELOAD=1 in
+ * the environment it writes each step's time to stderr: since it started,
+ * and how much of that the caller's holds kept it waiting. */
 #ifndef CVR_KERNEL_PRELOAD_H
 #define CVR_KERNEL_PRELOAD_H
 

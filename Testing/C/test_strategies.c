@@ -9,10 +9,14 @@
  * marching stops at the same sample as one thread per ray (a transparency
  * scan per cycle), so the same tolerance holds; counting the samples past
  * termination that a plain per-cycle check would add is what the no-ERT
- * comparison is for. Usage: test_strategies [--quick] (skips without a GPU). */
+ * comparison is for. A block over a kernel's launch bound is refused, and
+ * every instance of each kernel takes blocks up to its bound (the settings
+ * are checked against the bounds, not the driver's word on every instance).
+ * Usage: test_strategies [--quick] (skips without a GPU). */
 #include <math.h>
 #include <string.h>
 
+#include "cvr_internal.h" /* cvr_debug_thread_limits */
 #include "test_common.h"
 
 enum { MAX_PIXELS = 256 * 256 };
@@ -182,6 +186,16 @@ int main(int argc, char **argv) {
     CHECK(cvr_render(gpu, g.volume, g.tf, &view, &s, &img, NULL) == CVR_OK, "then renders: %s",
           cvr_last_error(gpu));
     cvr_test_scene_close(&g);
+    /* the limits settings are checked against are the kernels' launch
+     * bounds, not asked of the driver (that loads every instance): every
+     * instance must take them */
+    int bound[3], driver[3];
+    cvr_debug_thread_limits(gpu, bound, driver);
+    const char *kernels[3] = {"standard", "warp-marching", "slab"};
+    for (int k = 0; k < 3; ++k)
+      CHECK(bound[k] > 0 && driver[k] >= bound[k],
+            "%s kernel: settings may ask for %d threads a block, the driver allows %d", kernels[k],
+            bound[k], driver[k]);
   }
   cvr_context_destroy(cpu);
   cvr_context_destroy(gpu);

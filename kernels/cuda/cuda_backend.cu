@@ -153,20 +153,9 @@ static cvr_status check_block(cvr_context *ctx, const char *what, int w, int h, 
   return CVR_OK;
 }
 
-enum { MAX_THREADS_STANDARD, MAX_THREADS_WARP_MARCHING, MAX_THREADS_SLAB };
-
-static int kernel_max_threads(cvr_context *ctx, int kernel) {
-  int *known = &ctx->cuda->max_threads[kernel];
-  if (!*known)
-    *known = kernel == MAX_THREADS_STANDARD        ? cvr_cuda_standard_max_threads()
-             : kernel == MAX_THREADS_WARP_MARCHING ? cvr_cuda_warp_marching_max_threads()
-                                                   : cvr_cuda_slab_max_threads();
-  return *known;
-}
-
 extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                                  const cvr_render_settings *s) {
-  const int standard_max = kernel_max_threads(ctx, MAX_THREADS_STANDARD);
+  const int standard_max = cvr_cuda_standard_max_threads();
   cvr_status st = CVR_OK;
   switch (s->strategy) {
   case CVR_STRATEGY_STANDARD:
@@ -181,11 +170,11 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
     break;
   case CVR_STRATEGY_WARP_MARCHING:
     st = check_block(ctx, "warp-marching block", 32 * s->block_warps[0] * s->block_warps[1], 1,
-                     kernel_max_threads(ctx, MAX_THREADS_WARP_MARCHING));
+                     cvr_cuda_warp_marching_max_threads());
     break;
   case CVR_STRATEGY_SLAB: {
     st = check_block(ctx, "slab block", s->slab_block[0], s->slab_block[1],
-                     kernel_max_threads(ctx, MAX_THREADS_SLAB));
+                     cvr_cuda_slab_max_threads());
     const size_t need = cvr_cuda_slab_shared_bytes(s);
     if (st == CVR_OK && need > ctx->cuda->props.sharedMemPerBlockOptin)
       st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -314,6 +303,18 @@ extern "C" cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void 
 done:
   leave_device(&scope);
   return st;
+}
+
+extern "C" void cvr_cuda_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]) {
+  device_scope scope;
+  const int entered = enter_device(ctx->cuda->device, &scope) == cudaSuccess;
+  bound[0] = cvr_cuda_standard_max_threads();
+  bound[1] = cvr_cuda_warp_marching_max_threads();
+  bound[2] = cvr_cuda_slab_max_threads();
+  driver[0] = entered ? cvr_cuda_standard_instances_max_threads() : 0;
+  driver[1] = entered ? cvr_cuda_warp_marching_instances_max_threads() : 0;
+  driver[2] = entered ? cvr_cuda_slab_instances_max_threads() : 0;
+  if (entered) leave_device(&scope);
 }
 
 extern "C" size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {

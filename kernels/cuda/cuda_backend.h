@@ -48,6 +48,7 @@ cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *
                                  int turns, double *ms);
 cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out);
 size_t cvr_cuda_debug_free_bytes(cvr_context *ctx);
+void cvr_cuda_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);
 cvr_status cvr_cuda_debug_lose_device(cvr_context *ctx);
 
 #ifdef __cplusplus

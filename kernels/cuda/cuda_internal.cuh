@@ -102,9 +102,6 @@ struct cvr_cuda_context {
   size_t output_bytes;
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
   size_t opaque_depth_bytes;
-  /* the kernels' launch bounds (standard, warp marching, slab), asked of the
-   * driver once (0: not yet) rather than on every frame */
-  int max_threads[3];
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read
@@ -220,19 +217,30 @@ cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, int compon
 /* standard.cu */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,
                                      cvr_scalar_type stored_type, dim3 block, cudaStream_t stream);
-int cvr_cuda_standard_max_threads(void); /* the kernel's launch bound */
+/* The most threads a block of each kernel may have: the launch bound its
+ * instances are compiled with (nvcc fits an instance's registers to it,
+ * spilling if it must). Not asked of the driver: under CUDA's lazy loading
+ * cudaFuncGetAttributes loads the instance it is asked about, and asking
+ * about every instance loaded 30 standard ones on a context's first frame,
+ * 8 warp-marching ones (20-44 ms on an H100) and 4 slab ones of depth 32
+ * (130-170 ms) where one of each was used. The *_instances_* forms ask
+ * the driver about every instance, for a test (cvr_debug_thread_limits). */
+int cvr_cuda_standard_max_threads(void);
+int cvr_cuda_standard_instances_max_threads(void);
 
 /* warp_marching.cu */
 cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch, cvr_memory_layout layout,
                                           cvr_scalar_type stored_type,
                                           const cvr_render_settings *settings, cudaStream_t stream);
 int cvr_cuda_warp_marching_max_threads(void);
+int cvr_cuda_warp_marching_instances_max_threads(void);
 
 /* slab.cu; one_sided: the test hook that ignores the border rays */
 cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *launch, cvr_memory_layout layout,
                                  cvr_scalar_type stored_type, const cvr_render_settings *settings,
                                  int one_sided, cudaStream_t stream);
 int cvr_cuda_slab_max_threads(void);
+int cvr_cuda_slab_instances_max_threads(void);
 /* Shared memory of the slab block of `settings` with the largest transfer
  * function, once. */
 size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *settings);

@@ -324,8 +324,10 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
   cvr_count(l.counters, hit ? 1u : 0u, samples, hit ? cvr_lattice_samples(ray) : 0u, skipped);
 }
 
-/* The most threads any instance may launch with (the largest shaded ones). */
-int cvr_cuda_slab_max_threads(void) {
+int cvr_cuda_slab_max_threads(void) { return CVR_SLAB_MAX_THREADS; }
+
+/* What the driver says of the largest shaded instances. */
+int cvr_cuda_slab_instances_max_threads(void) {
   const void *kernels[] = {(const void *)cvr_slab_kernel<true, 32, false, cvr_texture_sampler>,
                            (const void *)cvr_slab_kernel<true, 32, true, cvr_texture_sampler>,
                            (const void *)cvr_slab_kernel<true, 32, false, cvr_global_sampler<float>>,

@@ -84,9 +84,11 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
   cvr_count(l.counters, hit, samples, lattice, skipped);
 }
 
-/* The smallest launch bound over the kernel's instances (the global-memory
- * samplers use more registers than the texture's). */
-int cvr_cuda_standard_max_threads(void) {
+int cvr_cuda_standard_max_threads(void) { return CVR_STANDARD_MAX_THREADS; }
+
+/* What the driver says of every instance (the global-memory samplers use
+ * more registers than the texture's): a test's check of the bound. */
+int cvr_cuda_standard_instances_max_threads(void) {
   int limit = 1024;
   for (int i = 0; i < 6 * CVR_KINDS; ++i) { /* texture, and the five stored types of global memory */
     const int sampler = i / CVR_KINDS, kind = i % CVR_KINDS;

@@ -290,7 +290,9 @@ __global__ void __launch_bounds__(512)
   cvr_count(l.counters, counts ? 1u : 0u, samples, counts ? cvr_lattice_samples(ray) : 0u, skipped);
 }
 
-int cvr_cuda_warp_marching_max_threads(void) {
+int cvr_cuda_warp_marching_max_threads(void) { return 512; /* (the kernel's launch bound) */ }
+
+int cvr_cuda_warp_marching_instances_max_threads(void) {
   int limit = 1024;
   cudaFuncAttributes a;
 #define CVR_WARP_LIMIT(V, S)                                                                       \

@@ -76,6 +76,11 @@ cvr_status cvr_cuda_debug_lose_device(cvr_context *ctx) {
   return cvr_fail(ctx, CVR_ERROR_NO_DEVICE, "this build of cvr has no CUDA backend");
 }
 
+void cvr_cuda_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]) {
+  (void)ctx;
+  for (int k = 0; k < 3; ++k) bound[k] = driver[k] = 0;
+}
+
 size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
   (void)ctx;
   return 0;

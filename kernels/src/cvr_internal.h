@@ -47,6 +47,11 @@ CVR_API cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_setting
 CVR_API cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
 /* Free device memory (cudaMemGetInfo); 0 on the CPU backend. */
 CVR_API size_t cvr_debug_device_free_bytes(cvr_context *ctx);
+/* The most threads a block of the standard, warp-marching and slab kernels
+ * may have as the settings are checked (bound: their launch bounds), and as
+ * the driver says of every instance (driver: loads each of them); zeros on
+ * the CPU backend. */
+CVR_API void cvr_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);
 /* Really loses the context's device, as a faulting kernel does: a kernel
  * writes to an invalid address (a sticky CUDA error, which no later call in
  * this process can clear on that device). Returns CVR_ERROR_DEVICE_LOST;

@@ -11,7 +11,9 @@
   class chose that configuration, so the cell is known);
 - the first orbit's kernel time over the warm orbit's, as shares of the warm
   orbit: its measured frames, its frames that rendered another
-  configuration than the warm orbit did at that view, and the rest.
+  configuration than the warm orbit did at that view, and the rest; and the
+  first frame that ran each kernel (the warp-marching and slab kernels are
+  measured once a helper thread has loaded them: auto.c).
 
 usage: auto_misses.py RUN_DIR...
 """
@@ -87,6 +89,7 @@ def main(runs):
     views = collections.defaultdict(collections.Counter)  # volume -> (source, missed)
     ratios = collections.defaultdict(lambda: ([], []))     # volume -> (kept, missed)
     first = collections.defaultdict(list)                  # volume -> (measured, other, same)
+    kernels = collections.defaultdict(list)                # volume -> {kernel: first frame}
     for run in runs:
         for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
             volume = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
@@ -132,6 +135,13 @@ def main(runs):
                 part = 0 if cold["tuning"] else 2 if same else 1
                 share[part] += (cold["kernel_ms"] - warm["kernel_ms"]) / warm_ms
             first[volume].append(share)
+            ran = {}
+            for azimuth in range(360):
+                cold = orbit.get(("cold", azimuth))
+                if cold:  # (kernels as auto.c's kernel_family names them)
+                    strategy = cold["strategy"]
+                    ran.setdefault("standard" if strategy == "block-shape" else strategy, azimuth)
+            kernels[volume].append(ran)
     print("| volume | views | missed | by class best | by cell choice | class not measured "
           "| cell choice's ratio in its cell, kept / missed (quartiles) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -147,14 +157,19 @@ def main(runs):
             of["nothing measured"], quartiles(kept), len(kept), quartiles(lost), len(lost)))
     print()
     print("| volume | first orbit over warm: measured frames | other configuration | same "
-          "| (mean over runs; range of the total) |")
-    print("| --- | ---: | ---: | ---: | --- |")
+          "| (mean over runs; range of the total) | first frame of each kernel: median (runs) |")
+    print("| --- | ---: | ---: | ---: | --- | --- |")
     for volume in sorted(first):
         s = first[volume]
         totals = [sum(x) for x in s]
-        print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% to %.1f%% |" % (
+        ran = kernels[volume]
+        names = sorted({k for r in ran for k in r},
+                       key=lambda k: statistics.median(r.get(k, 360) for r in ran))
+        print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% to %.1f%% | %s |" % (
             volume, *(100 * statistics.mean(x[i] for x in s) for i in range(3)),
-            100 * min(totals), 100 * max(totals)))
+            100 * min(totals), 100 * max(totals),
+            "; ".join("%s %d (%d)" % (k, statistics.median(r[k] for r in ran if k in r),
+                                      sum(k in r for r in ran)) for k in names)))
 
 
 if __name__ == "__main__":

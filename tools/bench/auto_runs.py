@@ -8,7 +8,14 @@ the real-data volumes together. Runs with --replicate add the replicate
 sweep's views within 5% (an exhaustive search of its own: the ceiling the
 oracle's noise sets). As a markdown table. A run kept without its orbit
 files is read from its summary.txt (the summary lines; turns: the warm
-orbit's turn count).
+orbit's turn count). Last, AUTO's worst view over its best (in samples a
+second) on the micro-benchmark, per run: as the benchmark timed it (three
+frames at each view), as the confirmation did (AUTO's configuration among
+the oracle's, interleaved), and with each view's faster of the two (a
+transient of the GPU slows some views in one of them, never speeds them: two
+runs timed 0.85 and 0.88 with AUTO 1.05-1.16x its own confirmed time at 6
+and 14 views timed one after the other, another confirmed 0.89 with AUTO
+and the oracle's best both 6% slow at one view), from orbit files.
 
 usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
   (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
@@ -22,6 +29,21 @@ import sys
 from json_lines import read_rows
 
 
+def confirmed_worst_over_best(rows):
+    """AUTO's worst view over its best, in samples a second, with the
+    confirmation's steady time of AUTO's configuration at each view, and with
+    the lesser of that and the timed one; (None, None) without it."""
+    confirm = {r["azimuth"]: r["steady_ms"] for r in rows
+               if r.get("bench") == "auto_confirm" and r["config"].startswith("AUTO")}
+    views = [v for v in rows if v.get("bench") == "auto_view" and confirm.get(v["azimuth"])]
+    if not views:
+        return None, None
+    samples = [v["auto_gsamples_per_s"] * v["auto_ms"] for v in views]  # (per ms)
+    confirmed = [n / confirm[v["azimuth"]] for n, v in zip(samples, views)]
+    either = [n / min(confirm[v["azimuth"]], v["auto_ms"]) for n, v in zip(samples, views)]
+    return min(confirmed) / max(confirmed), min(either) / max(either)
+
+
 def summaries(run):
     """(volume, summary, warm turns) of each orbit file, or of summary.txt's
     lines ("auto VOLUME rc=N {...}", the volume's spaces as dashes)."""
@@ -29,6 +51,8 @@ def summaries(run):
     for path in paths:
         rows = read_rows(path)
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
+        if s:
+            s = dict(s, worst_over_best_confirmed=confirmed_worst_over_best(rows))
         warm = [r for r in rows if r.get("bench") == "auto_orbit" and r["pass"] == "warm"]
         name = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
         yield name, s, sum(r["rotations"] for r in warm)
@@ -51,6 +75,8 @@ def load(run):
                          turns=turns, wall=s["warm_wall_ms"],
                          kernel=s["warm_kernel_ms"], orbits=s["orbits_to_converge"],
                          measuring=s["measuring_share"],
+                         worst=(s["auto_worst_over_best_view"],
+                                *s.get("worst_over_best_confirmed", (None, None))),
                          replicate=s.get("replicate_views_within_5pct_confirmed"))
     return out
 
@@ -98,6 +124,12 @@ def main(args):
         c = [x["confirmed"] for x in real]
         print(f"| real data | {len(real)} | {spread(c)} "
               f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
+    for volume, xs in sorted(per.items()):
+        if volume.startswith("micro"):
+            print(f"\n{volume}, AUTO's worst view over its best, timed / confirmed / "
+                  "faster of the two: " + ", ".join(
+                      f"{t:.3f} / {c:.3f} / {e:.3f}" if c else f"{t:.3f} / - / -"
+                      for t, c, e in (x["worst"] for x in xs)))
 
 
 if __name__ == "__main__":

@@ -221,10 +221,10 @@ cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_l
  * instances are compiled with (nvcc fits an instance's registers to it,
  * spilling if it must). Not asked of the driver: under CUDA's lazy loading
  * cudaFuncGetAttributes loads the instance it is asked about, and asking
- * about every instance loaded 30 standard ones on a context's first frame,
- * 8 warp-marching ones (20-44 ms on an H100) and 4 slab ones of depth 32
- * (130-170 ms) where one of each was used. The *_instances_* forms ask
- * the driver about every instance, for a test (cvr_debug_thread_limits). */
+ * about every instance loaded all 30 standard ones on a context's first
+ * frame (10-14 ms on an H100, 6-7 ms without), 8 warp-marching and 4 slab
+ * ones where one of each was used. The *_instances_* forms ask the driver
+ * about every instance, for a test (cvr_debug_thread_limits). */
 int cvr_cuda_standard_max_threads(void);
 int cvr_cuda_standard_instances_max_threads(void);
 

@@ -170,8 +170,9 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 
 /* At most 512 threads (16 warps) per block, so that a lane may use 128
  * registers: the shaded kernels spill at 64. */
+#define CVR_WARP_MAX_THREADS 512
 template <int VARIANT, bool GRADIENT, typename Sampler>
-__global__ void __launch_bounds__(512)
+__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
   extern __shared__ uint4 shared_mem[];
   cvr_load_table(shared_mem, l.table, l.ray.tf_size, l.table_copies);
@@ -290,7 +291,7 @@ __global__ void __launch_bounds__(512)
   cvr_count(l.counters, counts ? 1u : 0u, samples, counts ? cvr_lattice_samples(ray) : 0u, skipped);
 }
 
-int cvr_cuda_warp_marching_max_threads(void) { return 512; /* (the kernel's launch bound) */ }
+int cvr_cuda_warp_marching_max_threads(void) { return CVR_WARP_MAX_THREADS; }
 
 int cvr_cuda_warp_marching_instances_max_threads(void) {
   int limit = 1024;

@@ -2,11 +2,13 @@
  *
  * CUDA loads a kernel on its first launch (lazy module loading, the default
  * since CUDA 12.2): 4-8 ms for a warp-marching family, 33-45 ms for the slab
- * module on an H100. Tuning launches a new candidate every frame, so each
- * load would be a visible stall. A helper thread with a context of its own
- * (kernels are loaded once per CUDA context, and every cvr_context on a
- * device shares the primary one) renders a tiny frame with each candidate
- * instead, while the caller goes on rendering. With CVR_DEBUG_PRELOAD=1 in
+ * module on an H100 measured alone, 20-44 ms and 130-200 ms on this thread
+ * while the caller renders (tools/bench/results/2026-11-25-h100-auto-kernels).
+ * Tuning launches a new candidate every frame, so each load would be a
+ * visible stall. A helper thread with a context of its own (kernels are
+ * loaded once per CUDA context, and every cvr_context on a device shares the
+ * primary one) renders a tiny frame with each kernel instead, while the
+ * caller goes on rendering. With CVR_DEBUG_PRELOAD=1 in
  * the environment it writes each step's time to stderr: since it started,
  * and how much of that the caller's holds kept it waiting. */
 #ifndef CVR_KERNEL_PRELOAD_H

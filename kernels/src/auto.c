@@ -747,6 +747,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     c->measured[i] = cost > 0.0 ? s->tuning_repeats : 0;
     c->cost_sum[i] = cost * c->measured[i];
     c->dropped[i] = cost <= 0.0;
+    c->pending[i] = 0.0; /* (a first win of a frame before waits no more) */
     stopped = progress && progress((double)(step + 1) / steps, user);
   }
   cvr_tuning_update_best(c);

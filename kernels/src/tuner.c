@@ -343,11 +343,17 @@ void cvr_tuning_update_best(cvr_tuning_class *c) {
 void cvr_tuning_record(cvr_tuning_class *c, int i, double cost, double prune) {
   if (i < 0 || i >= c->count) return;
   const int valid = cost > 0.0 && isfinite(cost);
-  if (valid && c->pending[i] > 0.0) { /* the confirmation: the slower counts */
-    cost = fmax(cost, c->pending[i]);
+  if (valid && c->pending[i] > 0.0) { /* the confirmation */
+    if (c->pending_slower[i]) {
+      cost = fmax(cost, c->pending[i]);
+    } else {
+      c->measured[i] += 1;
+      c->cost_sum[i] += c->pending[i];
+    }
   } else if (valid && c->measured[i] == 0 && i != c->best && c->measured[c->best] > 0 &&
-             cost * CVR_TUNING_CONTENDER < cvr_tuning_mean(c, c->best)) {
-    c->pending[i] = cost; /* a big first win: measured again before it counts */
+             cost < cvr_tuning_mean(c, c->best)) {
+    c->pending[i] = cost; /* a first win: measured again before it counts */
+    c->pending_slower[i] = cost * CVR_TUNING_CONTENDER < cvr_tuning_mean(c, c->best);
     return;
   }
   c->pending[i] = 0.0;

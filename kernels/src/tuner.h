@@ -25,7 +25,12 @@
  * out of contention for good (on the H100: a class's best at 1.000 after
  * six measurements, three others at 1.23-1.26 after one, the oracle's best
  * among them 8-15% faster at the class's views:
- * tools/bench/results/2026-11-25-h100-auto-robust). */
+ * tools/bench/results/2026-11-25-h100-auto-robust). A first measurement
+ * faster than the best by less than that is measured once more too, and
+ * both count: a frame's kernel time against the frame before varies by 4%
+ * (standard deviation, H100), as much as the blocks of a class differ, and
+ * a first win of 1-2% made a block the class's best, rendered for 10-35
+ * frames of the first orbit at 5-10% over the block it replaced. */
 #define CVR_TUNING_NAME_SIZE 48
 
 /* The tuned fields of the settings; the rest stay the caller's. */
@@ -53,9 +58,10 @@ typedef struct cvr_tuning_class {
    * (list order until then); not kept in files */
   double prior[CVR_TUNING_MAX_CANDIDATES];
   int seeded; /* 0 no, 1 by other axes, 2 by its own */
-  /* a first measurement waiting for its confirmation (0: none); not kept
-   * in files */
+  /* a first measurement waiting for its confirmation (0: none), and whether
+   * the slower of the two counts (a big win) or both; not kept in files */
   double pending[CVR_TUNING_MAX_CANDIDATES];
+  unsigned char pending_slower[CVR_TUNING_MAX_CANDIDATES];
 } cvr_tuning_class;
 
 /* What measuring costs, bounded: a frame may measure a candidate only while
@@ -249,8 +255,8 @@ CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
                                   const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out; a first
- * one more than CVR_TUNING_CONTENDER faster than the best waits for a
- * second (the slower of the two counts). */
+ * one faster than the best waits for a second (more than
+ * CVR_TUNING_CONTENDER faster: the slower of the two counts, else both). */
 CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
 /* The same for a measurement taken right after the class's best rendered a
  * neighbouring view at cost `reference`: recorded as cost x (the best's

@@ -456,12 +456,11 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
                              const float dir[3], const cvr_volume *volume,
                              const cvr_transfer_function *tf, const cvr_view *view,
                              const cvr_render_settings *s, const cvr_image *image, int quiet,
+                             const char *instance,
                              const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES],
                              cvr_render_stats *out) {
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
-  char instance[sizeof tu->preloads[0].key]; /* the kernels' (is_warm, helper_loaded) */
-  preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
   const int repeats = s->tuning_repeats;
   const int converged = cell != NULL;
   /* candidates are measured against the class's best at the frame before (a
@@ -595,7 +594,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
    * else the helpers load what the class waits for. */
   cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
-  char instance[sizeof tu->preloads[0].key];
+  char instance[sizeof tu->preloads[0].key]; /* the kernels' (is_warm, helper_loaded) */
   preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
   waiting_for_kernels(tu, instance, c, waiting);
   /* a converged class goes on in the view's cell: its finalists again, here */
@@ -611,7 +610,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
   ++tu->frames;
-  st = auto_frame(ctx, t, k, cell, dir, volume, tf, view, s, image, quiet, waiting, &local);
+  st = auto_frame(ctx, t, k, cell, dir, volume, tf, view, s, image, quiet, instance, waiting,
+                  &local);
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;

@@ -8,22 +8,39 @@
 #     them into OUT/PREFIX.tar and prints each orbit's summary line;
 #     CVR_AUTO_ARGS passes options to every orbit (e.g. --replicate). A build
 #     variant: pack.sh with its build folder (device.txt shows its flags).
+#     CVR_AB=PREFIX_B: another commit's build too (pair.sh put it under
+#     .device/b), run after each run of this one as PREFIX_B-a, -b, ... into
+#     OUT/PREFIX_B.tar: the two compare on one GPU, their runs interleaved.
 set -uo pipefail
 out=${1:?usage: auto-runs.sh OUT PREFIX [SECONDS]}
 prefix=${2:?usage: auto-runs.sh OUT PREFIX [SECONDS]}
 limit=${3:-470}
 root=$(cd "$(dirname "$0")/../.." && pwd)
+other=${CVR_AB:-}
+if [[ -n $other ]]; then
+  pack=$root/.device
+  [[ -d $pack/b ]] || { echo "auto-runs.sh: CVR_AB needs .device/b (pair.sh)" >&2; exit 1; }
+  [[ -e $pack/b/lib/libcvr.so.0 ]] || tar xJf "$pack/pair.tar.xz" -C "$pack"
+  [[ -e $pack/b/data ]] || ln -s ../data "$pack/b/data"
+fi
+one_run() { # PACK NAME
+  CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
+  xz -9 -f "$out/$2"/auto-*.jsonl # (JSON lines: xz keeps 40% less than gzip)
+}
 start=$SECONDS
-runs=()
+runs=() others=()
 for r in a b c d e f g h i j k l m n o p; do
   ((SECONDS - start < limit)) || break
-  "$root/tools/device/run.sh" "$out/$prefix-$r" auto >/dev/null 2>&1
-  xz -9 -f "$out/$prefix-$r"/auto-*.jsonl # (JSON lines: xz keeps 40% less than gzip)
+  one_run "$root/.device" "$prefix-$r"
   runs+=("$prefix-$r")
-  echo "$prefix-$r done after $((SECONDS - start)) s"
+  if [[ -n $other ]]; then
+    one_run "$root/.device/b" "$other-$r"
+    others+=("$other-$r")
+  fi
+  echo "$prefix-$r${other:+ and $other-$r} done after $((SECONDS - start)) s"
 done
-(cd "$out" && tar cf "$prefix.tar" "${runs[@]}" && rm -rf "${runs[@]}")
-tar xOf "$out/$prefix.tar" --wildcards '*/summary.txt' | python3 -c '
+summaries() { # TAR
+  tar xOf "$1" --wildcards '*/summary.txt' | python3 -c '
 import json, sys
 for line in sys.stdin:
     if "{" in line:
@@ -32,3 +49,11 @@ for line in sys.stdin:
               s["views_within_5pct_confirmed"], "replicate:",
               s.get("replicate_views_within_5pct_confirmed", "-"))
 '
+}
+(cd "$out" && tar cf "$prefix.tar" "${runs[@]}" && rm -rf "${runs[@]}")
+summaries "$out/$prefix.tar"
+if [[ -n $other ]]; then
+  (cd "$out" && tar cf "$other.tar" "${others[@]}" && rm -rf "${others[@]}")
+  echo "$other ($(cat "$root/.device/b/commit")):"
+  summaries "$out/$other.tar"
+fi

@@ -33,10 +33,12 @@ out=${1:?usage: run.sh OUT [tests|sanitize|bench]...}
 shift
 steps=${*:-tests bench sanitize}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pack=$root/.device
+pack=${CVR_DEVICE_PACK:-$root/.device} # (auto-runs.sh: .device/b for the other of a pair)
 for packed in "$pack"/lib/*.xz; do # pack.sh compresses the largest libraries
   [[ -e $packed && ! -e ${packed%.xz} ]] && xz -dk "$packed"
 done
+# (pair.sh: this pack's library and another's, .device/b, in one file)
+[[ -e $pack/pair.tar.xz && ! -e $pack/lib/libcvr.so.0 ]] && tar xJf "$pack/pair.tar.xz" -C "$pack"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CVR_DATA_DIR=$pack/data
 export PATH=$PATH:/usr/local/cuda/bin

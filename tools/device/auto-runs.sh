@@ -19,7 +19,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 other=${CVR_AB:-}
 if [[ -n $other ]]; then
   pack=$root/.device
-  [[ -d $pack/b ]] || { echo "auto-runs.sh: CVR_AB needs .device/b (pair.sh)" >&2; exit 1; }
+  [[ -x $pack/b/bin/cvr-auto-bench ]] ||
+    { echo "auto-runs.sh: CVR_AB needs .device/b with cvr-auto-bench (pair.sh)" >&2; exit 1; }
   [[ -e $pack/b/lib/libcvr.so.0 ]] || tar xJf "$pack/pair.tar.xz" -C "$pack"
   [[ -e $pack/b/data ]] || ln -s ../data "$pack/b/data"
 fi

@@ -17,6 +17,9 @@ pack=$root/.device
 other=${1:?usage: pair.sh OTHER_PACK}
 [[ -e $pack/lib/libcvr.so.0.xz && -e $other/lib/libcvr.so.0.xz ]] ||
   { echo "pair.sh: both packs need lib/libcvr.so.0.xz (pack.sh)" >&2; exit 1; }
+# (what auto-runs.sh runs of it: without, each of its runs fails at once)
+[[ -x $other/bin/cvr-auto-bench ]] ||
+  { echo "pair.sh: $other/bin has no cvr-auto-bench (CVR_PACK_PROGRAMS)" >&2; exit 1; }
 rm -rf "$pack/b"
 mkdir -p "$pack/b/lib"
 cp -a "$other/bin" "$pack/b/"

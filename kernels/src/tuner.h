@@ -30,7 +30,10 @@
  * both count: a frame's kernel time against the frame before varies by 4%
  * (standard deviation, H100), as much as the blocks of a class differ, and
  * a first win of 1-2% made a block the class's best, rendered for 10-35
- * frames of the first orbit at 5-10% over the block it replaced. */
+ * frames of the first orbit at 5-10% over the block it replaced. (On the
+ * H100 that took a point off the shaded cranium's first orbit and moved
+ * the other volumes' within the runs' spread:
+ * tools/bench/results/2026-11-25-h100-auto-confirm-wins.) */
 #define CVR_TUNING_NAME_SIZE 48
 
 /* The tuned fields of the settings; the rest stay the caller's. */

@@ -294,7 +294,7 @@ static void check_lucky(cvr_backend backend) {
   CHECK(c.best == 2 && c.measured[4] == 0 && cvr_tuning_next(&c, repeats) == 4,
         "%s: a first win of 0.97 against 1.0 counted at once (best %d, next %d)",
         cvr_backend_name(backend), c.best, cvr_tuning_next(&c, repeats));
-  cvr_tuning_record(&c, 4, 1.01, prune); /* not confirmed: the mean of the two, 0.99 */
+  cvr_tuning_record(&c, 4, 1.01, prune); /* its confirmation: both count, mean 0.99 */
   CHECK(c.best == 4 && c.measured[4] == 2 && fabs(cvr_tuning_mean(&c, 4) - 0.99) < 1e-12,
         "%s: a small win's confirmation did not count both (best %d, measured %d, mean %g)",
         cvr_backend_name(backend), c.best, c.measured[4], cvr_tuning_mean(&c, 4));

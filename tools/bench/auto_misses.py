@@ -13,7 +13,12 @@
   orbit: its measured frames, its frames that rendered another
   configuration than the warm orbit did at that view, and the rest; and the
   first frame that ran each kernel (the warp-marching and slab kernels are
-  measured once a helper thread has loaded them: auto.c).
+  measured once a helper thread has loaded them: auto.c);
+- where the run has them (run.sh auto with CVR_AUTO_CACHED=1:
+  `cached-VOLUME.jsonl`), the same split for the first orbit of a new
+  process from the tables the run kept: what a first orbit costs beside
+  tuning (the GPU after a context is made, kernels loaded on first use) and
+  the cells' measuring, which a later session goes on with.
 
 usage: auto_misses.py RUN_DIR...
 """
@@ -79,6 +84,32 @@ def cell_choice(candidates, ratios):
     return choice
 
 
+def first_orbit_split(rows):
+    """The cold orbit's kernel time over the warm one's, as shares of the
+    warm orbit: (measured frames, another configuration, the same), and
+    {kernel: first frame of the cold orbit that ran it}."""
+    orbit = {}
+    for r in rows:
+        if r.get("bench") == "auto_orbit" and r["pass"] in ("cold", "warm"):
+            orbit[(r["pass"], r["azimuth"])] = r
+    warm_ms = sum(r["kernel_ms"] for (p, _), r in orbit.items() if p == "warm")
+    share = [0.0, 0.0, 0.0]
+    for (p, azimuth), cold in orbit.items():
+        warm = orbit.get(("warm", azimuth))
+        if p != "cold" or not warm:
+            continue
+        same = (cold["strategy"], cold["block"]) == (warm["strategy"], warm["block"])
+        part = 0 if cold["tuning"] else 2 if same else 1
+        share[part] += (cold["kernel_ms"] - warm["kernel_ms"]) / warm_ms
+    ran = {}
+    for azimuth in range(360):
+        cold = orbit.get(("cold", azimuth))
+        if cold:  # (kernels as auto.c's kernel_family names them)
+            strategy = cold["strategy"]
+            ran.setdefault("standard" if strategy == "block-shape" else strategy, azimuth)
+    return share, ran, orbit
+
+
 def quartiles(values):
     if len(values) < 2:
         return " ".join("%.3f" % v for v in values) or "-"
@@ -90,6 +121,7 @@ def main(runs):
     ratios = collections.defaultdict(lambda: ([], []))     # volume -> (kept, missed)
     first = collections.defaultdict(list)                  # volume -> (measured, other, same)
     kernels = collections.defaultdict(list)                # volume -> {kernel: first frame}
+    cached = collections.defaultdict(list)                 # volume -> (cold total, kept split)
     for run in runs:
         for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
             volume = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
@@ -98,10 +130,12 @@ def main(runs):
                 continue
             classes, cells = load_table(tables[0])
             rows = read_rows(path)
-            orbit = {}
-            for r in rows:
-                if r.get("bench") == "auto_orbit" and r["pass"] in ("cold", "warm"):
-                    orbit[(r["pass"], r["azimuth"])] = r
+            share, ran, orbit = first_orbit_split(rows)
+            first[volume].append(share)
+            kernels[volume].append(ran)
+            kept = glob.glob(os.path.join(run, "cached-" + volume + ".jsonl*"))
+            if kept:
+                cached[volume].append((sum(share), first_orbit_split(read_rows(kept[0]))[0]))
             for r in rows:
                 if r.get("bench") != "auto_view":
                     continue
@@ -125,23 +159,6 @@ def main(runs):
                     choosing = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == x]
                     if len(choosing) == 1:
                         ratios[volume][missed].append(choosing[0][x][1])
-            warm_ms = sum(r["kernel_ms"] for (p, _), r in orbit.items() if p == "warm")
-            share = [0.0, 0.0, 0.0]
-            for (p, azimuth), cold in orbit.items():
-                warm = orbit.get(("warm", azimuth))
-                if p != "cold" or not warm:
-                    continue
-                same = (cold["strategy"], cold["block"]) == (warm["strategy"], warm["block"])
-                part = 0 if cold["tuning"] else 2 if same else 1
-                share[part] += (cold["kernel_ms"] - warm["kernel_ms"]) / warm_ms
-            first[volume].append(share)
-            ran = {}
-            for azimuth in range(360):
-                cold = orbit.get(("cold", azimuth))
-                if cold:  # (kernels as auto.c's kernel_family names them)
-                    strategy = cold["strategy"]
-                    ran.setdefault("standard" if strategy == "block-shape" else strategy, azimuth)
-            kernels[volume].append(ran)
     print("| volume | views | missed | by class best | by cell choice | class not measured "
           "| cell choice's ratio in its cell, kept / missed (quartiles) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -170,6 +187,19 @@ def main(runs):
             100 * min(totals), 100 * max(totals),
             "; ".join("%s %d (%d)" % (k, statistics.median(r[k] for r in ran if k in r),
                                       sum(k in r for r in ran)) for k in names)))
+    if cached:
+        print()
+        print("First orbits from the kept tables (means over the runs that have both):")
+        print()
+        print("| volume | runs | first orbit over warm, empty table | from the kept tables: total "
+              "| measured frames | other configuration | same |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for volume in sorted(cached):
+            c = cached[volume]
+            print("| %s | %d | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% |" % (
+                volume, len(c), 100 * statistics.mean(x[0] for x in c),
+                100 * statistics.mean(sum(x[1]) for x in c),
+                *(100 * statistics.mean(x[1][i] for x in c) for i in range(3))))
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def summaries(run):
     if not paths and os.path.exists(os.path.join(run, "summary.txt")):
         with open(os.path.join(run, "summary.txt")) as f:
             for line in f:
-                if line.startswith("auto ") and "{" in line:
+                if line.startswith("auto ") and "{" in line and not line.startswith("auto cached "):
                     s = json.loads(line[line.index("{"):])
                     name = line[len("auto "):line.index(" rc=")].replace(" ", "-")
                     yield name, s, s.get("turns_warm", 0)

@@ -36,7 +36,11 @@
  * termination, opacity ramp). JSON lines, then a summary line; each orbit
  * frame also says the frame before's kernel time (before_ms: what a
  * measured frame was compared with). --tables DIR keeps AUTO's tables (its
- * cache files) in a new directory. */
+ * cache files) in a new directory. --cache DIR starts AUTO from the tables
+ * an earlier run kept there instead (and updates them): the cold pass is
+ * then a later session's first orbit, whose excess over the warm one is
+ * what a first orbit costs beside tuning (the GPU's state after a context
+ * is made, kernels loaded on first use) and what the cells still measure. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -289,7 +293,7 @@ static void usage(void) {
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
           "                      [--confirm ROUNDS] [--replicate] [--settle-idle N]\n"
-          "                      [--tables DIR] [--out FILE]\n");
+          "                      [--tables DIR | --cache DIR] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -354,7 +358,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 }
 
 int main(int argc, char **argv) {
-  const char *path = NULL, *out_path = NULL, *tables = NULL;
+  const char *path = NULL, *out_path = NULL, *tables = NULL, *cache = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9, replicate = 0;
   int settle_idle = 2; /* orbits in a row that measured nothing end the settling */
   double budget = -1.0;    /* the settings' default */
@@ -381,6 +385,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--tuning-repeats") && v) tuning_repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--confirm") && v) rounds = atoi(argv[++i]);
     else if (!strcmp(a, "--tables") && v) tables = argv[++i];
+    else if (!strcmp(a, "--cache") && v) cache = argv[++i];
     else if (!strcmp(a, "--replicate")) replicate = 1;
     else if (!strcmp(a, "--settle-idle") && v) settle_idle = atoi(argv[++i]);
     else {
@@ -390,6 +395,7 @@ int main(int argc, char **argv) {
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
       repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 ||
+      (tables && cache) ||
       (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
     return 2;
@@ -404,7 +410,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cvr-auto-bench: --tables %s: %s (a new directory)\n", tables, strerror(errno));
     return 2;
   }
-  cvr_tuning_set_cache_dir(ctx, tables ? tables : "");
+  struct stat cache_stat;
+  if (cache && (stat(cache, &cache_stat) != 0 || !S_ISDIR(cache_stat.st_mode))) {
+    fprintf(stderr, "cvr-auto-bench: --cache %s: not a directory (an earlier run's --tables)\n",
+            cache);
+    return 2;
+  }
+  cvr_tuning_set_cache_dir(ctx, tables ? tables : cache ? cache : "");
   FILE *out = out_path ? fopen(out_path, "w") : stdout;
   scene sc;
   memset(&sc, 0, sizeof sc);
@@ -662,14 +674,14 @@ int main(int argc, char **argv) {
           "\"tuning_budget\":%g,\"tuning_repeats\":%d,\"confirm_rounds\":%d,"
           "\"views_within_5pct_confirmed\":%d,\"auto_over_oracle_confirmed_mean\":%.4f,"
           "\"auto_over_oracle_confirmed_max\":%.4f,\"switch_over_steady_median\":%.4f,"
-          "\"turns_cold\":%d,\"turns_settling\":%d,\"turns_warm\":%d",
+          "\"turns_cold\":%d,\"turns_settling\":%d,\"turns_warm\":%d,\"from_cache\":%d",
           sc.name, rays, shade, FRAMES, cold_wall, warm_wall, (cold_wall - warm_wall) / warm_wall,
           cold_kernel, warm_kernel, cold_tuning, warm_tuning, views, worst_ratio, sum_ratio / views,
           within5, std_sum / auto_sum, auto_worst_rate / auto_best_rate, n, first_frame_ms,
           cold_measuring / cold_kernel, orbits, CVR_TUNING_CLASSES,
           sc.base.tuning_budget, sc.base.tuning_repeats, rounds, confirmed_within5,
           confirmed_sum / views, confirmed_worst, switch_median, cold_turns, settle_turns,
-          warm_turns);
+          warm_turns, cache != NULL);
   if (replicate)
     fprintf(out, ",\"replicate_views_within_5pct_confirmed\":%d,"
                  "\"replicate_over_oracle_confirmed_mean\":%.4f",

@@ -6,7 +6,8 @@
 #     runs OUT/PREFIX-a, -b, ... while SECONDS (default 470) have not passed
 #     (a run of the five orbits takes about a minute on an H100), then packs
 #     them into OUT/PREFIX.tar and prints each orbit's summary line;
-#     CVR_AUTO_ARGS passes options to every orbit (e.g. --replicate). A build
+#     CVR_AUTO_ARGS passes options to every orbit (e.g. --replicate), and
+#     CVR_AUTO_CACHED=1 adds each orbit's run from its kept tables (run.sh). A build
 #     variant: pack.sh with its build folder (device.txt shows its flags).
 #     CVR_AB=PREFIX_B: another commit's build too (pair.sh put it under
 #     .device/b), run after each run of this one as PREFIX_B-a, -b, ... into
@@ -26,7 +27,9 @@ if [[ -n $other ]]; then
 fi
 one_run() { # PACK NAME
   CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
-  xz -9 -f "$out/$2"/auto-*.jsonl # (JSON lines: xz keeps 40% less than gzip)
+  for f in "$out/$2"/{auto,cached}-*.jsonl; do # (JSON lines: xz keeps 40% less than gzip)
+    [[ -e $f ]] && xz -9 -f "$f"
+  done
 }
 start=$SECONDS
 runs=() others=()
@@ -46,7 +49,8 @@ import json, sys
 for line in sys.stdin:
     if "{" in line:
         s = json.loads(line[line.index("{"):])
-        print(s["volume"], "shaded" if s["shaded"] else "", "within 5%, confirmed:",
+        print("(from the kept tables)" if s.get("from_cache") else "",
+              s["volume"], "shaded" if s["shaded"] else "", "within 5%, confirmed:",
               s["views_within_5pct_confirmed"], "replicate:",
               s.get("replicate_views_within_5pct_confirmed", "-"))
 '

@@ -19,7 +19,8 @@
 #      against slab-based ray casting with and without shading, and the
 #      gradient pictures of test_slab; CVR_SLAB_SPECS, CVR_SLAB_CONFIGS and
 #      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
-#      auto the auto-tuner against the per-view oracle, cvr-auto-bench;
+#      auto the auto-tuner against the per-view oracle, cvr-auto-bench
+#      (CVR_AUTO_CACHED=1: and each orbit's first orbit from the tables kept);
 #      launch what the host's launch adds to an event-timed kernel of 100,
 #      200 and 500 us, cvr-launch-timing;
 #      empty empty-space skipping on and off: its cost on the micro-benchmark
@@ -263,17 +264,32 @@ if [[ " $steps " == *" auto "* ]]; then
   # AUTO against the per-view oracle and the standard strategy over 360-frame
   # orbits: the 1024^3 micro-benchmark and real data (CVR_AUTO_SPECS:
   # FILE:LO:HI:[RESAMPLE]:[shade] ... instead; CVR_AUTO_ARGS: more
-  # cvr-auto-bench options, e.g. --budget 1, for every orbit)
-  "$pack/bin/cvr-auto-bench" --micro 1024 --rays 512 ${CVR_AUTO_ARGS:-} --tables "$out/tables-micro-1024" \
-    --out "$out/auto-micro-1024.jsonl" 2>>"$out/auto.err"
-  note "auto micro 1024 rc=$? $(tail -n 1 "$out/auto-micro-1024.jsonl")"
+  # cvr-auto-bench options, e.g. --budget 1, for every orbit). With
+  # CVR_AUTO_CACHED=1, each orbit again right after it, in a new process
+  # from the tables it kept (--cache, no oracle to speak of): a later
+  # session's first orbit, for what a first orbit costs beside tuning
+  # (tools/bench/auto_misses.py)
+  auto_orbit() { # NAME cvr-auto-bench's scene options...
+    local name=$1
+    shift
+    "$pack/bin/cvr-auto-bench" "$@" ${CVR_AUTO_ARGS:-} --tables "$out/tables-$name" \
+      --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
+    note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
+    if [[ ${CVR_AUTO_CACHED:-0} == 1 ]]; then
+      cp -r "$out/tables-$name" "$out/cache-$name"
+      "$pack/bin/cvr-auto-bench" "$@" ${CVR_AUTO_ARGS:-} --oracle-step 360 --confirm 1 \
+        --cache "$out/cache-$name" \
+        --out "$out/cached-$name.jsonl" 2>>"$out/auto.err"
+      note "auto cached $name rc=$? $(tail -n 1 "$out/cached-$name.jsonl")"
+      rm -rf "$out/cache-$name"
+    fi
+  }
+  auto_orbit micro-1024 --micro 1024 --rays 512
   for spec in ${CVR_AUTO_SPECS:-ct/cranium_ct.nii.gz:100:1500:: ct/cranium_ct.nii.gz:100:1500::shade scivis/bonsai.nii.gz:30:180:: ct/cranium_ct.nii.gz:100:1500:512x512x294:}; do
     IFS=: read -r file lo hi resample shade <<<"$spec"
     name=$(basename "$file" .nii.gz)${resample:+-$resample}${shade:+-shaded}
-    "$pack/bin/cvr-auto-bench" --volume "$pack/data/$file" ${resample:+--resample $resample} \
-      --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade} ${CVR_AUTO_ARGS:-} \
-      --tables "$out/tables-$name" --out "$out/auto-$name.jsonl" 2>>"$out/auto.err"
-    note "auto $name rc=$? $(tail -n 1 "$out/auto-$name.jsonl")"
+    auto_orbit "$name" --volume "$pack/data/$file" ${resample:+--resample $resample} \
+      --lo "$lo" --hi "$hi" --rays 512 ${shade:+--shade}
   done
 fi
 

@@ -40,6 +40,10 @@ for packed in "$pack"/lib/*.xz; do # pack.sh compresses the largest libraries
 done
 # (pair.sh: this pack's library and another's, .device/b, in one file)
 [[ -e $pack/pair.tar.xz && ! -e $pack/lib/libcvr.so.0 ]] && tar xJf "$pack/pair.tar.xz" -C "$pack"
+# (pack.sh: volumes as .nii.xz; gzip -1 makes them the .nii.gz files read)
+for packed in "$pack"/data/*/*.nii.xz; do
+  [[ -e $packed && ! -e ${packed%.xz}.gz ]] && xz -dc "$packed" | gzip -1 >"${packed%.xz}.gz"
+done
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CVR_DATA_DIR=$pack/data
 export PATH=$PATH:/usr/local/cuda/bin

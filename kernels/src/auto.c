@@ -228,11 +228,25 @@ static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
   }
 }
 
+/* What table t renders: each class's best and its cells' choices. */
+static void table_renders(const cvr_tuning_table *t, int repeats,
+                          unsigned char out[CVR_TUNING_CLASSES][CVR_TUNING_MAX_CANDIDATES]) {
+  memset(out, 0, CVR_TUNING_CLASSES * sizeof out[0]);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) out[k][t->classes[k].best] = 1;
+  for (int j = 0; j < CVR_TUNING_CELLS; ++j) {
+    const cvr_tuning_cell *cell = &t->cells[j];
+    if (cell->used && cell->view_class >= 0 && cell->view_class < CVR_TUNING_CLASSES)
+      out[cell->view_class][cvr_tuning_cell_choice(cell, &t->classes[cell->view_class], repeats)] = 1;
+  }
+}
+
 /* Starts loading every candidate's kernels for this volume type, layout and
  * shading on a helper thread, once per context: one launch per kernel, the
  * standard kernel's first (the first frame loads it: it is ready at once),
- * then the others in the order the classes measure them, this view's class
- * first, then the rotation kernel. */
+ * then those the table renders (each class's best and its cells' choices: a
+ * table kept from an earlier run renders them from its first frames on,
+ * stand_in meanwhile), then the others in the order the classes measure
+ * them, this view's class first in each, then the rotation kernel. */
 static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
                           const cvr_volume *volume, const cvr_render_settings *s, int gradients) {
   cvr_tuner *tu = ctx->tuner;
@@ -243,14 +257,19 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
     if (!strcmp(tu->preloads[i].key, key)) return;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
   char(*names)[CVR_TUNING_NAME_SIZE] = tu->preloads[tu->preload_count].names;
+  unsigned char renders[CVR_TUNING_CLASSES][CVR_TUNING_MAX_CANDIDATES];
+  table_renders(t, s->tuning_repeats, renders);
   int n = 0;
-  for (int pass = 0; pass < 2; ++pass)
+  for (int pass = 0; pass < 3; ++pass)
     for (int j = 0; j < CVR_TUNING_CLASSES; ++j) {
-      const cvr_tuning_class *c = &t->classes[(k + j) % CVR_TUNING_CLASSES];
+      const int kj = (k + j) % CVR_TUNING_CLASSES;
+      const cvr_tuning_class *c = &t->classes[kj];
       for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
         char family[CVR_TUNING_NAME_SIZE];
         kernel_family(&c->candidates[i], family, sizeof family);
-        int seen = !strcmp(family, "standard") != (pass == 0);
+        int seen = pass == 0 ? strcmp(family, "standard") != 0
+                   : pass == 1 ? !renders[kj][i]
+                               : 0;
         for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], family);
         if (seen) continue;
         snprintf(names[n], sizeof names[n], "%s", family);
@@ -449,6 +468,26 @@ static void waiting_for_kernels(const cvr_tuner *tu, const char *instance,
     waiting[j] = !is_warm(tu, instance, c, j) && !helper_loaded(tu, instance, c, j);
 }
 
+static int standard_kernel(const cvr_candidate *c) {
+  return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
+}
+
+/* What a frame renders in place of a configuration whose kernel waits for
+ * the helper thread (CUDA would load it inside the frame: warp marching's
+ * first frame took 32 ms, 30-60 frames' time, in a later run's first orbit
+ * from the tables kept, on an H100): of the candidates loaded, or of the
+ * standard kernel (every first frame loads it), the one of least class mean
+ * (the first, none measured). */
+static int stand_in(const cvr_tuning_class *c,
+                    const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
+  int pick = -1;
+  for (int j = 0; j < c->count; ++j)
+    if ((!waiting[j] || standard_kernel(&c->candidates[j])) && !c->dropped[j] &&
+        (pick < 0 || cvr_tuning_mean(c, j) < cvr_tuning_mean(c, pick)))
+      pick = j;
+  return pick >= 0 ? pick : c->best;
+}
+
 /* One AUTO frame of class k. cell: the view's, once the class has
  * converged (NULL before). quiet: no kernel load overlaps it (a frame
  * measured, or kept as the next one's reference, must be quiet). */
@@ -484,8 +523,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   }
   int i = -1;
   cvr_render_settings run;
-  if (quiet && cell) { /* (the class measured its finalists: runnable, loaded) */
+  if (quiet && cell) { /* (the class measured its finalists: runnable; loaded
+                         * in this process unless the table was kept) */
     i = cvr_tuning_cell_next(cell, c, repeats);
+    if (i >= 0 && waiting[i]) i = -1;
   } else if (quiet) {
     for (i = cvr_tuning_next_ready(c, repeats, waiting); i >= 0;
          i = cvr_tuning_next_ready(c, repeats, waiting)) { /* one the device can run */
@@ -498,11 +539,16 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
    * frames to pay for it */
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, i);
   if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
-  /* no reference yet: this frame renders the class's best, to be one */
-  const int reference_frame = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
-  if (reference_frame) i = -1;
+  /* no reference yet: this frame renders the class's best, to be one (once
+   * its kernel is loaded) */
+  const int wants_reference = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
+  if (wants_reference) i = -1;
+  const int reference_frame =
+      wants_reference && (!waiting[c->best] || standard_kernel(&c->candidates[c->best]));
   const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
-  const int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
+  int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
+  if (waiting[rendered] && !standard_kernel(&c->candidates[rendered]))
+    rendered = stand_in(c, waiting);
   run = concrete(ctx, t, c, rendered, s);
   if (i >= 0 && !is_warm(tu, instance, c, i) && !helper_loaded(tu, instance, c, i)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
@@ -601,8 +647,9 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_cell *cell = cvr_tuning_next(c, s->tuning_repeats) < 0
                               ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1)
                               : NULL;
-  const int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
-                        : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
+  int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
+                  : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
+  if (next >= 0 && waiting[next]) next = -1; /* (a kept table's cell) */
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);

@@ -650,6 +650,12 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
                   : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   if (next >= 0 && waiting[next]) next = -1; /* (a kept table's cell) */
+  /* a kept choice whose kernel waits (stand_in) measures nothing: measuring
+   * holds the helper thread, which loads that kernel (in a later run's
+   * first orbit of the shaded cranium a stand-in rendered for 38-73 frames
+   * while cells measured) */
+  const int choice = cvr_tuning_cell_choice(cell, c, s->tuning_repeats);
+  if (waiting[choice] && !standard_kernel(&c->candidates[choice])) next = -1;
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);

@@ -18,7 +18,8 @@
   `cached-VOLUME.jsonl`), the same split for the first orbit of a new
   process from the tables the run kept: what a first orbit costs beside
   tuning (the GPU after a context is made, kernels loaded on first use) and
-  the cells' measuring, which a later session goes on with.
+  the cells' measuring, which a later session goes on with; and its longest
+  frame in wall time (a kernel loaded inside a frame).
 
 usage: auto_misses.py RUN_DIR...
 """
@@ -110,6 +111,12 @@ def first_orbit_split(rows):
     return share, ran, orbit
 
 
+def longest_frame(orbit):
+    """The cold orbit's longest frame, wall time in ms (a kernel CUDA loads
+    inside a frame shows there, not in its kernel time)."""
+    return max(r["wall_ms"] for (p, _), r in orbit.items() if p == "cold")
+
+
 def quartiles(values):
     if len(values) < 2:
         return " ".join("%.3f" % v for v in values) or "-"
@@ -135,7 +142,8 @@ def main(runs):
             kernels[volume].append(ran)
             kept = glob.glob(os.path.join(run, "cached-" + volume + ".jsonl*"))
             if kept:
-                cached[volume].append((sum(share), first_orbit_split(read_rows(kept[0]))[0]))
+                kept_share, _, kept_orbit = first_orbit_split(read_rows(kept[0]))
+                cached[volume].append((sum(share), kept_share, longest_frame(kept_orbit)))
             for r in rows:
                 if r.get("bench") != "auto_view":
                     continue
@@ -192,14 +200,17 @@ def main(runs):
         print("First orbits from the kept tables (means over the runs that have both):")
         print()
         print("| volume | runs | first orbit over warm, empty table | from the kept tables: total "
-              "| measured frames | other configuration | same |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+              "| measured frames | other configuration | same | longest frame, wall ms: "
+              "median (most) |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for volume in sorted(cached):
             c = cached[volume]
-            print("| %s | %d | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% |" % (
+            longest = [x[2] for x in c]
+            print("| %s | %d | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %+.1f%% | %.2f (%.2f) |" % (
                 volume, len(c), 100 * statistics.mean(x[0] for x in c),
                 100 * statistics.mean(sum(x[1]) for x in c),
-                *(100 * statistics.mean(x[1][i] for x in c) for i in range(3))))
+                *(100 * statistics.mean(x[1][i] for x in c) for i in range(3)),
+                statistics.median(longest), max(longest)))
 
 
 if __name__ == "__main__":

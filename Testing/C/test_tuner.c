@@ -763,6 +763,17 @@ static int stop_at_half(double fraction, void *user) {
   return fraction >= 0.5;
 }
 
+/* check_render's view vi (perspective if p) of scene sc, and its settings
+ * before AUTO: shaded at odd views (slab candidates too). */
+static void tuned_view(const cvr_test_scene *sc, int vi, int p, int size, cvr_view *view,
+                       cvr_render_settings *s) {
+  cvr_test_scene_view(sc, vi, p ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size, size,
+                      view);
+  cvr_render_settings_init(s);
+  s->sample_distance = sc->sample_distance;
+  s->shading.enabled = vi % 2;
+}
+
 static int standard_kernel(cvr_strategy s) {
   return s == CVR_STRATEGY_STANDARD || s == CVR_STRATEGY_BLOCK_SHAPE;
 }
@@ -778,12 +789,8 @@ static int check_stand_in(cvr_context *ctx, cvr_context *cpu, const cvr_test_sce
   for (int vi = 0; vi < 8; ++vi)
     for (int p = 0; p < 2; ++p) {
       cvr_view view;
-      cvr_test_scene_view(sc, vi, p ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size,
-                          size, &view);
       cvr_render_settings s;
-      cvr_render_settings_init(&s);
-      s.sample_distance = sc->sample_distance;
-      s.shading.enabled = vi % 2; /* (as check_render tuned it) */
+      tuned_view(sc, vi, p, size, &view, &s);
       s.strategy = CVR_STRATEGY_AUTO;
       cvr_tuning_info kept;
       if (cvr_tuning_info_for(ctx, sc->volume, &view, &s, &kept) != CVR_OK ||
@@ -851,12 +858,8 @@ static void check_render(cvr_backend backend, const char *dir) {
     for (int vi = 0; vi < (exact ? 2 : 8); ++vi)
       for (int p = 0; p < 2; ++p) {
         cvr_view view;
-        cvr_test_scene_view(&sc, vi, p ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size,
-                            size, &view);
         cvr_render_settings s;
-        cvr_render_settings_init(&s);
-        s.sample_distance = sc.sample_distance;
-        s.shading.enabled = vi % 2; /* slab candidates too */
+        tuned_view(&sc, vi, p, size, &view, &s);
         CHECK(cvr_render(cpu, ref.volume, ref.tf, &view, &s, &image, NULL) == CVR_OK, "reference: %s",
               cvr_last_error(cpu));
         s.strategy = CVR_STRATEGY_AUTO;

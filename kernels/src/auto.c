@@ -474,15 +474,17 @@ static int standard_kernel(const cvr_candidate *c) {
 
 /* What a frame renders in place of a configuration whose kernel waits for
  * the helper thread (CUDA would load it inside the frame: warp marching's
- * first frame took 32 ms, 30-60 frames' time, in a later run's first orbit
- * from the tables kept, on an H100): of the candidates loaded, or of the
- * standard kernel (every first frame loads it), the one of least class mean
- * (the first, none measured). */
+ * first frame took 16-33 ms of wall time in a later run's first orbit from
+ * the tables kept, on an H100): of the candidates loaded, or of the
+ * standard kernel (every first frame loads it), the one of least class mean,
+ * a loser pruned after it ran too (a shaded class may have dropped every
+ * standard block); none measured, the first not dropped. */
 static int stand_in(const cvr_tuning_class *c,
                     const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
   int pick = -1;
   for (int j = 0; j < c->count; ++j)
-    if ((!waiting[j] || standard_kernel(&c->candidates[j])) && !c->dropped[j] &&
+    if ((!waiting[j] || standard_kernel(&c->candidates[j])) &&
+        (c->measured[j] > 0 || !c->dropped[j]) &&
         (pick < 0 || cvr_tuning_mean(c, j) < cvr_tuning_mean(c, pick)))
       pick = j;
   return pick >= 0 ? pick : c->best;

@@ -472,6 +472,14 @@ static int standard_kernel(const cvr_candidate *c) {
   return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
 }
 
+/* Whether rendering candidate i now would load its kernel inside the frame:
+ * it waits for the helper thread (waiting_for_kernels), and is not of the
+ * standard kernel, which every first frame loads anyway. */
+static int waits_for_kernel(const cvr_tuning_class *c,
+                            const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES], int i) {
+  return waiting[i] && !standard_kernel(&c->candidates[i]);
+}
+
 /* What a frame renders in place of a configuration whose kernel waits for
  * the helper thread (CUDA would load it inside the frame: warp marching's
  * first frame took 16-33 ms of wall time in a later run's first orbit from
@@ -545,12 +553,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
    * its kernel is loaded) */
   const int wants_reference = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
   if (wants_reference) i = -1;
-  const int reference_frame =
-      wants_reference && (!waiting[c->best] || standard_kernel(&c->candidates[c->best]));
+  const int reference_frame = wants_reference && !waits_for_kernel(c, waiting, c->best);
   const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
   int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
-  if (waiting[rendered] && !standard_kernel(&c->candidates[rendered]))
-    rendered = stand_in(c, waiting);
+  if (waits_for_kernel(c, waiting, rendered)) rendered = stand_in(c, waiting);
   run = concrete(ctx, t, c, rendered, s);
   if (i >= 0 && !is_warm(tu, instance, c, i) && !helper_loaded(tu, instance, c, i)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
@@ -653,11 +659,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                   : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   if (next >= 0 && waiting[next]) next = -1; /* (a kept table's cell) */
   /* a kept choice whose kernel waits (stand_in) measures nothing: measuring
-   * holds the helper thread, which loads that kernel (in a later run's
-   * first orbit of the shaded cranium a stand-in rendered for 38-73 frames
-   * while cells measured) */
-  const int choice = cvr_tuning_cell_choice(cell, c, s->tuning_repeats);
-  if (waiting[choice] && !standard_kernel(&c->candidates[choice])) next = -1;
+   * holds the helper thread, which loads that kernel */
+  if (waits_for_kernel(c, waiting, cvr_tuning_cell_choice(cell, c, s->tuning_repeats))) next = -1;
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);

@@ -267,7 +267,8 @@ fi
 if [[ " $steps " == *" auto "* ]]; then
   # AUTO against the per-view oracle and the standard strategy over 360-frame
   # orbits: the 1024^3 micro-benchmark and real data (CVR_AUTO_SPECS:
-  # FILE:LO:HI:[RESAMPLE]:[shade] ... instead; CVR_AUTO_ARGS: more
+  # FILE:LO:HI:[RESAMPLE]:[shade] ... instead, CVR_AUTO_MICRO=0 without the
+  # micro-benchmark; CVR_AUTO_ARGS: more
   # cvr-auto-bench options, e.g. --budget 1, for every orbit). With
   # CVR_AUTO_CACHED=1, each orbit again right after it, in a new process
   # from the tables it kept (--cache, no oracle to speak of): a later
@@ -288,7 +289,7 @@ if [[ " $steps " == *" auto "* ]]; then
       rm -rf "$out/cache-$name"
     fi
   }
-  auto_orbit micro-1024 --micro 1024 --rays 512
+  [[ ${CVR_AUTO_MICRO:-1} == 1 ]] && auto_orbit micro-1024 --micro 1024 --rays 512 # (0: real data only)
   for spec in ${CVR_AUTO_SPECS:-ct/cranium_ct.nii.gz:100:1500:: ct/cranium_ct.nii.gz:100:1500::shade scivis/bonsai.nii.gz:30:180:: ct/cranium_ct.nii.gz:100:1500:512x512x294:}; do
     IFS=: read -r file lo hi resample shade <<<"$spec"
     name=$(basename "$file" .nii.gz)${resample:+-$resample}${shade:+-shaded}

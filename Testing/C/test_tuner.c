@@ -159,37 +159,26 @@ static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
-  /* candidates whose kernels still load wait: one of the first
-   * CVR_TUNING_CORE by prior holds the class back; later ones do not, the
-   * rest are measured meanwhile, the class does not converge without them,
-   * and they are measured once they are ready */
+  /* candidates whose kernels still load wait; the rest are measured
+   * meanwhile, the class does not converge without them, and they are
+   * measured once they are ready */
   cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
-  waiting[1] = 1;
-  const int before_core = cvr_tuning_next_ready(&c, repeats, waiting);
-  cvr_tuning_record(&c, before_core, true_cost(0, before_core, c.count), prune);
-  CHECK(before_core == 0 && cvr_tuning_next_ready(&c, repeats, waiting) < 0,
-        "a core candidate waiting: %d measured before it, then %d", before_core,
-        cvr_tuning_next_ready(&c, repeats, waiting));
-  waiting[1] = 0;
-  CHECK(cvr_tuning_next_ready(&c, repeats, waiting) == 1, "a core candidate once ready: %d",
-        cvr_tuning_next_ready(&c, repeats, waiting));
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
-  waiting[CVR_TUNING_CORE] = waiting[CVR_TUNING_CORE + 2] = 1;
+  waiting[0] = waiting[2] = 1;
   int frames = 0, picked_waiting = 0;
   for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 100; ++frames) {
     picked_waiting += waiting[i];
     cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
   }
-  CHECK(!picked_waiting && frames > 0 && cvr_tuning_next(&c, repeats) >= 0 &&
-            !c.measured[CVR_TUNING_CORE] && !c.measured[CVR_TUNING_CORE + 2],
+  CHECK(!picked_waiting && frames > 0 && cvr_tuning_next(&c, repeats) >= 0 && !c.measured[0] &&
+            !c.measured[2],
         "waiting candidates: %d picked, %d frames, class converged %d", picked_waiting, frames,
         cvr_tuning_next(&c, repeats) < 0);
-  waiting[CVR_TUNING_CORE] = waiting[CVR_TUNING_CORE + 2] = 0;
+  waiting[0] = waiting[2] = 0;
   for (int i; (i = cvr_tuning_next_ready(&c, repeats, waiting)) >= 0 && frames < 200; ++frames)
     cvr_tuning_record(&c, i, true_cost(0, i, c.count), prune);
-  CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[CVR_TUNING_CORE] > 0 && c.best == 0,
-        "once ready: measured %d, best %s", c.measured[CVR_TUNING_CORE], c.names[c.best]);
+  CHECK(cvr_tuning_next(&c, repeats) < 0 && c.measured[0] > 0 && c.best == 0,
+        "once ready: measured %d, best %s", c.measured[0], c.names[c.best]);
 }
 
 /* One search over the relative orbit of check_search (10 frames per class

@@ -303,17 +303,12 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
 int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned char *waiting) {
   for (int i = 0; i < c->count; ++i) /* a win to confirm */
     if (c->pending[i] > 0.0 && !c->dropped[i] && !(waiting && waiting[i])) return i;
-  int first = -1, first_ready = -1; /* everything once, lowest prior first */
+  int first = -1; /* everything once, lowest prior first */
   for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && c->measured[i] == 0) {
-      if (first < 0 || c->prior[i] < c->prior[first]) first = i;
-      if (!(waiting && waiting[i]) && (first_ready < 0 || c->prior[i] < c->prior[first_ready]))
-        first_ready = i;
-    }
-  /* the core candidates in their order: one waiting for its kernel holds
-   * the class back (tuner.h) */
-  if (first >= 0 && first != first_ready && measured_count(c) < CVR_TUNING_CORE) return -1;
-  if (first_ready >= 0) return first_ready;
+    if (!c->dropped[i] && c->measured[i] == 0 && !(waiting && waiting[i]) &&
+        (first < 0 || c->prior[i] < c->prior[first]))
+      first = i;
+  if (first >= 0) return first;
   const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
   int pick = -1; /* then the contenders, least measured first */
   for (int i = 0; i < c->count; ++i)

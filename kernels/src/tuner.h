@@ -253,11 +253,7 @@ CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classe
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* The same among the candidates that are not waiting (waiting[i] != 0: not
  * measurable yet, its kernel still loading); -1 also when every candidate
- * left to measure waits, and while the class's next by prior waits and it
- * has measured fewer than CVR_TUNING_CORE: the core candidates are measured
- * in their order (shaded, standard blocks measured while 3D warp marching's
- * kernel loaded took the core account's places, and measuring held the
- * helper thread that loads it). waiting may be NULL. */
+ * left to measure waits. waiting may be NULL. */
 CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
                                   const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop

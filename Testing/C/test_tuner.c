@@ -947,7 +947,7 @@ static void check_render(cvr_backend backend, const char *dir) {
     cvr_test_scene_close(&sc);
     cvr_test_scene_close(&ref);
   }
-  if (backend == CVR_BACKEND_CUDA) /* (what the searches chose: both kept the standard kernel) */
+  if (backend == CVR_BACKEND_CUDA) /* (fewer where a table keeps only standard-kernel choices) */
     printf("stand-ins checked on %d of %d kept tables\n", stand_ins, 2 * datasets);
   /* a context released while its helper thread still loads AUTO's kernels
    * (a new table starts one) waits for it; the next context renders as usual */

@@ -13,7 +13,10 @@
   orbit: its measured frames, its frames that rendered another
   configuration than the warm orbit did at that view, and the rest; and the
   first frame that ran each kernel (the warp-marching and slab kernels are
-  measured once a helper thread has loaded them: auto.c);
+  measured once a helper thread has loaded them: auto.c); and what the warm
+  orbit gains from its cells' choices over its classes' bests, at the oracle
+  views, as the oracle sweep timed both (a first orbit has few cells
+  measured: that much of it is the cells' later refinement, not tuning);
 - where the run has them (run.sh auto with CVR_AUTO_CACHED=1:
   `cached-VOLUME.jsonl`), the same split for the first orbit of a new
   process from the tables the run kept: what a first orbit costs beside
@@ -129,6 +132,7 @@ def main(runs):
     first = collections.defaultdict(list)                  # volume -> (measured, other, same)
     kernels = collections.defaultdict(list)                # volume -> {kernel: first frame}
     cached = collections.defaultdict(list)                 # volume -> (cold total, kept split)
+    cell_gain = collections.defaultdict(list)              # volume -> cells' saving (share)
     for run in runs:
         for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
             volume = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
@@ -144,6 +148,11 @@ def main(runs):
             if kept:
                 kept_share, _, kept_orbit = first_orbit_split(read_rows(kept[0]))
                 cached[volume].append((sum(share), kept_share, longest_frame(kept_orbit)))
+            oracle = collections.defaultdict(dict)  # azimuth -> {config: ms}, unturned
+            for r in rows:
+                if r.get("bench") == "auto_oracle" and r.get("rotation") == 0:
+                    oracle[r["azimuth"]][r["config"]] = r["ms"]
+            saved = timed = 0.0
             for r in rows:
                 if r.get("bench") != "auto_view":
                     continue
@@ -162,11 +171,17 @@ def main(runs):
                 else:
                     source = "cell choice"
                 views[volume][(source, missed)] += 1
+                at_view = oracle[r["azimuth"]]
+                if best is not None and config in at_view and names[best] in at_view:
+                    timed += at_view[config]
+                    saved += at_view[names[best]] - at_view[config]
                 if source == "cell choice" and config in names:
                     x = names.index(config)
                     choosing = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == x]
                     if len(choosing) == 1:
                         ratios[volume][missed].append(choosing[0][x][1])
+            if timed > 0.0:
+                cell_gain[volume].append(saved / timed)
     print("| volume | views | missed | by class best | by cell choice | class not measured "
           "| cell choice's ratio in its cell, kept / missed (quartiles) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -182,19 +197,22 @@ def main(runs):
             of["nothing measured"], quartiles(kept), len(kept), quartiles(lost), len(lost)))
     print()
     print("| volume | first orbit over warm: measured frames | other configuration | same "
-          "| (mean over runs; range of the total) | first frame of each kernel: median (runs) |")
-    print("| --- | ---: | ---: | ---: | --- | --- |")
+          "| (mean over runs; range of the total) | first frame of each kernel: median (runs) "
+          "| the warm orbit's cells' gain |")
+    print("| --- | ---: | ---: | ---: | --- | --- | ---: |")
     for volume in sorted(first):
         s = first[volume]
         totals = [sum(x) for x in s]
         ran = kernels[volume]
         names = sorted({k for r in ran for k in r},
                        key=lambda k: statistics.median(r.get(k, 360) for r in ran))
-        print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% to %.1f%% | %s |" % (
+        gain = cell_gain.get(volume)
+        print("| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% to %.1f%% | %s | %s |" % (
             volume, *(100 * statistics.mean(x[i] for x in s) for i in range(3)),
             100 * min(totals), 100 * max(totals),
             "; ".join("%s %d (%d)" % (k, statistics.median(r[k] for r in ran if k in r),
-                                      sum(k in r for r in ran)) for k in names)))
+                                      sum(k in r for r in ran)) for k in names),
+            "%.1f%%" % (100 * statistics.mean(gain)) if gain else "-"))
     if cached:
         print()
         print("First orbits from the kept tables (means over the runs that have both):")

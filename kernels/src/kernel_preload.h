@@ -1,9 +1,10 @@
 /* Loading AUTO's candidate kernels ahead of their first measured frame.
  *
  * CUDA loads a kernel on its first launch (lazy module loading, the default
- * since CUDA 12.2): 4-8 ms for a warp-marching family, 33-45 ms for the slab
- * module on an H100 measured alone, 20-44 ms and 130-200 ms on this thread
- * while the caller renders (tools/bench/results/2026-11-25-h100-auto-kernels).
+ * since CUDA 12.2), its module with the first: on an H100, on this thread
+ * while the caller renders, 2-6 ms for warp marching and 35-63 ms for the
+ * slab module (16-34 and 106-245 ms built with -lineinfo:
+ * tools/bench/results/2026-11-26-h100-lineinfo).
  * Tuning launches a new candidate every frame, so each load would be a
  * visible stall. A helper thread with a context of its own (kernels are
  * loaded once per CUDA context, and every cvr_context on a device shares the

@@ -369,6 +369,13 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
 /* What a turn made before a frame took beyond the frame: its wall time
  * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
  * at least the rotation kernel's time. */
+/* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
+ * stderr (the turned frame's two renders, the reference, the decision). */
+static int debug_rotation(void) {
+  const char *v = getenv("CVR_DEBUG_ROTATION");
+  return v && v[0] && strcmp(v, "0");
+}
+
 static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
   if (st->rotations == 0) return 0.0;
   return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);
@@ -434,7 +441,13 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
     excess += cvr_now_ms() - start;
   }
   cvr_tuning_budget_frame(&t->budget, frame_ms, 0, excess);
-  if (measured && cvr_tuning_rotation_record(&t->rotation, ratio)) save(ctx, t);
+  const int decided = measured && cvr_tuning_rotation_record(&t->rotation, ratio);
+  if (debug_rotation())
+    fprintf(stderr, "cvr rotation trial %d: turn %.3f ms, turned frame %.4f then %.4f ms, "
+            "reference %.4f ms, ratio %.4f%s\n", t->rotation.trials, turn_ms, frame_ms,
+            again.kernel_ms, reference_ms, ratio,
+            decided ? (t->rotation.decision == 1 ? ": on" : ": off") : "");
+  if (decided) save(ctx, t);
   return CVR_OK;
 }
 

@@ -157,15 +157,21 @@ typedef struct cvr_tuning_cell {
  * median) rotation is on if the median turned frame was
  * CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame makes
  * one trial look fast; with three, bonsai's orbit, where turning gains
- * nothing on average, was decided on in two runs of two). While on, at each
+ * nothing on average, was decided on in two runs of two). A trial's ratio
+ * varies by 4.2% (standard deviation; 69 of bonsai's trials on the H100,
+ * median 0.993), so five trials and a 3% gain turned rotation on in 15 of
+ * 138 bonsai tables, each of which then missed 5% of the oracle at 6 views
+ * more than the rest; seven and 4% decide so in 0.4% of tables that gain
+ * nothing and in 74% of those that gain 5% (resampling those trials:
+ * tools/bench/results/2026-11-26-h100-rotation-trials). While on, at each
  * turn the time turns took before it is weighed against what the gain
  * saved on the frames that looked as far toward x as trials do (in the
  * volume's own order); once they cost more, after CVR_TUNING_ROTATION_WATCH
  * frames, rotation is off: an orbit that turns a 1024^3 cube four times at
  * 5 ms each, for no gain, lost 10% of its time. */
 #define CVR_TUNING_ROTATION_LEAN 60.0
-#define CVR_TUNING_ROTATION_TRIALS 5
-#define CVR_TUNING_ROTATION_GAIN 0.03
+#define CVR_TUNING_ROTATION_TRIALS 7
+#define CVR_TUNING_ROTATION_GAIN 0.04
 #define CVR_TUNING_ROTATION_WATCH 180
 typedef struct cvr_tuning_rotation {
   int decision; /* 0 not decided, 1 on (the view kept favourable), -1 off */

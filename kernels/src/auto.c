@@ -366,9 +366,6 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   return CVR_OK;
 }
 
-/* What a turn made before a frame took beyond the frame: its wall time
- * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
- * at least the rotation kernel's time. */
 /* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
  * stderr (the turned frame's two renders, the reference, the decision). */
 static int debug_rotation(void) {
@@ -376,6 +373,9 @@ static int debug_rotation(void) {
   return v && v[0] && strcmp(v, "0");
 }
 
+/* What a turn made before a frame took beyond the frame: its wall time
+ * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
+ * at least the rotation kernel's time. */
 static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
   if (st->rotations == 0) return 0.0;
   return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);

@@ -367,7 +367,8 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
 }
 
 /* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
- * stderr (the turned frame's two renders, the reference, the decision). */
+ * stderr (the turned frame's two renders, the reference, the decision),
+ * and while undecided, at each trial view, what a trial there waits for. */
 static int debug_rotation(void) {
   const char *v = getenv("CVR_DEBUG_ROTATION");
   return v && v[0] && strcmp(v, "0");
@@ -536,6 +537,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
+  if (debug_rotation() && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
+    fprintf(stderr, "cvr rotation view: class %d converged %d quiet %d reference %d budget %d\n", k,
+            converged, quiet, reference_ms > 0.0,
+            cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget));
   if (converged && quiet &&
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, paid,
                            out, &trial)) != CVR_OK)

@@ -68,6 +68,10 @@ typedef struct cvr_tuner {
   unsigned long long steady_frame;
   double steady_ms;
   unsigned long long frames; /* AUTO frames so far */
+  /* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
+   * stderr (the turned frame's two renders, the reference, the decision),
+   * and while undecided, at each trial view, what a trial there waits for */
+  int debug_rotation;
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -85,6 +89,8 @@ cvr_status cvr_tuner_create(cvr_context *ctx) {
   ctx->tuner = calloc(1, sizeof *ctx->tuner);
   if (!ctx->tuner) return CVR_ERROR_OUT_OF_MEMORY;
   default_dir(ctx->tuner->dir, sizeof ctx->tuner->dir);
+  const char *debug = getenv("CVR_DEBUG_ROTATION");
+  ctx->tuner->debug_rotation = debug && debug[0] && strcmp(debug, "0");
   return CVR_OK;
 }
 
@@ -216,10 +222,16 @@ static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
  * standard kernel still held its other blocks back until the helper thread
  * had launched each (19-25 frames into a first orbit, the block-shape
  * choice measured again meanwhile). */
+static int standard_kernel(const cvr_candidate *c) {
+  return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
+}
+
 static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
+  if (standard_kernel(c)) {
+    snprintf(out, size, "standard");
+    return;
+  }
   switch (c->strategy) {
-  case CVR_STRATEGY_STANDARD:
-  case CVR_STRATEGY_BLOCK_SHAPE: snprintf(out, size, "standard"); break;
   case CVR_STRATEGY_SLAB:
     snprintf(out, size, "slab %d %s", c->slab_depth,
              c->slab_border == CVR_SLAB_BORDER_GATHERED ? "gathered" : "ring");
@@ -267,7 +279,7 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
       for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
         char family[CVR_TUNING_NAME_SIZE];
         kernel_family(&c->candidates[i], family, sizeof family);
-        int seen = pass == 0 ? strcmp(family, "standard") != 0
+        int seen = pass == 0 ? !standard_kernel(&c->candidates[i])
                    : pass == 1 ? !renders[kj][i]
                                : 0;
         for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], family);
@@ -366,14 +378,6 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   return CVR_OK;
 }
 
-/* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
- * stderr (the turned frame's two renders, the reference, the decision),
- * and while undecided, at each trial view, what a trial there waits for. */
-static int debug_rotation(void) {
-  const char *v = getenv("CVR_DEBUG_ROTATION");
-  return v && v[0] && strcmp(v, "0");
-}
-
 /* What a turn made before a frame took beyond the frame: its wall time
  * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
  * at least the rotation kernel's time. */
@@ -443,7 +447,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   }
   cvr_tuning_budget_frame(&t->budget, frame_ms, 0, excess);
   const int decided = measured && cvr_tuning_rotation_record(&t->rotation, ratio);
-  if (debug_rotation())
+  if (ctx->tuner->debug_rotation)
     fprintf(stderr, "cvr rotation trial %d: turn %.3f ms, turned frame %.4f then %.4f ms, "
             "reference %.4f ms, ratio %.4f%s\n", t->rotation.trials, turn_ms, frame_ms,
             again.kernel_ms, reference_ms, ratio,
@@ -480,10 +484,6 @@ static void waiting_for_kernels(const cvr_tuner *tu, const char *instance,
   if (!helper_running(tu)) return;
   for (int j = 0; j < c->count; ++j)
     waiting[j] = !is_warm(tu, instance, c, j) && !helper_loaded(tu, instance, c, j);
-}
-
-static int standard_kernel(const cvr_candidate *c) {
-  return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
 }
 
 /* Whether rendering candidate i now would load its kernel inside the frame:
@@ -537,7 +537,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
-  if (debug_rotation() && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
+  if (tu->debug_rotation && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
     fprintf(stderr, "cvr rotation view: class %d converged %d quiet %d reference %d budget %d\n", k,
             converged, quiet, reference_ms > 0.0,
             cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget));

@@ -386,7 +386,7 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
   return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);
 }
 
-/* A rotation trial (tuner.h), once the view's class has converged and the
+/* A rotation trial (tuner.h), once the view's class has settled and the
  * table has not decided: at a trial view, a frame turns the volume (padding
  * it first, once), renders, and renders again; the second is measured
  * against the class's best unturned at the frame before (the frame right
@@ -537,11 +537,17 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
+  /* a trial waits for the class's best to settle, not for the class to
+   * converge: the classes along stored x of the resampled cranium (H100)
+   * converged late in 40 orbits, one trial a run, and the copy a faster
+   * trial left turned served every view meanwhile, 7-10% slow at some
+   * (tools/bench/results/2026-11-26-h100-rotation-settled) */
+  const int settled = converged || cvr_tuning_settled(c);
   if (tu->debug_rotation && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
-    fprintf(stderr, "cvr rotation view: class %d converged %d quiet %d reference %d budget %d\n", k,
-            converged, quiet, reference_ms > 0.0,
+    fprintf(stderr, "cvr rotation view: class %d settled %d quiet %d reference %d budget %d\n", k,
+            settled, quiet, reference_ms > 0.0,
             cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget));
-  if (converged && quiet &&
+  if (settled && quiet &&
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, paid,
                            out, &trial)) != CVR_OK)
     return st;

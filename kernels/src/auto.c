@@ -189,8 +189,8 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
     const cvr_tuning_rotation *r = &t->rotation;
     out.rotation_policy = r->decision == 1 ? CVR_ROTATION_HYSTERESIS : CVR_ROTATION_NEVER;
     if (r->decision == 0 && r->trials > 0) {
-      /* between trials the copy stays padded (and unturned: a trial turns
-       * it back); NEVER would rebuild a padded volume unpadded */
+      /* between trials the copy stays as a trial left it: NEVER would
+       * rebuild a padded volume unpadded (and unturned) */
       out.rotation_policy = CVR_ROTATION_HYSTERESIS;
       out.rotation_hysteresis = ROTATION_HOLD;
     }
@@ -386,31 +386,6 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
   return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);
 }
 
-/* Turns the device copy back to the volume's own order (at most three
- * quarter turns about its rotation axis), unless it is there; ms: how long
- * that took. turnable: settings whose rotation policy is not NEVER. For a
- * table whose rotation is not on: a copy left turned serves every later
- * view (NEVER rebuilds only a padded copy), the table's classes are of the
- * copy's axes, and an orbit about the axis turned to stored x never looks
- * along stored x again for another trial (the resampled cranium's trials,
- * one a run, left its copy turned for good, 7-10% slow at some views on the
- * H100: tools/bench/results/2026-11-26-h100-rotation-settled). */
-static cvr_status turn_back(const cvr_volume *volume, const cvr_render_settings *turnable,
-                            double *ms) {
-  const double start = cvr_now_ms();
-  *ms = 0.0;
-  for (int turns = 0; turns < 3; ++turns) {
-    int axis[3], sign[3], offset[3], own = 1;
-    cvr_cuda_volume_orientation(volume, axis, sign, offset);
-    for (int a = 0; a < 3; ++a) own &= axis[a] == a && sign[a] > 0;
-    if (own) break;
-    const cvr_status st = cvr_debug_rotate((cvr_volume *)volume, turnable, 1, NULL);
-    if (st != CVR_OK) return st;
-  }
-  *ms = cvr_now_ms() - start;
-  return CVR_OK;
-}
-
 /* A rotation trial (tuner.h), once the view's class has settled and the
  * table has not decided: at a trial view, a frame turns the volume (padding
  * it first, once), renders, and renders again; the second is measured
@@ -418,9 +393,14 @@ static cvr_status turn_back(const cvr_volume *volume, const cvr_render_settings 
  * after a turn ran 4% faster than the frame before it, in the median of
  * bonsai's trials on the H100, where turned frames are 1% slower in steady
  * timing: tools/bench/results/2026-11-25-h100-auto-replicate); the copy
- * turns back unless the trial turned rotation on. Counts against the
- * budget, the turns included (paid: its reference frame was paid for, the
- * trial follows).
+ * stays as it turned, unless it was slower and turning back pays (an
+ * orbit about the axis a turn put along stored x keeps the copy turned, as
+ * rotation on would: the resampled cranium's trials, two or three a run,
+ * decide late or never, and turning back after every one made its warm
+ * orbit 4% slower on the H100, at every azimuth:
+ * tools/bench/results/2026-11-26-h100-rotation-settled). Counts
+ * against the budget, the turns included (paid: its reference frame was
+ * paid for, the trial follows).
  * *tried: 1 if this frame was one (then rendered, *local filled), -1 if it
  * would be but has no reference (then the frame renders the class's best,
  * to be one), else 0. */
@@ -460,15 +440,22 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const int measured = local->rotations > 0 && again.rotations == 0 && again.kernel_ms > 0.0;
   const double ratio = measured ? again.kernel_ms / reference_ms : 0.0;
   if (measured) excess += fmax(0.0, again.kernel_ms - reference_ms);
+  /* a turn that was slower is undone (three more quarter turns) where that
+   * pays within CVR_TUNING_ROTATION_WATCH such frames: a copy left turned
+   * serves every later frame, and an orbit about the rotation axis never
+   * looks along stored x again for another trial */
+  if (measured && ratio >= 1.0 &&
+      3.0 * turn_ms <= (ratio - 1.0) * reference_ms * CVR_TUNING_ROTATION_WATCH) {
+    const double start = cvr_now_ms();
+    if ((st = cvr_debug_rotate((cvr_volume *)volume, &turn, 3, NULL)) != CVR_OK) return st;
+    excess += cvr_now_ms() - start;
+  }
+  cvr_tuning_budget_frame(&t->budget, frame_ms, 0, excess);
   const int decided = measured && cvr_tuning_rotation_record(&t->rotation, ratio);
-  /* unless rotation is on now, the turn is undone (turn_back) */
-  double back_ms = 0.0;
-  if (t->rotation.decision != 1 && (st = turn_back(volume, &turn, &back_ms)) != CVR_OK) return st;
-  cvr_tuning_budget_frame(&t->budget, frame_ms, 0, excess + back_ms);
   if (ctx->tuner->debug_rotation)
     fprintf(stderr, "cvr rotation trial %d: turn %.3f ms, turned frame %.4f then %.4f ms, "
-            "reference %.4f ms, ratio %.4f, back %.3f ms%s\n", t->rotation.trials, turn_ms,
-            frame_ms, again.kernel_ms, reference_ms, ratio, back_ms,
+            "reference %.4f ms, ratio %.4f%s\n", t->rotation.trials, turn_ms, frame_ms,
+            again.kernel_ms, reference_ms, ratio,
             decided ? (t->rotation.decision == 1 ? ": on" : ": off") : "");
   if (decided) save(ctx, t);
   return CVR_OK;
@@ -715,18 +702,12 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;
-  /* rotation on: do its turns cost more than it saves? (then off, and the
-   * copy back in its own order) */
+  /* rotation on: do its turns cost more than it saves? */
   if (t->rotation.decision == 1 &&
       cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
                                 cvr_tuning_rotation_trial_view(own_dir),
-                                turn_cost(tu, &local))) {
+                                turn_cost(tu, &local)))
     save(ctx, t);
-    cvr_render_settings turnable = concrete(ctx, t, c, c->best, s);
-    turnable.rotation_policy = CVR_ROTATION_HYSTERESIS;
-    double ms = 0.0;
-    if ((st = turn_back(volume, &turnable, &ms)) != CVR_OK) return st;
-  }
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
   local.view_class = k;
   if (stats) *stats = local;

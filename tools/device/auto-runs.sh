@@ -3,8 +3,9 @@
 # pack.sh packed, into one tar file: a call brings back at most 8 files.
 #
 #   tools/device/auto-runs.sh OUT PREFIX [SECONDS]
-#     runs OUT/PREFIX-a, -b, ... while SECONDS (default 470) have not passed
-#     (a run of the five orbits takes about a minute on an H100), then packs
+#     runs OUT/PREFIX-a, -b, ... while the next is expected (as long as the
+#     last) to end within SECONDS (default 470; a run of the five orbits
+#     takes about 75 s on an H100, twice that with CVR_AB), then packs
 #     them into OUT/PREFIX.tar and prints each orbit's summary line;
 #     CVR_AUTO_ARGS passes options to every orbit (e.g. --replicate), and
 #     CVR_AUTO_CACHED=1 adds each orbit's run from its kept tables (run.sh). A build
@@ -33,8 +34,10 @@ one_run() { # PACK NAME
 }
 start=$SECONDS
 runs=() others=()
+last=0 # (how long the last run, or pair, took: the next is expected to take as long)
 for r in a b c d e f g h i j k l m n o p; do
-  ((SECONDS - start < limit)) || break
+  ((SECONDS - start + last < limit)) || break
+  begun=$SECONDS
   one_run "$root/.device" "$prefix-$r"
   runs+=("$prefix-$r")
   if [[ -n $other ]]; then
@@ -42,6 +45,7 @@ for r in a b c d e f g h i j k l m n o p; do
     others+=("$other-$r")
   fi
   echo "$prefix-$r${other:+ and $other-$r} done after $((SECONDS - start)) s"
+  last=$((SECONDS - begun))
 done
 summaries() { # TAR
   tar xOf "$1" --wildcards '*/summary.txt' | python3 -c '

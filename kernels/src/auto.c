@@ -393,11 +393,11 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
  * after a turn ran 4% faster than the frame before it, in the median of
  * bonsai's trials on the H100, where turned frames are 1% slower in steady
  * timing: tools/bench/results/2026-11-25-h100-auto-replicate); the copy
- * stays as it turned unless that was slower (an orbit about the axis a
- * turn put along stored x keeps a faster copy turned, as rotation on
- * would: the resampled cranium's trials, one to three a run, decide late
- * or never, and turning back after every one made its warm orbit 4%
- * slower on the H100, at every azimuth:
+ * stays as it turned, unless it was slower and turning back pays (an
+ * orbit about the axis a turn put along stored x keeps the copy turned, as
+ * rotation on would: the resampled cranium's trials, two or three a run,
+ * decide late or never, and turning back after every one made its warm
+ * orbit 4% slower on the H100, at every azimuth:
  * tools/bench/results/2026-11-26-h100-rotation-settled). Counts
  * against the budget, the turns included (paid: its reference frame was
  * paid for, the trial follows).
@@ -440,16 +440,12 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const int measured = local->rotations > 0 && again.rotations == 0 && again.kernel_ms > 0.0;
   const double ratio = measured ? again.kernel_ms / reference_ms : 0.0;
   if (measured) excess += fmax(0.0, again.kernel_ms - reference_ms);
-  /* a turn that was slower is undone (three more quarter turns): a copy
-   * left turned serves every later frame, in classes of its own axes
-   * measured afresh, and an orbit about the axis the turn put along stored
-   * x never looks along stored x again for another trial. (Undone only
-   * where that paid within CVR_TUNING_ROTATION_WATCH trial views, the
-   * shaded cranium's copy stayed turned after trials 1-4% slower, and its
-   * first orbit cost 8.0% over the warm one instead of 4.1% once trials
-   * came as soon as classes settled, on the H100:
-   * tools/bench/results/2026-11-26-h100-rotation-settled) */
-  if (measured && ratio >= 1.0) {
+  /* a turn that was slower is undone (three more quarter turns) where that
+   * pays within CVR_TUNING_ROTATION_WATCH such frames: a copy left turned
+   * serves every later frame, and an orbit about the rotation axis never
+   * looks along stored x again for another trial */
+  if (measured && ratio >= 1.0 &&
+      3.0 * turn_ms <= (ratio - 1.0) * reference_ms * CVR_TUNING_ROTATION_WATCH) {
     const double start = cvr_now_ms();
     if ((st = cvr_debug_rotate((cvr_volume *)volume, &turn, 3, NULL)) != CVR_OK) return st;
     excess += cvr_now_ms() - start;

@@ -152,7 +152,7 @@ typedef struct cvr_tuning_cell {
  * measures the second against the class's best unturned at the frame before
  * (right after the turn a volume that fits the L2 renders some 4% fast,
  * which turned rotation on for bonsai, where it gains nothing; a slower
- * one is turned back: auto.c). A trial waits for its class
+ * one is turned back where that pays: auto.c). A trial waits for its class
  * to settle (cvr_tuning_settled). After CVR_TUNING_ROTATION_TRIALS
  * trials (fewer if they were not faster: two, neither; three, by their
  * median) rotation is on if the median turned frame was

@@ -508,29 +508,11 @@ static void check_cells(void) {
 }
 
 /* In-place rotation, measured (tuner.h): trials only at views well toward
- * stored x, once the view's class has settled; seven trials decide by their
- * median (two if neither was faster, three if their median was not); once
- * on, turns that cost more than the gain saves switch it off. Orbits of 360
- * one-degree frames about y, a third of them trial views; frames of 0.25 ms
- * (+-3%). */
+ * stored x; seven trials decide by their median (two if neither was faster,
+ * three if their median was not); once on, turns that cost more than the
+ * gain saves switch it off. Orbits of 360 one-degree frames about y, a third
+ * of them trial views; frames of 0.25 ms (+-3%). */
 static void check_rotation(void) {
-  const int repeats = 6;
-  const double prune = 1.5;
-  cvr_tuning_class settling;
-  cvr_tuning_class_init(&settling, CVR_BACKEND_CUDA, 0, 0, CVR_BLEND_COMPOSITE);
-  for (int n = 0; n < CVR_TUNING_CORE; ++n) {
-    CHECK(!cvr_tuning_settled(&settling), "settled after %d of %d core candidates", n,
-          CVR_TUNING_CORE);
-    cvr_tuning_record(&settling, cvr_tuning_next(&settling, repeats), 1.0 + 0.1 * n, prune);
-  }
-  const int win = cvr_tuning_next(&settling, repeats);
-  CHECK(cvr_tuning_settled(&settling) && win >= 0 && settling.measured[win] == 0,
-        "the core measured: settled before converging (next %d)", win);
-  cvr_tuning_record(&settling, win, 0.5, prune);
-  CHECK(!cvr_tuning_settled(&settling), "settled while a first win waits for its second");
-  cvr_tuning_record(&settling, win, 0.5, prune);
-  CHECK(cvr_tuning_settled(&settling) && settling.best == win, "the win confirmed: settled on %s",
-        settling.names[settling.best]);
   const float along_x[3] = {1.0f, 0.0f, 0.1f}, at_50[3] = {0.766f, 0.0f, 0.643f},
               at_65[3] = {0.906f, 0.0f, 0.423f};
   CHECK(cvr_tuning_rotation_trial_view(along_x) && cvr_tuning_rotation_trial_view(at_65) &&

@@ -386,7 +386,7 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
   return fmax(st->rotation_ms, st->total_ms - st->kernel_ms - tu->frame_overhead_ms);
 }
 
-/* A rotation trial (tuner.h), once the view's class has settled and the
+/* A rotation trial (tuner.h), once the view's class has converged and the
  * table has not decided: at a trial view, a frame turns the volume (padding
  * it first, once), renders, and renders again; the second is measured
  * against the class's best unturned at the frame before (the frame right
@@ -395,9 +395,9 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
  * timing: tools/bench/results/2026-11-25-h100-auto-replicate); the copy
  * stays as it turned, unless it was slower and turning back pays (an
  * orbit about the axis a turn put along stored x keeps the copy turned, as
- * rotation on would: the resampled cranium's trials, two or three a run,
- * decide late or never, and turning back after every one made its warm
- * orbit 4% slower on the H100, at every azimuth:
+ * rotation on would: the resampled cranium's table decides late or never,
+ * one or two trials a run, and turning back after every trial made its
+ * warm orbit 4% slower on the H100, at every azimuth:
  * tools/bench/results/2026-11-26-h100-rotation-settled). Counts
  * against the budget, the turns included (paid: its reference frame was
  * paid for, the trial follows).
@@ -542,17 +542,11 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
-  /* a trial waits for the class's best to settle, not for the class to
-   * converge: the classes along stored x of the resampled cranium (H100)
-   * converged late in 40 orbits, one trial a run, and the copy a faster
-   * trial left turned served every view meanwhile, 7-10% slow at some
-   * (tools/bench/results/2026-11-26-h100-rotation-settled) */
-  const int settled = converged || cvr_tuning_settled(c);
   if (tu->debug_rotation && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
-    fprintf(stderr, "cvr rotation view: class %d settled %d quiet %d reference %d budget %d\n", k,
-            settled, quiet, reference_ms > 0.0,
+    fprintf(stderr, "cvr rotation view: class %d converged %d quiet %d reference %d budget %d\n", k,
+            converged, quiet, reference_ms > 0.0,
             cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget));
-  if (settled && quiet &&
+  if (converged && quiet &&
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, paid,
                            out, &trial)) != CVR_OK)
     return st;

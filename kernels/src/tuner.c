@@ -521,16 +521,6 @@ void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {
   cell->ratio_sum[i] += (float)fmin(4.0, fmax(0.25, ratio)); /* one wild frame bounded */
 }
 
-int cvr_tuning_settled(const cvr_tuning_class *c) {
-  int standing = 0;
-  for (int i = 0; i < c->count; ++i) {
-    if (c->pending[i] > 0.0 && !c->dropped[i]) return 0;
-    standing += !c->dropped[i] || c->measured[i] > 0;
-  }
-  const int core = standing < CVR_TUNING_CORE ? standing : CVR_TUNING_CORE;
-  return standing > 0 && measured_count(c) >= core;
-}
-
 int cvr_tuning_rotation_trial_view(const float d[3]) {
   return cvr_rotation_needed(d, CVR_ROTATION_HYSTERESIS, CVR_TUNING_ROTATION_LEAN - 45.0);
 }

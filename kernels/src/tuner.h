@@ -153,7 +153,8 @@ typedef struct cvr_tuning_cell {
  * (right after the turn a volume that fits the L2 renders some 4% fast,
  * which turned rotation on for bonsai, where it gains nothing; a slower
  * one is turned back where that pays: auto.c). A trial waits for its class
- * to settle (cvr_tuning_settled). After CVR_TUNING_ROTATION_TRIALS
+ * to converge (tools/bench/results/2026-11-26-h100-rotation-settled: not
+ * only its best). After CVR_TUNING_ROTATION_TRIALS
  * trials (fewer if they were not faster: two, neither; three, by their
  * median) rotation is on if the median turned frame was
  * CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame makes
@@ -341,11 +342,6 @@ CVR_API void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, doubl
  * class best's at the frame before. */
 CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
 
-/* Whether class c's best is settled enough to stand for the class in a
- * rotation trial: it measured its first CVR_TUNING_CORE candidates (what
- * the papers and the other classes expect to win; all, if fewer stand) and
- * no first win waits for its second measurement. */
-CVR_API int cvr_tuning_settled(const cvr_tuning_class *c);
 /* Whether a view (direction d in the device copy's index space) is a
  * rotation trial's: CVR_TUNING_ROTATION_LEAN degrees toward stored x. */
 CVR_API int cvr_tuning_rotation_trial_view(const float d[3]);

@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
   enum { MAX_VIEWS = 360 };
   static double auto_ms[MAX_VIEWS], auto_rate[MAX_VIEWS], std_ms[MAX_VIEWS], oracle_ms[MAX_VIEWS];
   static int oracle_of[MAX_VIEWS], oracle_turned[MAX_VIEWS], auto_tuning[MAX_VIEWS];
-  static char auto_config[MAX_VIEWS][96];
+  static char auto_config[MAX_VIEWS][160]; /* (cvr_tuning_info.configuration) */
   /* the sweep's median per view, rotation and candidate (0: did not run);
    * AUTO's settings per view as it decided (before the sweep turns the
    * volume), and the confirmation's timings */
@@ -502,15 +502,21 @@ int main(int argc, char **argv) {
       return 1;
     }
     auto_rate[views] = st.samples / (auto_ms[views] * 1e-3) / 1e9;
-    snprintf(auto_config[views], sizeof auto_config[0], "%s %dx%d%s", cvr_strategy_name(st.strategy),
-             st.block_width, st.block_height,
-             st.volume_axes[0] != 1 || st.volume_axes[1] != 2 ? ", turned" : "");
     auto_tuning[views] = st.tuning;
     cvr_tuning_info info;
     if (cvr_tuning_info_for(ctx, sc.volume, &view, &s, &info) != CVR_OK) {
       fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
       return 1;
     }
+    /* what ran, by the stats (CUDA: a stand-in, a turned copy); the CPU's
+     * stats hold the tile but not the schedule: its candidate's name, as
+     * the oracle's lines name it */
+    if (cuda)
+      snprintf(auto_config[views], sizeof auto_config[0], "%s %dx%d%s",
+               cvr_strategy_name(st.strategy), st.block_width, st.block_height,
+               st.volume_axes[0] != 1 || st.volume_axes[1] != 2 ? ", turned" : "");
+    else
+      snprintf(auto_config[views], sizeof auto_config[0], "%s", info.configuration);
     confirm_config *own = &confirmed[views][0];
     own->settings = info.settings;
     own->rotation = cuda && info.settings.rotation_policy != CVR_ROTATION_NEVER;

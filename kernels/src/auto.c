@@ -214,6 +214,12 @@ static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
            s->shading.enabled, (int)s->blend_mode, gradients); /* the kernels' instances */
 }
 
+/* Whether candidate c runs the standard kernel (every block and the
+ * block-shape choice). */
+static int standard_kernel(const cvr_candidate *c) {
+  return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
+}
+
 /* What CUDA loads for a candidate beside its instance (preload_key): its
  * kernel. The standard kernel serves every block and the block-shape
  * choice, warp marching every warp width and shape of warps; the slab
@@ -222,10 +228,6 @@ static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
  * standard kernel still held its other blocks back until the helper thread
  * had launched each (19-25 frames into a first orbit, the block-shape
  * choice measured again meanwhile). */
-static int standard_kernel(const cvr_candidate *c) {
-  return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
-}
-
 static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
   if (standard_kernel(c)) {
     snprintf(out, size, "standard");

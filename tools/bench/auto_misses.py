@@ -32,7 +32,7 @@ import os
 import statistics
 import sys
 
-from json_lines import read_rows
+from json_lines import files_by_name, read_rows
 
 # the code's since 5f479d7 (before: 4 within 1.2, which the ratio column of
 # older runs' tables used)
@@ -72,8 +72,9 @@ def class_best(candidates):
     return min(measured, key=lambda i: candidates[i][2]) if measured else None
 
 
-def cell_choice(candidates, ratios):
-    """What a cell renders (cvr_tuning_cell_choice with repeats >= 2)."""
+def cell_choice(candidates, ratios, margin=1.0):
+    """What a cell renders (cvr_tuning_cell_choice with repeats >= 2): the
+    finalist of least mean ratio below margin, else the class's best."""
     best = class_best(candidates)
     if best is None:
         return None
@@ -81,11 +82,30 @@ def cell_choice(candidates, ratios):
                         if i != best and c[1] and not c[3]
                         and c[2] <= FINALIST * candidates[best][2]),
                        key=lambda i: candidates[i][2])[:FINALISTS]
-    choice, least = best, 1.0
+    choice, least = best, margin
     for i in finalists:
         if i in ratios and ratios[i][0] >= 2 and ratios[i][1] < least:
             choice, least = i, ratios[i][1]
     return choice
+
+
+def unturned_sweep(rows):
+    """The oracle sweep without rotation: azimuth -> {config: ms}."""
+    sweep = collections.defaultdict(dict)
+    for r in rows:
+        if r.get("bench") == "auto_oracle" and r.get("rotation") == 0:
+            sweep[r["azimuth"]][r["config"]] = r["ms"]
+    return sweep
+
+
+def warm_view(orbit, classes, view):
+    """An auto_view row's warm-orbit frame, its class's candidates (the
+    table's) and AUTO's configuration there by name (a frame that turned
+    the volume: its class is the next frame's)."""
+    at = orbit[("warm", view["azimuth"])]
+    if at["rotations"]:
+        at = orbit[("warm", (view["azimuth"] + 1) % 360)]
+    return at, classes[at["view_class"]], view["auto_config"].replace(", turned", "")
 
 
 def first_orbit_split(rows):
@@ -134,8 +154,7 @@ def main(runs):
     cached = collections.defaultdict(list)                 # volume -> (cold total, kept split)
     cell_gain = collections.defaultdict(list)              # volume -> cells' saving (share)
     for run in runs:
-        for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
-            volume = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
+        for volume, path in sorted(files_by_name(run, "auto-").items()):
             tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
             if len(tables) != 1:
                 continue
@@ -148,20 +167,13 @@ def main(runs):
             if kept:
                 kept_share, _, kept_orbit = first_orbit_split(read_rows(kept[0]))
                 cached[volume].append((sum(share), kept_share, longest_frame(kept_orbit)))
-            oracle = collections.defaultdict(dict)  # azimuth -> {config: ms}, unturned
-            for r in rows:
-                if r.get("bench") == "auto_oracle" and r.get("rotation") == 0:
-                    oracle[r["azimuth"]][r["config"]] = r["ms"]
+            oracle = unturned_sweep(rows)
             saved = timed = 0.0
             for r in rows:
                 if r.get("bench") != "auto_view":
                     continue
-                at = orbit[("warm", r["azimuth"])]
-                if at["rotations"]:  # the frame turned: its class is the next frame's
-                    at = orbit[("warm", (r["azimuth"] + 1) % 360)]
-                candidates = classes[at["view_class"]]
+                at, candidates, config = warm_view(orbit, classes, r)
                 names = [c[0] for c in candidates]
-                config = r["auto_config"].replace(", turned", "")
                 missed = r["auto_over_oracle_confirmed"] > MISS
                 best = class_best(candidates)
                 if best is None:

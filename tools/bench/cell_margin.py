@@ -22,61 +22,38 @@ import glob
 import os
 import sys
 
-from auto_misses import FINALIST, FINALISTS, class_best, first_orbit_split, load_table
-from json_lines import read_rows
+from auto_misses import (cell_choice, class_best, first_orbit_split, load_table,
+                          unturned_sweep, warm_view)
+from json_lines import files_by_name, read_rows
 
 MARGINS = (1.0, 0.99, 0.98, 0.97, 0.96, 0.95, 0.0)
-
-
-def choice(candidates, ratios, margin):
-    """cvr_tuning_cell_choice (repeats >= 2), a finalist needing a mean below margin."""
-    best = class_best(candidates)
-    finalists = sorted((i for i, c in enumerate(candidates)
-                        if i != best and c[1] and not c[3]
-                        and c[2] <= FINALIST * candidates[best][2]),
-                       key=lambda i: candidates[i][2])[:FINALISTS]
-    pick, least = best, margin
-    for i in finalists:
-        if i in ratios and ratios[i][0] >= 2 and ratios[i][1] < least:
-            pick, least = i, ratios[i][1]
-    return pick
 
 
 def main(runs):
     scores = collections.defaultdict(lambda: {m: [0, 0, 0.0] for m in MARGINS})
     for run in runs:
-        files = {}  # volume -> its orbit file (.jsonl, or compressed)
-        for path in sorted(glob.glob(os.path.join(run, "auto-*.jsonl*"))):
-            files.setdefault(os.path.basename(path)[len("auto-"):].split(".jsonl")[0], path)
-        for volume, path in sorted(files.items()):
+        for volume, path in sorted(files_by_name(run, "auto-").items()):
             tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
             if len(tables) != 1:
                 continue
             classes, cells = load_table(tables[0])
             rows = read_rows(path)
             _, _, orbit = first_orbit_split(rows)
-            sweep = collections.defaultdict(dict)  # azimuth -> {config: ms}, unturned
-            for r in rows:
-                if r.get("bench") == "auto_oracle" and r.get("rotation") == 0:
-                    sweep[r["azimuth"]][r["config"]] = r["ms"]
+            sweep = unturned_sweep(rows)
             for r in rows:
                 if r.get("bench") != "auto_view" or not sweep[r["azimuth"]]:
                     continue
-                at = orbit[("warm", r["azimuth"])]
-                if at["rotations"]:  # the frame turned: its class is the next frame's
-                    at = orbit[("warm", (r["azimuth"] + 1) % 360)]
-                candidates = classes[at["view_class"]]
+                at, candidates, config = warm_view(orbit, classes, r)
                 names = [c[0] for c in candidates]
-                config = r["auto_config"].replace(", turned", "")
                 if class_best(candidates) is None or config not in names:
                     continue
                 rendered = names.index(config)
-                cell = [c for c in cells[at["view_class"]] if choice(candidates, c, 1.0) == rendered]
+                cell = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == rendered]
                 if rendered != class_best(candidates) and len(cell) != 1:
                     continue  # (the cell is not known)
                 least = min(sweep[r["azimuth"]].values())
                 for m in MARGINS:
-                    pick = choice(candidates, cell[0], m) if len(cell) == 1 else class_best(candidates)
+                    pick = cell_choice(candidates, cell[0], m) if len(cell) == 1 else class_best(candidates)
                     ms = sweep[r["azimuth"]].get(names[pick])
                     if ms is None:
                         continue

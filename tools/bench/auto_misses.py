@@ -67,6 +67,16 @@ def load_table(path):
     return classes, cells
 
 
+def tabled_orbits(runs):
+    """(run, volume, classes, cells, rows) of every orbit file in runs whose
+    run kept its table (tables-VOLUME/, one file)."""
+    for run in runs:
+        for volume, path in sorted(files_by_name(run, "auto-").items()):
+            tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
+            if len(tables) == 1:
+                yield (run, volume) + load_table(tables[0]) + (read_rows(path),)
+
+
 def class_best(candidates):
     measured = [i for i, c in enumerate(candidates) if c[1] and not c[3]]
     return min(measured, key=lambda i: candidates[i][2]) if measured else None
@@ -153,47 +163,41 @@ def main(runs):
     kernels = collections.defaultdict(list)                # volume -> {kernel: first frame}
     cached = collections.defaultdict(list)                 # volume -> (cold total, kept split)
     cell_gain = collections.defaultdict(list)              # volume -> cells' saving (share)
-    for run in runs:
-        for volume, path in sorted(files_by_name(run, "auto-").items()):
-            tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
-            if len(tables) != 1:
+    for run, volume, classes, cells, rows in tabled_orbits(runs):
+        share, ran, orbit = first_orbit_split(rows)
+        first[volume].append(share)
+        kernels[volume].append(ran)
+        kept = glob.glob(os.path.join(run, "cached-" + volume + ".jsonl*"))
+        if kept:
+            kept_share, _, kept_orbit = first_orbit_split(read_rows(kept[0]))
+            cached[volume].append((sum(share), kept_share, longest_frame(kept_orbit)))
+        oracle = unturned_sweep(rows)
+        saved = timed = 0.0
+        for r in rows:
+            if r.get("bench") != "auto_view":
                 continue
-            classes, cells = load_table(tables[0])
-            rows = read_rows(path)
-            share, ran, orbit = first_orbit_split(rows)
-            first[volume].append(share)
-            kernels[volume].append(ran)
-            kept = glob.glob(os.path.join(run, "cached-" + volume + ".jsonl*"))
-            if kept:
-                kept_share, _, kept_orbit = first_orbit_split(read_rows(kept[0]))
-                cached[volume].append((sum(share), kept_share, longest_frame(kept_orbit)))
-            oracle = unturned_sweep(rows)
-            saved = timed = 0.0
-            for r in rows:
-                if r.get("bench") != "auto_view":
-                    continue
-                at, candidates, config = warm_view(orbit, classes, r)
-                names = [c[0] for c in candidates]
-                missed = r["auto_over_oracle_confirmed"] > MISS
-                best = class_best(candidates)
-                if best is None:
-                    source = "nothing measured"
-                elif config == names[best]:
-                    source = "class best"
-                else:
-                    source = "cell choice"
-                views[volume][(source, missed)] += 1
-                at_view = oracle[r["azimuth"]]
-                if best is not None and config in at_view and names[best] in at_view:
-                    timed += at_view[config]
-                    saved += at_view[names[best]] - at_view[config]
-                if source == "cell choice" and config in names:
-                    x = names.index(config)
-                    choosing = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == x]
-                    if len(choosing) == 1:
-                        ratios[volume][missed].append(choosing[0][x][1])
-            if timed > 0.0:
-                cell_gain[volume].append(saved / timed)
+            at, candidates, config = warm_view(orbit, classes, r)
+            names = [c[0] for c in candidates]
+            missed = r["auto_over_oracle_confirmed"] > MISS
+            best = class_best(candidates)
+            if best is None:
+                source = "nothing measured"
+            elif config == names[best]:
+                source = "class best"
+            else:
+                source = "cell choice"
+            views[volume][(source, missed)] += 1
+            at_view = oracle[r["azimuth"]]
+            if best is not None and config in at_view and names[best] in at_view:
+                timed += at_view[config]
+                saved += at_view[names[best]] - at_view[config]
+            if source == "cell choice" and config in names:
+                x = names.index(config)
+                choosing = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == x]
+                if len(choosing) == 1:
+                    ratios[volume][missed].append(choosing[0][x][1])
+        if timed > 0.0:
+            cell_gain[volume].append(saved / timed)
     print("| volume | views | missed | by class best | by cell choice | class not measured "
           "| cell choice's ratio in its cell, kept / missed (quartiles) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")

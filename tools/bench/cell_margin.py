@@ -18,49 +18,40 @@ is low, so every margin scores fewer views than the benchmark reports.
 usage: cell_margin.py RUN_DIR...
 """
 import collections
-import glob
-import os
 import sys
 
-from auto_misses import (cell_choice, class_best, first_orbit_split, load_table,
+from auto_misses import (cell_choice, class_best, first_orbit_split, tabled_orbits,
                           unturned_sweep, warm_view)
-from json_lines import files_by_name, read_rows
 
 MARGINS = (1.0, 0.99, 0.98, 0.97, 0.96, 0.95, 0.0)
 
 
 def main(runs):
     scores = collections.defaultdict(lambda: {m: [0, 0, 0.0] for m in MARGINS})
-    for run in runs:
-        for volume, path in sorted(files_by_name(run, "auto-").items()):
-            tables = glob.glob(os.path.join(run, "tables-" + volume, "*"))
-            if len(tables) != 1:
+    for _, volume, classes, cells, rows in tabled_orbits(runs):
+        _, _, orbit = first_orbit_split(rows)
+        sweep = unturned_sweep(rows)
+        for r in rows:
+            if r.get("bench") != "auto_view" or not sweep[r["azimuth"]]:
                 continue
-            classes, cells = load_table(tables[0])
-            rows = read_rows(path)
-            _, _, orbit = first_orbit_split(rows)
-            sweep = unturned_sweep(rows)
-            for r in rows:
-                if r.get("bench") != "auto_view" or not sweep[r["azimuth"]]:
+            at, candidates, config = warm_view(orbit, classes, r)
+            names = [c[0] for c in candidates]
+            if class_best(candidates) is None or config not in names:
+                continue
+            rendered = names.index(config)
+            cell = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == rendered]
+            if rendered != class_best(candidates) and len(cell) != 1:
+                continue  # (the cell is not known)
+            least = min(sweep[r["azimuth"]].values())
+            for m in MARGINS:
+                pick = cell_choice(candidates, cell[0], m) if len(cell) == 1 else class_best(candidates)
+                ms = sweep[r["azimuth"]].get(names[pick])
+                if ms is None:
                     continue
-                at, candidates, config = warm_view(orbit, classes, r)
-                names = [c[0] for c in candidates]
-                if class_best(candidates) is None or config not in names:
-                    continue
-                rendered = names.index(config)
-                cell = [c for c in cells[at["view_class"]] if cell_choice(candidates, c) == rendered]
-                if rendered != class_best(candidates) and len(cell) != 1:
-                    continue  # (the cell is not known)
-                least = min(sweep[r["azimuth"]].values())
-                for m in MARGINS:
-                    pick = cell_choice(candidates, cell[0], m) if len(cell) == 1 else class_best(candidates)
-                    ms = sweep[r["azimuth"]].get(names[pick])
-                    if ms is None:
-                        continue
-                    s = scores[volume][m]
-                    s[0] += 1
-                    s[1] += ms / least <= 1.05
-                    s[2] += ms / least
+                s = scores[volume][m]
+                s[0] += 1
+                s[1] += ms / least <= 1.05
+                s[2] += ms / least
     print("| volume | views | " + " | ".join("margin %.2f" % m for m in MARGINS) + " |")
     print("| --- | ---: |" + " ---: |" * len(MARGINS))
     for volume in sorted(scores):

@@ -15,7 +15,11 @@ the oracle's, interleaved), and with each view's faster of the two (a
 transient of the GPU slows some views in one of them, never speeds them: two
 runs timed 0.85 and 0.88 with AUTO 1.05-1.16x its own confirmed time at 6
 and 14 views timed one after the other, another confirmed 0.89 with AUTO
-and the oracle's best both 6% slow at one view), from orbit files.
+and the oracle's best both 6% slow at one view), from orbit files. Runs
+with the paired replay (cvr-auto-bench --replay) add what the first orbit
+cost over the warm one, as timed minutes apart and as timed paired, split
+into the frames that measured, the others and the turns; and the same for
+the runs from the kept tables (cached-*), where there are some.
 
 usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
   (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
@@ -77,8 +81,46 @@ def load(run):
                          measuring=s["measuring_share"],
                          worst=(s["auto_worst_over_best_view"],
                                 *s.get("worst_over_best_confirmed", (None, None))),
-                         replicate=s.get("replicate_views_within_5pct_confirmed"))
+                         replicate=s.get("replicate_views_within_5pct_confirmed"),
+                         first=first_orbit(s))
     return out
+
+
+def first_orbit(s):
+    """The first orbit over the warm one: (timed apart, paired, its measured
+    frames, other frames, turns), or None without the replay."""
+    if not s or "first_orbit_paired" not in s:
+        return None
+    return (s["tuning_share"], s["first_orbit_paired"], s["first_orbit_paired_measured"],
+            s["first_orbit_paired_other"], s["first_orbit_paired_turns"])
+
+
+def cached_first_orbits(run):
+    """{volume: first_orbit()} of the runs from the kept tables."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(run, "cached-*.jsonl*"))):
+        s = next((r for r in read_rows(path) if r.get("bench") == "auto_summary"), None)
+        if first_orbit(s):
+            out[os.path.basename(path)[len("cached-"):].split(".jsonl")[0]] = first_orbit(s)
+    return out
+
+
+def first_orbit_table(title, per):
+    """per: {volume: [first_orbit() tuples]}"""
+    if not any(per.values()):
+        return
+    print(f"\n{title}\n")
+    print("| volume | runs | timed apart: mean (range) | paired: mean (range) | "
+          "measured frames | other frames | turns |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for volume, xs in sorted(per.items()):
+        if not xs:
+            continue
+        cell = [f"{100 * sum(x[k] for x in xs) / len(xs):+.1f}%" for k in range(5)]
+        for k in (0, 1):
+            lo, hi = min(x[k] for x in xs), max(x[k] for x in xs)
+            cell[k] += f" ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        print(f"| {volume} | {len(xs)} | " + " | ".join(cell) + " |")
 
 
 def spread(c):
@@ -100,10 +142,14 @@ def main(args):
         else:
             runs.append(a.rstrip("/"))
     per = collections.defaultdict(list)
+    cached = collections.defaultdict(list)
     for run in runs:
         for volume, x in load(run).items():
             if f"{os.path.basename(run)}/{volume}" not in exclude:
                 per[volume].append(x)
+        for volume, x in cached_first_orbits(run).items():
+            if f"{os.path.basename(run)}/{volume}" not in exclude:
+                cached[volume].append(x)
     print("| volume | orbits | confirmed within 5%: mean (range) | AUTO / oracle, confirmed | "
           "turns per warm orbit | warm orbit: wall, kernel | orbits to converge | measuring, most "
           "| replicate within 5% |")
@@ -124,6 +170,10 @@ def main(args):
         c = [x["confirmed"] for x in real]
         print(f"| real data | {len(real)} | {spread(c)} "
               f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
+    first_orbit_table("First orbit over the warm one (cold wall minus warm wall, timed minutes "
+                      "apart; and kernel time, paired: cvr-auto-bench --replay):",
+                      {v: [x["first"] for x in xs if x["first"]] for v, xs in per.items()})
+    first_orbit_table("The same, a new process from the kept tables:", cached)
     for volume, xs in sorted(per.items()):
         if volume.startswith("micro"):
             print(f"\n{volume}, AUTO's worst view over its best, timed / confirmed / "

@@ -21,7 +21,10 @@
  *    each view is confirmed with the others ("replicate"), and every
  *    confirmed ratio is then to the least of them all. The replicate is an
  *    exhaustive search of its own: how often it lands within 5% of the
- *    confirmed best is what the oracle's own noise allows any search.
+ *    confirmed best is what the oracle's own noise allows any search;
+ *  - last, the cold orbit and the warm one rendered again as they were,
+ *    alternating, --replay rounds (replay(): first_orbit_paired, what the
+ *    first orbit's choices cost over the warm ones, timed back to back).
  * Before the cold pass, one frame of the standard strategy (reported as
  * first_frame_ms): what any strategy's first frame in a context pays (the
  * volume's and table's uploads, the standard kernel's loading), so that
@@ -148,14 +151,56 @@ static int reset_orientation(cvr_context *ctx, const scene *sc) {
   return set_orientation(ctx, sc, own_order);
 }
 
+/* What a frame of an AUTO pass rendered, to render it again (replay()):
+ * the candidate, the voxel order, and the turns' kernel time before it. */
+typedef struct frame_record {
+  int candidate; /* in all_candidates()'s list; -1: none matched */
+  int axes[3];
+  int tuning;
+  double rotation_ms;
+} frame_record;
+
+/* The candidate of `cand` that a frame's stats say ran: strategy and launch
+ * shape (the block-shape strategy picks its block per view, as it will
+ * again). The CPU's stats hold the tile but not the schedule: where two
+ * candidates share a tile, the one AUTO chose for the view after the frame
+ * (`chosen`, its cvr_tuning_info.configuration) unless the frame measured,
+ * which renders a candidate other than the choice (wrong where what it
+ * measured became the choice at once: CPU only, 32x32 tiles). */
+static int candidate_of(const cvr_render_stats *st, const cvr_candidate *cand,
+                        char names[][CVR_TUNING_NAME_SIZE], int n, const char *chosen) {
+  int match = -1;
+  for (int i = 0; i < n; ++i) {
+    const cvr_candidate *c = &cand[i];
+    int same = c->strategy == st->strategy;
+    if (same && c->cpu_tile[0] > 0)
+      same = st->backend == CVR_BACKEND_CPU && c->cpu_tile[0] == st->block_width &&
+             c->cpu_tile[1] == st->block_height;
+    else if (same && c->strategy == CVR_STRATEGY_STANDARD)
+      same = c->block[0] == st->block_width && c->block[1] == st->block_height;
+    else if (same && c->strategy == CVR_STRATEGY_WARP_MARCHING)
+      same = c->warp_width == st->warp_width;
+    else if (same && c->strategy == CVR_STRATEGY_SLAB)
+      same = c->block[0] == st->block_width && c->block[1] == st->block_height &&
+             c->slab_depth == st->slab_depth && c->slab_border == st->slab_border;
+    if (!same) continue;
+    const size_t len = strlen(names[i]);
+    const int is_chosen = !strncmp(chosen, names[i], len) && (chosen[len] == ',' || !chosen[len]);
+    if (match < 0 || is_chosen != st->tuning) match = i;
+  }
+  return match;
+}
+
 /* one orbit pass of AUTO, a frame per degree; wall and kernel totals, the
  * frames that measured a candidate, and what measuring cost: each such
  * frame's kernel time over the frame before's (AUTO's own estimate: the
  * frame before rendered the class's best, at a neighbouring view). A line
- * per frame, or (measuring_only) per frame that measured or turned. */
+ * per frame, or (measuring_only) per frame that measured or turned. With
+ * record, what each frame rendered (cand: every candidate, n of them). */
 static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int measuring_only,
                      FILE *out, double *wall_total, double *kernel_total, int *tuning_frames,
-                     double *measuring_ms, int *turns) {
+                     double *measuring_ms, int *turns, const cvr_candidate *cand,
+                     char names[][CVR_TUNING_NAME_SIZE], int n, frame_record *record) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
   cvr_render_settings s = sc->base;
   s.strategy = CVR_STRATEGY_AUTO;
@@ -177,6 +222,18 @@ static int auto_pass(cvr_context *ctx, const scene *sc, const char *pass, int me
     *tuning_frames += st.tuning;
     *turns += st.rotations;
     if (st.tuning && before > 0.0) *measuring_ms += fmax(0.0, st.kernel_ms - before);
+    if (record) {
+      cvr_tuning_info info;
+      if (cvr_tuning_info_for(ctx, sc->volume, &view, &s, &info) != CVR_OK) {
+        fprintf(stderr, "cvr-auto-bench: %s\n", cvr_last_error(ctx));
+        return 0;
+      }
+      frame_record *r = &record[az];
+      r->candidate = candidate_of(&st, cand, names, n, info.configuration);
+      memcpy(r->axes, st.volume_axes, sizeof r->axes);
+      r->tuning = st.tuning;
+      r->rotation_ms = st.rotation_ms;
+    }
     if (!measuring_only || st.tuning || st.rotations)
       fprintf(out,
               "{\"bench\":\"auto_orbit\",\"volume\":\"%s\",\"R\":%d,\"pass\":\"%s\","
@@ -287,13 +344,76 @@ static void add_confirmed(confirm_config *c, const scene *sc, const cvr_candidat
   snprintf(c->name, sizeof c->name, "%s", name);
 }
 
+/* The first orbit against the warm one, timed again back to back: every
+ * frame of each rendered as it was (the same candidate at the same view, in
+ * the same voxel order, after the frames it followed but at a turn's
+ * start), in turns of
+ * REPLAY_CHUNK frames of one orbit then the same frames of the other, the
+ * one first alternating, `rounds` times over. Cold minus warm, timed
+ * minutes apart, also holds what the machine's state did in between: the
+ * same configuration at the same view ran from 6% faster to 4.5% slower in
+ * the first orbit than in the warm one, one H100 run to the next, and whole
+ * orbits alternated on a shared CPU still differed by 1-15% round to round
+ * (tools/bench/results/2026-11-26-h100-auto-paired). Kernel time only, plus
+ * each orbit's turns as they took: loading kernels and AUTO's bookkeeping
+ * on the host are in the wall times. Sums per round: [0] cold, [1] warm;
+ * and the cold frames' excess over the warm ones at the same view, summed
+ * over rounds, for the frames that measured (measured_excess) and the
+ * others (other_excess). 0 if a frame cannot be rendered again. */
+#define REPLAY_CHUNK 10
+static int replay(cvr_context *ctx, const scene *sc, const cvr_candidate *cand,
+                  const frame_record *record[2], int rounds, double sums[][2],
+                  double *measured_excess, double *other_excess) {
+  const cvr_image none = {NULL, NULL, NULL, NULL};
+  const int cuda = cvr_context_backend(ctx) == CVR_BACKEND_CUDA;
+  double frame_sum[2][FRAMES] = {{0.0}};
+  int axes[3] = {0, 0, 0}; /* the copy's voxel order (0: not known) */
+  for (int r = 0; r < rounds; ++r) {
+    sums[r][0] = sums[r][1] = 0.0;
+    for (int chunk = 0; chunk < FRAMES; chunk += REPLAY_CHUNK)
+      for (int k = 0; k < 2; ++k) {
+        const int p = (r + chunk / REPLAY_CHUNK + k) % 2;
+        for (int az = chunk; az < chunk + REPLAY_CHUNK && az < FRAMES; ++az) {
+          const frame_record *f = &record[p][az];
+          if (f->candidate < 0) {
+            fprintf(stderr, "cvr-auto-bench: replay: no candidate is what frame %d ran\n", az);
+            return 0;
+          }
+          if (cuda && memcmp(f->axes, axes, sizeof axes)) { /* untimed */
+            if (!set_orientation(ctx, sc, f->axes)) return 0;
+            memcpy(axes, f->axes, sizeof axes);
+          }
+          cvr_view view;
+          view_at(sc, az, &view);
+          cvr_render_settings s = sc->base;
+          cvr_candidate_apply(&cand[f->candidate], &s);
+          s.rotation_policy = CVR_ROTATION_NEVER;
+          cvr_render_stats st;
+          if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) return 0;
+          /* (a volume that turns only padded is rebuilt unpadded, unturned,
+           * by NEVER: not replayed) */
+          if (memcmp(st.volume_axes, f->axes, sizeof axes)) {
+            fprintf(stderr, "cvr-auto-bench: replay: the copy lost its voxel order\n");
+            return 0;
+          }
+          sums[r][p] += st.kernel_ms + f->rotation_ms;
+          frame_sum[p][az] += st.kernel_ms;
+        }
+      }
+  }
+  *measured_excess = *other_excess = 0.0;
+  for (int az = 0; az < FRAMES; ++az)
+    *(record[0][az].tuning ? measured_excess : other_excess) += frame_sum[0][az] - frame_sum[1][az];
+  return 1;
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
           "                      [--confirm ROUNDS] [--replicate] [--settle-idle N]\n"
-          "                      [--tables DIR | --cache DIR] [--out FILE]\n");
+          "                      [--replay ROUNDS] [--tables DIR | --cache DIR] [--out FILE]\n");
 }
 
 static int load_scene(cvr_context *ctx, const char *path, const int *resample, double lo, double hi,
@@ -361,6 +481,7 @@ int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL, *tables = NULL, *cache = NULL;
   int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, rounds = 9, replicate = 0;
   int settle_idle = 2; /* orbits in a row that measured nothing end the settling */
+  int replay_rounds = 5; /* the first orbit against the warm one, paired (replay()) */
   double budget = -1.0;    /* the settings' default */
   int tuning_repeats = 0;  /* the same */
   int resample[3] = {0, 0, 0};
@@ -388,6 +509,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--cache") && v) cache = argv[++i];
     else if (!strcmp(a, "--replicate")) replicate = 1;
     else if (!strcmp(a, "--settle-idle") && v) settle_idle = atoi(argv[++i]);
+    else if (!strcmp(a, "--replay") && v) replay_rounds = atoi(argv[++i]);
     else {
       usage();
       return 2;
@@ -395,6 +517,7 @@ int main(int argc, char **argv) {
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
       repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 ||
+      replay_rounds < 0 || replay_rounds > 32 ||
       (tables && cache) ||
       (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
     usage();
@@ -439,8 +562,12 @@ int main(int argc, char **argv) {
   }
   const double first_frame_ms = now_ms() - first_start;
   double cold_measuring, warm_measuring;
+  cvr_candidate cand[MAX_CONFIGS];
+  char names[MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
+  const int n = all_candidates(cvr_context_backend(ctx), shade, cand, names);
+  static frame_record cold_frames[FRAMES], warm_frames[FRAMES];
   if (!auto_pass(ctx, &sc, "cold", 0, out, &cold_wall, &cold_kernel, &cold_tuning,
-                 &cold_measuring, &cold_turns))
+                 &cold_measuring, &cold_turns, cand, names, n, cold_frames))
     return 1;
   /* AUTO measures within its budget: orbits until every view's class has
    * converged, or two (--settle-idle) orbits in a row measured nothing (a
@@ -456,7 +583,9 @@ int main(int argc, char **argv) {
     int turns;
     char pass[32];
     snprintf(pass, sizeof pass, "settle %d", orbits + 1);
-    if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring, &turns)) return 1;
+    if (!auto_pass(ctx, &sc, pass, 1, out, &wall, &kernel, &tuning, &measuring, &turns, cand,
+                   names, n, NULL))
+      return 1;
     settle_turns += turns;
     idle = tuning ? 0 : idle + 1;
     fprintf(out,
@@ -465,12 +594,9 @@ int main(int argc, char **argv) {
             sc.name, rays, orbits + 1, tuning, kernel, wall, measuring);
   }
   if (!auto_pass(ctx, &sc, "warm", 0, out, &warm_wall, &warm_kernel, &warm_tuning,
-                 &warm_measuring, &warm_turns))
+                 &warm_measuring, &warm_turns, cand, names, n, warm_frames))
     return 1;
 
-  cvr_candidate cand[MAX_CONFIGS];
-  char names[MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
-  const int n = all_candidates(cvr_context_backend(ctx), shade, cand, names);
   const int cuda = cvr_context_backend(ctx) == CVR_BACKEND_CUDA;
   enum { MAX_VIEWS = 360 };
   static double auto_ms[MAX_VIEWS], auto_rate[MAX_VIEWS], std_ms[MAX_VIEWS], oracle_ms[MAX_VIEWS];
@@ -631,6 +757,25 @@ int main(int argc, char **argv) {
   double switch_median = 0.0;
   median_of(switch_ratio, switches, &switch_median);
 
+  /* last: it leaves the copy in the warm orbit's voxel order, or the cold's */
+  static double replay_sums[32][2];
+  double measured_excess = 0.0, other_excess = 0.0, replay_warm = 0.0, replay_cold = 0.0;
+  const frame_record *records[2] = {cold_frames, warm_frames};
+  if (replay_rounds &&
+      !replay(ctx, &sc, cand, records, replay_rounds, replay_sums, &measured_excess, &other_excess)) {
+    fprintf(stderr, "cvr-auto-bench: the paired replay failed (%s): not reported\n",
+            cvr_last_error(ctx)[0] ? cvr_last_error(ctx) : "see above");
+    replay_rounds = 0;
+  }
+  for (int r = 0; r < replay_rounds; ++r) {
+    replay_cold += replay_sums[r][0];
+    replay_warm += replay_sums[r][1];
+    fprintf(out,
+            "{\"bench\":\"auto_replay\",\"volume\":\"%s\",\"R\":%d,\"round\":%d,"
+            "\"cold_kernel_ms\":%.3f,\"warm_kernel_ms\":%.3f}\n",
+            sc.name, rays, r, replay_sums[r][0], replay_sums[r][1]);
+  }
+
   double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
   double confirmed_worst = 0.0, confirmed_sum = 0.0;
   int confirmed_within5 = 0, replicate_within5 = 0;
@@ -688,6 +833,17 @@ int main(int argc, char **argv) {
           sc.base.tuning_budget, sc.base.tuning_repeats, rounds, confirmed_within5,
           confirmed_sum / views, confirmed_worst, switch_median, cold_turns, settle_turns,
           warm_turns, cache != NULL);
+  if (replay_rounds) {
+    double turns_ms[2] = {0.0, 0.0};
+    for (int az = 0; az < FRAMES; ++az)
+      turns_ms[0] += cold_frames[az].rotation_ms, turns_ms[1] += warm_frames[az].rotation_ms;
+    fprintf(out,
+            ",\"replay_rounds\":%d,\"first_orbit_paired\":%.4f,"
+            "\"first_orbit_paired_measured\":%.4f,\"first_orbit_paired_other\":%.4f,"
+            "\"first_orbit_paired_turns\":%.4f",
+            replay_rounds, replay_cold / replay_warm - 1.0, measured_excess / replay_warm,
+            other_excess / replay_warm, replay_rounds * (turns_ms[0] - turns_ms[1]) / replay_warm);
+  }
   if (replicate)
     fprintf(out, ",\"replicate_views_within_5pct_confirmed\":%d,"
                  "\"replicate_over_oracle_confirmed_mean\":%.4f",

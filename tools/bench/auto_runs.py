@@ -88,11 +88,18 @@ def load(run):
 
 def first_orbit(s):
     """The first orbit over the warm one: (timed apart, paired, its measured
-    frames, other frames, turns), or None without the replay."""
+    frames, other frames, turns, the host's time beside the kernels: cold
+    minus warm over the warm wall time, both: the paired kernel time and the
+    host's over the warm wall time, the warm orbit in the cold one's voxel
+    order over the warm orbit (None before that pass), or None without the
+    replay."""
     if not s or "first_orbit_paired" not in s:
         return None
+    host = ((s["cold_wall_ms"] - s["cold_kernel_ms"]) - (s["warm_wall_ms"] - s["warm_kernel_ms"]))
+    both = s["first_orbit_paired"] * s["warm_kernel_ms"] + host
     return (s["tuning_share"], s["first_orbit_paired"], s["first_orbit_paired_measured"],
-            s["first_orbit_paired_other"], s["first_orbit_paired_turns"])
+            s["first_orbit_paired_other"], s["first_orbit_paired_turns"],
+            host / s["warm_wall_ms"], both / s["warm_wall_ms"], s.get("first_orbit_paired_order"))
 
 
 def cached_first_orbits(run):
@@ -110,16 +117,19 @@ def first_orbit_table(title, per):
     if not any(per.values()):
         return
     print(f"\n{title}\n")
-    print("| volume | runs | timed apart: mean (range) | paired: mean (range) | "
-          "measured frames | other frames | turns |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| volume | runs | wall, timed apart: mean (range) | kernels, paired: mean (range) | "
+          "measured frames | other frames | turns | the warm orbit's voxel order | host, cold "
+          "minus warm | paired and host: mean (range) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for volume, xs in sorted(per.items()):
         if not xs:
             continue
-        cell = [f"{100 * sum(x[k] for x in xs) / len(xs):+.1f}%" for k in range(5)]
-        for k in (0, 1):
+        cell = [f"{100 * sum(x[k] for x in xs) / len(xs):+.1f}%" for k in range(7)]
+        for k in (0, 1, 6):
             lo, hi = min(x[k] for x in xs), max(x[k] for x in xs)
             cell[k] += f" ({100 * lo:+.1f} to {100 * hi:+.1f})"
+        order = [-x[7] for x in xs if x[7] is not None]  # (what the order gained: the sign turned)
+        cell.insert(5, f"{100 * sum(order) / len(order):+.1f}%" if order else "-")
         print(f"| {volume} | {len(xs)} | " + " | ".join(cell) + " |")
 
 
@@ -170,8 +180,14 @@ def main(args):
         c = [x["confirmed"] for x in real]
         print(f"| real data | {len(real)} | {spread(c)} "
               f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
-    first_orbit_table("First orbit over the warm one (cold wall minus warm wall, timed minutes "
-                      "apart; and kernel time, paired: cvr-auto-bench --replay):",
+    first_orbit_table("First orbit over the warm one: wall time, the two orbits timed minutes "
+                      "apart; kernel time, paired (cvr-auto-bench --replay: measured frames, "
+                      "others, turns; of the warm kernel time; and of those what the warm "
+                      "orbit's voxel order gained it: its frames in the cold one's order, "
+                      "paired, minus it); the host's time beside the "
+                      "kernels (launches, AUTO's bookkeeping, kernels loading), cold minus "
+                      "warm; and the paired kernel time with the host's (both of the warm wall "
+                      "time):",
                       {v: [x["first"] for x in xs if x["first"]] for v, xs in per.items()})
     first_orbit_table("The same, a new process from the kept tables:", cached)
     for volume, xs in sorted(per.items()):

@@ -349,30 +349,35 @@ static void add_confirmed(confirm_config *c, const scene *sc, const cvr_candidat
  * the same voxel order, after the frames it followed but at a turn's
  * start), in turns of
  * REPLAY_CHUNK frames of one orbit then the same frames of the other, the
- * one first alternating, `rounds` times over. Cold minus warm, timed
+ * one first alternating, `rounds` times over; and a third orbit, the warm
+ * one's frames in the voxel order (and with the turns) of the first: what
+ * the order a warm orbit has is worth (a copy a rotation trial turned stays
+ * so when rotation is off). Cold minus warm, timed
  * minutes apart, also holds what the machine's state did in between: the
  * same configuration at the same view ran from 6% faster to 4.5% slower in
  * the first orbit than in the warm one, one H100 run to the next, and whole
  * orbits alternated on a shared CPU still differed by 1-15% round to round
  * (tools/bench/results/2026-11-26-h100-auto-paired). Kernel time only, plus
  * each orbit's turns as they took: loading kernels and AUTO's bookkeeping
- * on the host are in the wall times. Sums per round: [0] cold, [1] warm;
- * and the cold frames' excess over the warm ones at the same view, summed
+ * on the host are in the wall times. Sums per round: [0] cold, [1] warm,
+ * [2] warm in the cold order; and the cold frames' excess over the warm ones at the same view, summed
  * over rounds, for the frames that measured (measured_excess) and the
  * others (other_excess). 0 if a frame cannot be rendered again. */
 #define REPLAY_CHUNK 10
+#define REPLAY_PASSES 3
 static int replay(cvr_context *ctx, const scene *sc, const cvr_candidate *cand,
-                  const frame_record *record[2], int rounds, double sums[][2],
+                  const frame_record *record[REPLAY_PASSES], int rounds,
+                  double sums[][REPLAY_PASSES],
                   double *measured_excess, double *other_excess) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
   const int cuda = cvr_context_backend(ctx) == CVR_BACKEND_CUDA;
-  double frame_sum[2][FRAMES] = {{0.0}};
+  double frame_sum[REPLAY_PASSES][FRAMES] = {{0.0}};
   int axes[3] = {0, 0, 0}; /* the copy's voxel order (0: not known) */
   for (int r = 0; r < rounds; ++r) {
-    sums[r][0] = sums[r][1] = 0.0;
+    for (int p = 0; p < REPLAY_PASSES; ++p) sums[r][p] = 0.0;
     for (int chunk = 0; chunk < FRAMES; chunk += REPLAY_CHUNK)
-      for (int k = 0; k < 2; ++k) {
-        const int p = (r + chunk / REPLAY_CHUNK + k) % 2;
+      for (int k = 0; k < REPLAY_PASSES; ++k) {
+        const int p = (r + chunk / REPLAY_CHUNK + k) % REPLAY_PASSES;
         for (int az = chunk; az < chunk + REPLAY_CHUNK && az < FRAMES; ++az) {
           const frame_record *f = &record[p][az];
           if (f->candidate < 0) {
@@ -758,9 +763,15 @@ int main(int argc, char **argv) {
   median_of(switch_ratio, switches, &switch_median);
 
   /* last: it leaves the copy in the warm orbit's voxel order, or the cold's */
-  static double replay_sums[32][2];
-  double measured_excess = 0.0, other_excess = 0.0, replay_warm = 0.0, replay_cold = 0.0;
-  const frame_record *records[2] = {cold_frames, warm_frames};
+  static double replay_sums[32][REPLAY_PASSES];
+  double measured_excess = 0.0, other_excess = 0.0, replay_sum[REPLAY_PASSES] = {0.0};
+  static frame_record warm_in_cold_order[FRAMES];
+  for (int az = 0; az < FRAMES; ++az) {
+    warm_in_cold_order[az] = warm_frames[az];
+    memcpy(warm_in_cold_order[az].axes, cold_frames[az].axes, sizeof cold_frames[az].axes);
+    warm_in_cold_order[az].rotation_ms = cold_frames[az].rotation_ms;
+  }
+  const frame_record *records[REPLAY_PASSES] = {cold_frames, warm_frames, warm_in_cold_order};
   if (replay_rounds &&
       !replay(ctx, &sc, cand, records, replay_rounds, replay_sums, &measured_excess, &other_excess)) {
     fprintf(stderr, "cvr-auto-bench: the paired replay failed (%s): not reported\n",
@@ -768,12 +779,12 @@ int main(int argc, char **argv) {
     replay_rounds = 0;
   }
   for (int r = 0; r < replay_rounds; ++r) {
-    replay_cold += replay_sums[r][0];
-    replay_warm += replay_sums[r][1];
+    for (int p = 0; p < REPLAY_PASSES; ++p) replay_sum[p] += replay_sums[r][p];
     fprintf(out,
             "{\"bench\":\"auto_replay\",\"volume\":\"%s\",\"R\":%d,\"round\":%d,"
-            "\"cold_kernel_ms\":%.3f,\"warm_kernel_ms\":%.3f}\n",
-            sc.name, rays, r, replay_sums[r][0], replay_sums[r][1]);
+            "\"cold_kernel_ms\":%.3f,\"warm_kernel_ms\":%.3f,"
+            "\"warm_in_cold_order_kernel_ms\":%.3f}\n",
+            sc.name, rays, r, replay_sums[r][0], replay_sums[r][1], replay_sums[r][2]);
   }
 
   double worst_ratio = 0.0, sum_ratio = 0.0, auto_best_rate = 0.0, auto_worst_rate = INFINITY;
@@ -840,9 +851,10 @@ int main(int argc, char **argv) {
     fprintf(out,
             ",\"replay_rounds\":%d,\"first_orbit_paired\":%.4f,"
             "\"first_orbit_paired_measured\":%.4f,\"first_orbit_paired_other\":%.4f,"
-            "\"first_orbit_paired_turns\":%.4f",
-            replay_rounds, replay_cold / replay_warm - 1.0, measured_excess / replay_warm,
-            other_excess / replay_warm, replay_rounds * (turns_ms[0] - turns_ms[1]) / replay_warm);
+            "\"first_orbit_paired_turns\":%.4f,\"first_orbit_paired_order\":%.4f",
+            replay_rounds, replay_sum[0] / replay_sum[1] - 1.0, measured_excess / replay_sum[1],
+            other_excess / replay_sum[1], replay_rounds * (turns_ms[0] - turns_ms[1]) / replay_sum[1],
+            replay_sum[2] / replay_sum[1] - 1.0);
   }
   if (replicate)
     fprintf(out, ",\"replicate_views_within_5pct_confirmed\":%d,"

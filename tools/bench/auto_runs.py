@@ -82,7 +82,7 @@ def load(run):
                          worst=(s["auto_worst_over_best_view"],
                                 *s.get("worst_over_best_confirmed", (None, None))),
                          replicate=s.get("replicate_views_within_5pct_confirmed"),
-                         first=first_orbit(s))
+                         first=first_orbit(s), views=s.get("views", 36))
     return out
 
 
@@ -118,7 +118,7 @@ def first_orbit_table(title, per):
         return
     print(f"\n{title}\n")
     print("| volume | runs | wall, timed apart: mean (range) | kernels, paired: mean (range) | "
-          "measured frames | other frames | turns | the warm orbit's voxel order | host, cold "
+          "measured frames | other frames | turns | of those, the voxel order | host, cold "
           "minus warm | paired and host: mean (range) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for volume, xs in sorted(per.items()):
@@ -128,7 +128,7 @@ def first_orbit_table(title, per):
         for k in (0, 1, 6):
             lo, hi = min(x[k] for x in xs), max(x[k] for x in xs)
             cell[k] += f" ({100 * lo:+.1f} to {100 * hi:+.1f})"
-        order = [-x[7] for x in xs if x[7] is not None]  # (what the order gained: the sign turned)
+        order = [x[7] for x in xs if x[7] is not None]
         cell.insert(5, f"{100 * sum(order) / len(order):+.1f}%" if order else "-")
         print(f"| {volume} | {len(xs)} | " + " | ".join(cell) + " |")
 
@@ -182,16 +182,17 @@ def main(args):
               f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
     first_orbit_table("First orbit over the warm one: wall time, the two orbits timed minutes "
                       "apart; kernel time, paired (cvr-auto-bench --replay: measured frames, "
-                      "others, turns; of the warm kernel time; and of those what the warm "
-                      "orbit's voxel order gained it: its frames in the cold one's order, "
-                      "paired, minus it); the host's time beside the "
+                      "others, turns; of the warm kernel time; and of those what the cold "
+                      "orbit's voxel order cost: the warm orbit's frames in the cold one's "
+                      "order, paired, over the warm orbit); the host's time beside the "
                       "kernels (launches, AUTO's bookkeeping, kernels loading), cold minus "
                       "warm; and the paired kernel time with the host's (both of the warm wall "
                       "time):",
                       {v: [x["first"] for x in xs if x["first"]] for v, xs in per.items()})
     first_orbit_table("The same, a new process from the kept tables:", cached)
     for volume, xs in sorted(per.items()):
-        if volume.startswith("micro"):
+        xs = [x for x in xs if x["views"] > 1]  # (one view: nothing to compare)
+        if volume.startswith("micro") and xs:
             print(f"\n{volume}, AUTO's worst view over its best, timed / confirmed / "
                   "faster of the two: " + ", ".join(
                       f"{t:.3f} / {c:.3f} / {e:.3f}" if c else f"{t:.3f} / - / -"

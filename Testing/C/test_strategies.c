@@ -173,8 +173,9 @@ int main(int argc, char **argv) {
     s.strategy = CVR_STRATEGY_WARP_MARCHING;
     s.block_warps[0] = 8;
     s.block_warps[1] = 4; /* 1024 threads: over the kernel's bound of 512 */
-    cvr_test_scene g;
-    cvr_test_scene_open(gpu, &cvr_test_datasets[0], &g);
+    cvr_test_scene g; /* the first data set there is (ran: one was) */
+    for (int d = 0; !cvr_test_scene_open(gpu, &cvr_test_datasets[d], &g); ++d)
+      ;
     cvr_view view;
     cvr_test_scene_view(&g, 0, CVR_PROJECTION_PERSPECTIVE, 64, 64, &view);
     static uint8_t out[64 * 64 * 4];

@@ -241,6 +241,11 @@ cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *launch, cvr_memory_layou
                                  int one_sided, cudaStream_t stream);
 int cvr_cuda_slab_max_threads(void);
 int cvr_cuda_slab_instances_max_threads(void);
+/* slab_global.cu: the same for the layouts other than the texture */
+cudaError_t cvr_cuda_launch_slab_global(const cvr_cuda_launch *launch, cvr_scalar_type stored_type,
+                                        const cvr_render_settings *settings, int one_sided,
+                                        cudaStream_t stream);
+int cvr_cuda_slab_global_instances_max_threads(void);
 /* Shared memory of the slab block of `settings` with the largest transfer
  * function, once. */
 size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *settings);

@@ -30,9 +30,10 @@
  * builds them for the texture (the default layout), slab_global.cu for the
  * global-memory layouts. Two modules, because CUDA loads a module whole when
  * its first kernel is launched: all samplers in one were 25.5 MB of sm_90
- * code that nvcc compressed and CUDA took 45-66 ms to inflate on an H100,
- * while AUTO measured nothing (tools/bench/results/2026-11-26-h100-slab-load);
- * the texture's alone are 1.9 MB, left uncompressed. */
+ * code, compressed by nvcc, that took an H100 45-66 ms to load (two thirds
+ * of it inflating) while AUTO measured nothing; the texture's alone are
+ * 1.3 MB, left uncompressed, and load in 1.4-2.2 ms
+ * (tools/bench/results/2026-11-26-h100-slab-load). */
 #ifndef CVR_SLAB_KERNEL_CUH
 #define CVR_SLAB_KERNEL_CUH
 

@@ -2,9 +2,10 @@
  *
  * CUDA loads a kernel on its first launch (lazy module loading, the default
  * since CUDA 12.2), its module with the first: on an H100, on this thread
- * while the caller renders, 2-6 ms for warp marching and 35-63 ms for the
- * slab module (16-34 and 106-245 ms built with -lineinfo:
- * tools/bench/results/2026-11-26-h100-lineinfo).
+ * while the caller renders, 2-6 ms for warp marching and 1.4-2.2 ms for the
+ * texture's slab kernels (16-34 ms and, every sampler's slab kernels in one
+ * compressed module, 106-245 ms built with -lineinfo, 35-66 ms without:
+ * tools/bench/results/2026-11-26-h100-lineinfo, 2026-11-26-h100-slab-load).
  * Tuning launches a new candidate every frame, so each load would be a
  * visible stall. A helper thread with a context of its own (kernels are
  * loaded once per CUDA context, and every cvr_context on a device shares the

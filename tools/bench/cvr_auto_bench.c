@@ -344,25 +344,26 @@ static void add_confirmed(confirm_config *c, const scene *sc, const cvr_candidat
   snprintf(c->name, sizeof c->name, "%s", name);
 }
 
-/* The first orbit against the warm one, timed again back to back: every
- * frame of each rendered as it was (the same candidate at the same view, in
- * the same voxel order, after the frames it followed but at a turn's
- * start), in turns of
- * REPLAY_CHUNK frames of one orbit then the same frames of the other, the
- * one first alternating, `rounds` times over; and a third orbit, the warm
- * one's frames in the voxel order (and with the turns) of the first: what
- * the order a warm orbit has is worth (a copy a rotation trial turned stays
- * so when rotation is off). Cold minus warm, timed
- * minutes apart, also holds what the machine's state did in between: the
- * same configuration at the same view ran from 6% faster to 4.5% slower in
- * the first orbit than in the warm one, one H100 run to the next, and whole
- * orbits alternated on a shared CPU still differed by 1-15% round to round
+/* The first orbit against the warm one, timed again back to back. Every
+ * frame of each is rendered as it ran: the same candidate at the same view,
+ * in the same voxel order, after the frame it followed (but for a turn's
+ * first). The turns: REPLAY_CHUNK frames of one orbit, then the same frames
+ * of the other, the one first alternating, `rounds` times over. A third
+ * orbit, the warm one's frames in the first one's voxel order (and with its
+ * turns), says what the warm orbit's order is worth: a copy a rotation trial
+ * turned stays turned when rotation is off.
+ * Cold minus warm timed minutes apart also holds what the machine's state
+ * did in between: the same configuration at the same view ran from 6%
+ * faster to 4.5% slower in the first orbit than in the warm one, one H100
+ * run to the next, and whole orbits alternated on a shared CPU still
+ * differed by 1-15% round to round
  * (tools/bench/results/2026-11-26-h100-auto-paired). Kernel time only, plus
- * each orbit's turns as they took: loading kernels and AUTO's bookkeeping
- * on the host are in the wall times. Sums per round: [0] cold, [1] warm,
- * [2] warm in the cold order; and the cold frames' excess over the warm ones at the same view, summed
- * over rounds, for the frames that measured (measured_excess) and the
- * others (other_excess). 0 if a frame cannot be rendered again. */
+ * each orbit's turns as they took: loading kernels and AUTO's bookkeeping on
+ * the host are in the wall times. Sums per round: [0] cold, [1] warm, [2]
+ * warm in the cold order; and the cold frames' excess over the warm ones at
+ * the same view, summed over rounds, for the frames that measured
+ * (measured_excess) and the others (other_excess). 0 if a frame cannot be
+ * rendered again. */
 #define REPLAY_CHUNK 10
 #define REPLAY_PASSES 3
 static int replay(cvr_context *ctx, const scene *sc, const cvr_candidate *cand,

@@ -160,6 +160,12 @@ typedef struct frame_record {
   double rotation_ms;
 } frame_record;
 
+/* Whether cvr_tuning_info's configuration ("name, layout...") is candidate `name`. */
+static int configuration_is(const char *configuration, const char *name) {
+  const size_t len = strlen(name);
+  return !strncmp(configuration, name, len) && (configuration[len] == ',' || !configuration[len]);
+}
+
 /* The candidate of `cand` that a frame's stats say ran: strategy and launch
  * shape (the block-shape strategy picks its block per view, as it will
  * again). The CPU's stats hold the tile but not the schedule: where two
@@ -184,9 +190,7 @@ static int candidate_of(const cvr_render_stats *st, const cvr_candidate *cand,
       same = c->block[0] == st->block_width && c->block[1] == st->block_height &&
              c->slab_depth == st->slab_depth && c->slab_border == st->slab_border;
     if (!same) continue;
-    const size_t len = strlen(names[i]);
-    const int is_chosen = !strncmp(chosen, names[i], len) && (chosen[len] == ',' || !chosen[len]);
-    if (match < 0 || is_chosen != st->tuning) match = i;
+    if (match < 0 || configuration_is(chosen, names[i]) != st->tuning) match = i;
   }
   return match;
 }
@@ -657,12 +661,8 @@ int main(int argc, char **argv) {
     snprintf(own->name, sizeof own->name, "AUTO: %.56s", info.configuration);
     confirmed_count[views] = 1;
     auto_candidate[views] = -1; /* which of the sweep's it is ("name, layout...") */
-    for (int i = 0; i < n; ++i) {
-      const size_t len = strlen(names[i]);
-      if (!strncmp(info.configuration, names[i], len) &&
-          (info.configuration[len] == ',' || !info.configuration[len]))
-        auto_candidate[views] = i;
-    }
+    for (int i = 0; i < n; ++i)
+      if (configuration_is(info.configuration, names[i])) auto_candidate[views] = i;
     oracle_ms[views] = replicate_ms[views] = INFINITY;
     oracle_of[views] = replicate_of[views] = -1;
   }

@@ -563,18 +563,15 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
     i = cvr_tuning_cell_next(cell, c, repeats);
     if (i >= 0 && waiting[i]) i = -1;
   } else if (quiet) {
-    /* what measuring may cost (cvr_tuning_budget): a candidate waits for
-     * frames to pay for it, the next one its account allows goes first */
-    unsigned char held[CVR_TUNING_MAX_CANDIDATES];
-    if (paid) memcpy(held, waiting, sizeof held);
-    else cvr_tuning_budget_hold(c, &t->budget, s->tuning_budget, waiting, held);
-    for (i = cvr_tuning_next_ready(c, repeats, held); i >= 0;
-         i = cvr_tuning_next_ready(c, repeats, held)) { /* one the device can run */
+    for (i = cvr_tuning_next_ready(c, repeats, waiting); i >= 0;
+         i = cvr_tuning_next_ready(c, repeats, waiting)) { /* one the device can run */
       run = concrete(ctx, t, c, i, s);
       if (runnable(ctx, &run)) break;
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
   }
+  /* what measuring may cost (cvr_tuning_budget): a candidate waits for
+   * frames to pay for it */
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, i);
   if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
   /* no reference yet: this frame renders the class's best, to be one (once
@@ -683,10 +680,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_cell *cell = cvr_tuning_next(c, s->tuning_repeats) < 0
                               ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1)
                               : NULL;
-  unsigned char held[CVR_TUNING_MAX_CANDIDATES]; /* (auto_frame's choice) */
-  cvr_tuning_budget_hold(c, &t->budget, s->tuning_budget, waiting, held);
   int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
-                  : cvr_tuning_next_ready(c, s->tuning_repeats, held);
+                  : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   if (next >= 0 && waiting[next]) next = -1; /* (a kept table's cell) */
   /* a kept choice whose kernel waits (stand_in) measures nothing: measuring
    * holds the helper thread, which loads that kernel */

@@ -149,13 +149,6 @@ static int measured_count(const cvr_tuning_class *c) {
   return n;
 }
 
-/* Whether class c has measured every candidate it did not drop. */
-static int swept(const cvr_tuning_class *c) {
-  for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && !c->measured[i]) return 0;
-  return 1;
-}
-
 /* Whether class o has measured enough to tell class c what to expect: at
  * least SEED_KEEP candidates (a class whose remaining candidates wait for
  * their kernels still counts), and both aligned with an axis or neither
@@ -177,12 +170,9 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
   for (int j = 0; j < count; ++j) {
     const cvr_tuning_class *o = &classes[j];
     if (!comparable(o, c)) continue;
-    /* informative once it has measured every candidate it keeps and its
-     * best as often as a contender is; before, it only tells which
-     * candidate this class renders first (a class repeats its contenders
-     * while its further candidates wait for the budget: its best alone
-     * would make it informative before its sweep) */
-    const int informative = o->measured[o->best] >= repeats && swept(o);
+    /* informative once its best is measured as often as a contender is;
+     * before, it only tells which candidate this class renders first */
+    const int informative = o->measured[o->best] >= repeats;
     const int same = CVR_TUNING_CLASS_AXIS(o->view_class) == CVR_TUNING_CLASS_AXIS(c->view_class);
     const double best = cvr_tuning_mean(o, o->best);
     for (int i = 0; i < c->count; ++i) { /* candidates by name: class lists may differ */
@@ -405,15 +395,6 @@ int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double sha
   const double spent = b->spent_ms[account != 0] +
                        (account == CVR_TUNING_CELL_ACCOUNT ? fmax(0.0, b->cells_ms) : 0.0);
   return spent <= 0.5 * (share * b->frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean_frame);
-}
-
-void cvr_tuning_budget_hold(const cvr_tuning_class *c, const cvr_tuning_budget *b,
-                            double share, const unsigned char *waiting,
-                            unsigned char held[CVR_TUNING_MAX_CANDIDATES]) {
-  const int allows[2] = {cvr_tuning_budget_allows(b, 0, share),
-                         cvr_tuning_budget_allows(b, 1, share)};
-  for (int i = 0; i < CVR_TUNING_MAX_CANDIDATES; ++i)
-    held[i] = (waiting && waiting[i]) || (i < c->count && !allows[cvr_tuning_account(c, i)]);
 }
 
 void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account, double excess_ms) {

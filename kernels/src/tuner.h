@@ -306,19 +306,6 @@ CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
  * measurement once the class has measured CVR_TUNING_CORE, else 0. */
 CVR_API int cvr_tuning_account(const cvr_tuning_class *c, int i);
 CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
-/* held[i] != 0 for the candidates of class c that wait: waiting[i] (may be
- * NULL), or their account has spent its share. For cvr_tuning_next_ready:
- * the next candidate is the next the budget allows, so a class whose
- * further candidates wait for frames to pay for them still repeats its
- * contenders from the core account. Before, the order alone chose, and
- * every candidate is measured once before any is repeated: in the shaded
- * cranium's first orbits on the H100 a class measured its best candidate
- * once, its further candidates held back, and rendered a block 5-15% slower
- * for 40-60 frames with no measurement at all (split-e of
- * tools/bench/results/2026-11-26-h100-slab-load). */
-CVR_API void cvr_tuning_budget_hold(const cvr_tuning_class *c, const cvr_tuning_budget *b,
-                                    double share, const unsigned char *waiting,
-                                    unsigned char held[CVR_TUNING_MAX_CANDIDATES]);
 /* A frame took ms; of it, excess_ms is what measuring from `account` cost
  * (0 for a frame that rendered the best). */
 CVR_API void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account,

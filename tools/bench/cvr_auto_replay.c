@@ -169,16 +169,14 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
       const int k = r->view_class[a];
       cvr_tuning_class *c = &classes[k];
       cvr_tuning_seed(c, classes, CVR_TUNING_CLASSES, repeats, prune);
-      unsigned char held[CVR_TUNING_MAX_CANDIDATES];
-      cvr_tuning_budget_hold(c, &budget, budget_share, NULL, held);
-      int i = cvr_tuning_next_ready(c, repeats, held);
+      int i = cvr_tuning_next(c, repeats);
       double ms = 0.0;
       while (i >= 0 && !((ms = cost_at(r, c, i, a)) > 0.0)) { /* cannot run here */
         cvr_tuning_record(c, i, 0.0, prune);
-        cvr_tuning_budget_hold(c, &budget, budget_share, NULL, held);
-        i = cvr_tuning_next_ready(c, repeats, held);
+        i = cvr_tuning_next(c, repeats);
       }
       const int account = cvr_tuning_account(c, i);
+      if (i >= 0 && !cvr_tuning_budget_allows(&budget, account, budget_share)) i = -1;
       /* relative: a candidate only right after a frame of the class's best */
       const int follows = last_class == k && last_was_best;
       double excess = 0.0;

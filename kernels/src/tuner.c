@@ -16,8 +16,9 @@
  *    first; the paper's rule that warps should run along the stride axis did
  *    not hold on Hopper, so both orientations stay in every class);
  *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best),
- *    second with shading, where it won nearly every view on the H100, and
- *    1D last (never within 2x there);
+ *    with shading first in the classes within 25 degrees of stored x (the
+ *    paper's prediction, and the H100's best there) and second in the
+ *    others, and 1D last (never within 2x there);
  *  - the slab (Mensmann) only with shading, its only purpose, at the blocks
  *    and depth that were fastest on the H100, its border rays as a ring of
  *    threads and gathered;
@@ -103,11 +104,26 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     k[n++] = cpu_tile(32, 32, CVR_CPU_SCHEDULE_STATIC);
     k[n++] = cpu_tile(8, 8, CVR_CPU_SCHEDULE_STATIC);
   } else {
+    /* Wang et al.: facing the volume's ZY plane (rays along stored x) a
+     * warp that marches along its rays samples neighbouring voxels, where
+     * a warp of rays samples voxels a slice apart. On the H100 the 3D
+     * warps (2 x 2 x 8) won with shading at the views within 25 degrees
+     * of x, by 0-17% over the best block, and were 0-11% slower than it
+     * at views leaning further; without shading 1.6-2.3x slower everywhere
+     * (the shaded cranium's oracle sweeps, tools/bench/results/
+     * 2026-11-26-h100-budget-hold). Those classes render them first, not
+     * the block best elsewhere: in first orbits a class along x rendered
+     * standard 4x64 at 1.03-1.25x their time for 40-80 frames. */
+    const int shaded_composite = shaded && blend == CVR_BLEND_COMPOSITE;
+    const int lean = CVR_TUNING_CLASS_LEAN(view_class);
+    c->predicted = shaded_composite && CVR_TUNING_CLASS_AXIS(view_class) == 0 &&
+                   (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
+    if (c->predicted) k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     /* wide and tall blocks in every class: on Hopper the tall 2 x 128 is
      * the fastest in many views whose stride axis runs across the screen,
      * against the paper's prediction (tools/bench/results/2026-11-22-h100-auto) */
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
-    if (shaded && blend == CVR_BLEND_COMPOSITE) /* Wang's 3D warps: shading's best on the H100 */
+    if (shaded_composite && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     k[n++] = standard(2, 128);
     k[n++] = standard(4, 64);
@@ -119,7 +135,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     k[n++] = standard(8, 16);
     if (blend == CVR_BLEND_COMPOSITE && !shaded) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-    if (shaded && blend == CVR_BLEND_COMPOSITE) {
+    if (shaded_composite) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
       /* the border rays gathered: faster at large viewports on the H100
@@ -181,7 +197,9 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
        * the class (its pair's block for the stride axis on screen), right
        * in some classes and not in others of the same orientation on the
        * H100: other classes tell nothing of it, it is always measured */
-      if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE) continue;
+      if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE ||
+          (c->predicted && i == 0))
+        continue;
       /* not measured there (yet, or seeded away, or the device could not
        * run it: each class checks that before rendering): no word */
       if (!o->measured[x]) continue;
@@ -197,7 +215,9 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
   }
   if (!tuned[0] && !tuned[1]) {
     /* a class with nothing measured yet renders first what is best so far
-     * elsewhere (then the papers' prediction, and the rest in list order) */
+     * elsewhere (then the papers' prediction, and the rest in list order),
+     * unless the papers predict its views' best (c->predicted) */
+    if (c->predicted) return;
     int first = -1;
     for (int i = 0; i < c->count; ++i) {
       if (early_seen[i] && !c->dropped[i] &&
@@ -226,8 +246,11 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
     const int known = seen[0][i] + (level == 2 ? seen[1][i] : 0);
     standing += known || c->measured[i] > 0; /* the unknown are measured anyway */
     if (c->measured[i]) continue;
-    /* never measured anywhere: tried early, right after the best elsewhere */
-    c->prior[i] = known ? (sum[0][i] + (level == 2 ? sum[1][i] : 0.0)) / known : 1.001;
+    /* never measured anywhere: tried early, right after the best elsewhere
+     * (the papers' prediction for the class first) */
+    c->prior[i] = c->predicted && i == 0 ? 0.0
+                  : known ? (sum[0][i] + (level == 2 ? sum[1][i] : 0.0)) / known
+                          : 1.001;
     over[i] = known ? c->prior[i] / limit : 0.0;
     order[n++] = i;
   }

@@ -61,6 +61,10 @@ typedef struct cvr_tuning_class {
    * (list order until then); not kept in files */
   double prior[CVR_TUNING_MAX_CANDIDATES];
   int seeded; /* 0 no, 1 by other axes, 2 by its own */
+  /* candidates[0] is the papers' prediction for this class's views, which
+   * other classes say nothing of: rendered and measured first whatever
+   * they found (cvr_tuning_seed); not kept in files (set by init) */
+  int predicted;
   /* a first measurement waiting for its confirmation (0: none), and whether
    * the slower of the two counts (a big win) or both; not kept in files */
   double pending[CVR_TUNING_MAX_CANDIDATES];

@@ -13,21 +13,32 @@
 #     CVR_AB=PREFIX_B: another commit's build too (pair.sh put it under
 #     .device/b), run after each run of this one as PREFIX_B-a, -b, ... into
 #     OUT/PREFIX_B.tar: the two compare on one GPU, their runs interleaved.
+#     CVR_AB_ARGS="OPTIONS": with CVR_AB, the second runs are this build's
+#     own, with OPTIONS in place of CVR_AUTO_ARGS (settings compared, e.g.
+#     --budget 0.005: no second build).
 set -uo pipefail
 out=${1:?usage: auto-runs.sh OUT PREFIX [SECONDS]}
 prefix=${2:?usage: auto-runs.sh OUT PREFIX [SECONDS]}
 limit=${3:-470}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 other=${CVR_AB:-}
-if [[ -n $other ]]; then
+other_args=${CVR_AB_ARGS-unset}
+if [[ -n $other && $other_args != unset ]]; then
+  other_pack=$root/.device
+elif [[ -n $other ]]; then
+  other_pack=$root/.device/b
   pack=$root/.device
   [[ -x $pack/b/bin/cvr-auto-bench ]] ||
     { echo "auto-runs.sh: CVR_AB needs .device/b with cvr-auto-bench (pair.sh)" >&2; exit 1; }
   [[ -e $pack/b/lib/libcvr.so.0 ]] || tar xJf "$pack/pair.tar.xz" -C "$pack"
   [[ -e $pack/b/data ]] || ln -s ../data "$pack/b/data"
 fi
-one_run() { # PACK NAME
-  CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
+one_run() { # PACK NAME [OPTIONS in place of CVR_AUTO_ARGS]
+  if (($# > 2)); then
+    CVR_AUTO_ARGS=$3 CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
+  else
+    CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
+  fi
   for f in "$out/$2"/{auto,cached}-*.jsonl; do # (JSON lines: xz keeps 40% less than gzip)
     [[ -e $f ]] && xz -9 -f "$f"
   done
@@ -40,8 +51,11 @@ for r in a b c d e f g h i j k l m n o p; do
   begun=$SECONDS
   one_run "$root/.device" "$prefix-$r"
   runs+=("$prefix-$r")
-  if [[ -n $other ]]; then
-    one_run "$root/.device/b" "$other-$r"
+  if [[ -n $other && $other_args != unset ]]; then
+    one_run "$other_pack" "$other-$r" "$other_args"
+    others+=("$other-$r")
+  elif [[ -n $other ]]; then
+    one_run "$other_pack" "$other-$r"
     others+=("$other-$r")
   fi
   echo "$prefix-$r${other:+ and $other-$r} done after $((SECONDS - start)) s"
@@ -63,6 +77,6 @@ for line in sys.stdin:
 summaries "$out/$prefix.tar"
 if [[ -n $other ]]; then
   (cd "$out" && tar cf "$other.tar" "${others[@]}" && rm -rf "${others[@]}")
-  echo "$other ($(cat "$root/.device/b/commit")):"
+  echo "$other ($(cat "$other_pack/commit")${other_args:+, options: $other_args}):"
   summaries "$out/$other.tar"
 fi

@@ -642,7 +642,11 @@ static void check_rotation(void) {
   /* trials as noisy as bonsai's on the H100 (a ratio's standard deviation
    * 4.2%) where turning gains nothing: rotation stays off in nearly every
    * table (five trials and a 3% gain turned it on in 9% of them), and where
-   * it gains 8%, on in nearly every one */
+   * it gains 8%, on in nearly every one. With normal noise the rule turns
+   * it on in 1.7% and 98.7% of tables (200000 simulated): of 1000, the
+   * count varies by 4, so the bounds are 3% and 95%. The noise's own
+   * sequence, not the checks before this one's use of it. */
+  rng = 12345u;
   for (int gain = 0; gain <= 8; gain += 8) {
     int on = 0;
     const int tables = 1000;
@@ -652,7 +656,7 @@ static void check_rotation(void) {
       }
       on += r.decision == 1;
     }
-    CHECK(gain ? on >= tables * 95 / 100 : on <= tables * 2 / 100,
+    CHECK(gain ? on >= tables * 95 / 100 : on <= tables * 3 / 100,
           "trials of 4.2%% noise, %d%% gain: rotation on in %d of %d tables", gain, on, tables);
     printf("rotation: trials of 4.2%% noise, %d%% gain: on in %d of %d tables\n", gain, on, tables);
   }

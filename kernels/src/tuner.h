@@ -84,6 +84,7 @@ typedef struct cvr_tuning_class {
  * 2-4x slower) with the cells' measurements: a long sweep in one class does
  * not hold up the first measurements of the next. share >= 1: no bound. */
 #define CVR_TUNING_BUDGET_ALLOWANCE 1.0
+#define CVR_TUNING_BUDGET_EARLY_FRAMES 360
 #define CVR_TUNING_CORE 3
 typedef struct cvr_tuning_budget {
   double frames_ms; /* kernel time of every frame */

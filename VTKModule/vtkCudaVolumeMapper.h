@@ -345,8 +345,9 @@ public:
    * STRATEGY_AUTO's knobs: measurements per contender (1..16, default 6),
    * the factor past which a candidate slower than the best is dropped after
    * one measurement (> 1, default 1.5), and the share of the frames' kernel
-   * time measuring may cost (0 < x <= 1, default 0.01; 1: no bound, tuning
-   * frames every other frame until converged). The cache directory of its tables
+   * time measuring may cost (0 < x <= 1, default 0.01, half that over a
+   * table's first 360 frames; 1: no bound, tuning frames every other frame
+   * until converged). The cache directory of its tables
    * (nullptr: $CVR_TUNING_CACHE_DIR, else $XDG_CACHE_HOME/cvr, else
    * ~/.cache/cvr; "": keep them in memory only).
    */

@@ -471,6 +471,18 @@ static void check_budget(void) {
   CHECK(cvr_tuning_budget_allows(&b, 0, 1.0) && cvr_tuning_budget_allows(&b, 1, 1.0) &&
             !cvr_tuning_budget_allows(&b, 0, 0.5),
         "share 1 must allow every measurement, 0.5 not this one");
+  /* a table's first CVR_TUNING_BUDGET_EARLY_FRAMES frames measure at half
+   * the share: 100 frames of 1 ms allow 0.5 x (0.5% of 100 + 1) = 0.75 ms
+   * an account, as many frames after those 0.5 x (1% x 100 + 1) = 1 ms */
+  cvr_tuning_budget early = {100.0, 100, {0.7, 0.8}, 0.0}, late = early;
+  late.frames = CVR_TUNING_BUDGET_EARLY_FRAMES;
+  late.frames_ms = (double)CVR_TUNING_BUDGET_EARLY_FRAMES;
+  late.spent_ms[0] = 0.5 * (0.01 * late.frames_ms + 1.0) - 0.01;
+  late.spent_ms[1] = 0.5 * (0.01 * late.frames_ms + 1.0) + 0.01;
+  CHECK(cvr_tuning_budget_allows(&early, 0, 0.01) && !cvr_tuning_budget_allows(&early, 1, 0.01) &&
+            cvr_tuning_budget_allows(&late, 0, 0.01) && !cvr_tuning_budget_allows(&late, 1, 0.01),
+        "budget: half the share over a table's first %d frames, the whole share after",
+        CVR_TUNING_BUDGET_EARLY_FRAMES);
 }
 
 /* Cells: a converged class whose best is not every view's. The class

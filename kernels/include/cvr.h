@@ -635,9 +635,10 @@ typedef struct cvr_render_settings {
    * cost of the best so far is dropped at once. A frame measures only
    * while what measuring has cost so far (the measured frames' kernel time
    * over their best's) is within tuning_budget (0 < x <= 1, default 0.01)
-   * of the kernel time of all frames of the table, plus a frame's to start
-   * with: the search converges over more frames, never costing more
-   * (1: no bound, every other frame may measure). */
+   * of the kernel time of all frames of the table (half that over a
+   * table's first 360 frames), plus a frame's to start with: the search
+   * converges over more frames, never costing more (1: no bound, every
+   * other frame may measure). */
   int tuning_repeats;
   double tuning_prune;
   double tuning_budget;

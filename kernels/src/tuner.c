@@ -417,6 +417,7 @@ int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double sha
   /* (the cells' credit pays for cells only) */
   const double spent = b->spent_ms[account != 0] +
                        (account == CVR_TUNING_CELL_ACCOUNT ? fmax(0.0, b->cells_ms) : 0.0);
+  /* (a table's first frames: half the share, tuner.h) */
   const double now = b->frames < CVR_TUNING_BUDGET_EARLY_FRAMES ? 0.5 * share : share;
   return spent <= 0.5 * (now * b->frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean_frame);
 }

@@ -82,7 +82,15 @@ typedef struct cvr_tuning_class {
  * candidates and its contenders' repeats (what the papers and the other
  * classes expect to win), and its further candidates (mostly losers, some
  * 2-4x slower) with the cells' measurements: a long sweep in one class does
- * not hold up the first measurements of the next. share >= 1: no bound. */
+ * not hold up the first measurements of the next. share >= 1: no bound.
+ * A table's first CVR_TUNING_BUDGET_EARLY_FRAMES frames (an orbit at a
+ * frame per degree) measure at half the share. On the H100 the first orbit
+ * then cost 1.7-3.7% over the converged one instead of 2.0-4.2% on average
+ * per volume (its measured frames 0.6-0.9% instead of 1.2-1.4%: interim
+ * choices cost no more), with tables as good 40 orbits on (33.7 views of
+ * 36 within 5% of the oracle against 33.5). At half the share throughout,
+ * first orbits were as cheap but tables 40 orbits on were worse (32.0
+ * against 34.1): tools/bench/results/2026-11-26-h100-budget-early. */
 #define CVR_TUNING_BUDGET_ALLOWANCE 1.0
 #define CVR_TUNING_BUDGET_EARLY_FRAMES 360
 #define CVR_TUNING_CORE 3

@@ -111,7 +111,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
      * of x, by 0-17% over the best block, and were 0-11% slower than it
      * at views leaning further; without shading 1.6-2.3x slower everywhere
      * (the shaded cranium's oracle sweeps, tools/bench/results/
-     * 2026-11-26-h100-budget-hold). Those classes render them first, not
+     * 2026-11-26-h100-shaded-x-warp). Those classes render them first, not
      * the block best elsewhere: in first orbits a class along x rendered
      * standard 4x64 at 1.03-1.25x their time for 40-80 frames. */
     const int shaded_composite = shaded && blend == CVR_BLEND_COMPOSITE;

@@ -22,23 +22,18 @@ prefix=${2:?usage: auto-runs.sh OUT PREFIX [SECONDS]}
 limit=${3:-470}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 other=${CVR_AB:-}
-other_args=${CVR_AB_ARGS-unset}
-if [[ -n $other && $other_args != unset ]]; then
-  other_pack=$root/.device
-elif [[ -n $other ]]; then
-  other_pack=$root/.device/b
+other_pack=$root/.device/b
+[[ -n ${CVR_AB_ARGS+set} ]] && other_pack=$root/.device # (settings compared: this build)
+other_args=${CVR_AB_ARGS-${CVR_AUTO_ARGS:-}}
+if [[ -n $other && $other_pack == "$root/.device/b" ]]; then
   pack=$root/.device
   [[ -x $pack/b/bin/cvr-auto-bench ]] ||
     { echo "auto-runs.sh: CVR_AB needs .device/b with cvr-auto-bench (pair.sh)" >&2; exit 1; }
   [[ -e $pack/b/lib/libcvr.so.0 ]] || tar xJf "$pack/pair.tar.xz" -C "$pack"
   [[ -e $pack/b/data ]] || ln -s ../data "$pack/b/data"
 fi
-one_run() { # PACK NAME [OPTIONS in place of CVR_AUTO_ARGS]
-  if (($# > 2)); then
-    CVR_AUTO_ARGS=$3 CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
-  else
-    CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
-  fi
+one_run() { # PACK NAME OPTIONS (cvr-auto-bench's, as CVR_AUTO_ARGS)
+  CVR_AUTO_ARGS=$3 CVR_DEVICE_PACK=$1 "$root/tools/device/run.sh" "$out/$2" auto >/dev/null 2>&1
   for f in "$out/$2"/{auto,cached}-*.jsonl; do # (JSON lines: xz keeps 40% less than gzip)
     [[ -e $f ]] && xz -9 -f "$f"
   done
@@ -49,13 +44,10 @@ last=0 # (how long the last run, or pair, took: the next is expected to take as 
 for r in a b c d e f g h i j k l m n o p; do
   ((SECONDS - start + last < limit)) || break
   begun=$SECONDS
-  one_run "$root/.device" "$prefix-$r"
+  one_run "$root/.device" "$prefix-$r" "${CVR_AUTO_ARGS:-}"
   runs+=("$prefix-$r")
-  if [[ -n $other && $other_args != unset ]]; then
+  if [[ -n $other ]]; then
     one_run "$other_pack" "$other-$r" "$other_args"
-    others+=("$other-$r")
-  elif [[ -n $other ]]; then
-    one_run "$other_pack" "$other-$r"
     others+=("$other-$r")
   fi
   echo "$prefix-$r${other:+ and $other-$r} done after $((SECONDS - start)) s"
@@ -77,6 +69,6 @@ for line in sys.stdin:
 summaries "$out/$prefix.tar"
 if [[ -n $other ]]; then
   (cd "$out" && tar cf "$other.tar" "${others[@]}" && rm -rf "${others[@]}")
-  echo "$other ($(cat "$other_pack/commit")${other_args:+, options: $other_args}):"
+  echo "$other ($(cat "$other_pack/commit")${CVR_AB_ARGS+, options: $CVR_AB_ARGS}):"
   summaries "$out/$other.tar"
 fi

@@ -296,6 +296,7 @@ static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
  * first turned back; AUTO's own choice is rendered in the voxel order AUTO
  * rendered it in. */
 #define MAX_CONFIRM 5
+#define MAX_CONFIRM_ROUNDS 64
 typedef struct confirm_config {
   cvr_render_settings settings;
   int rotation;
@@ -303,6 +304,7 @@ typedef struct confirm_config {
   int order[3];
   char name[CVR_TUNING_NAME_SIZE + 16];
   double steady_ms, switch_ms;
+  double steady_rounds[MAX_CONFIRM_ROUNDS]; /* in round order (auto_confirm's steady_rounds) */
   int axes[3];
 } confirm_config;
 
@@ -315,7 +317,7 @@ static int median_of(double *v, int n, double *out) {
 static int confirm(cvr_context *ctx, const scene *sc, const cvr_view *view, int cuda,
                    confirm_config *cfg, int n, int rounds) {
   const cvr_image none = {NULL, NULL, NULL, NULL};
-  double steady[MAX_CONFIRM][32], first[MAX_CONFIRM][32];
+  double steady[MAX_CONFIRM][MAX_CONFIRM_ROUNDS], first[MAX_CONFIRM][MAX_CONFIRM_ROUNDS];
   for (int r = 0; r < rounds; ++r)
     for (int pass = 0; pass < 2; ++pass)
       for (int j = 0; j < n; ++j) {
@@ -331,6 +333,7 @@ static int confirm(cvr_context *ctx, const scene *sc, const cvr_view *view, int 
         for (int a = 0; a < 3; ++a) cfg[j].axes[a] = st.volume_axes[a];
       }
   for (int j = 0; j < n; ++j) {
+    memcpy(cfg[j].steady_rounds, steady[j], (size_t)rounds * sizeof steady[j][0]);
     median_of(steady[j], rounds, &cfg[j].steady_ms);
     median_of(first[j], rounds, &cfg[j].switch_ms);
   }
@@ -526,7 +529,7 @@ int main(int argc, char **argv) {
     }
   }
   if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
-      repeats < 1 || repeats > 32 || rounds < 1 || rounds > 32 || settle_idle < 1 ||
+      repeats < 1 || repeats > 32 || rounds < 1 || rounds > MAX_CONFIRM_ROUNDS || settle_idle < 1 ||
       replay_rounds < 0 || replay_rounds > 32 ||
       (tables && cache) ||
       (budget != -1.0 && !(budget > 0.0 && budget <= 1.0))) {
@@ -752,9 +755,12 @@ int main(int argc, char **argv) {
       fprintf(out,
               "{\"bench\":\"auto_confirm\",\"volume\":\"%s\",\"R\":%d,\"azimuth\":%d,"
               "\"config\":\"%s\",\"rotation\":%d,\"axes\":\"%+d%+d%+d\",\"steady_ms\":%.4f,"
-              "\"switch_ms\":%.4f,\"rounds\":%d}\n",
+              "\"switch_ms\":%.4f,\"rounds\":%d,\"auto\":%d,\"replicate\":%d,"
+              "\"steady_rounds\":[",
               sc.name, rays, v * oracle_step, c->name, c->rotation, c->axes[0], c->axes[1],
-              c->axes[2], c->steady_ms, c->switch_ms, rounds);
+              c->axes[2], c->steady_ms, c->switch_ms, rounds, j == 0, j == replicate_at[v]);
+      for (int r = 0; r < rounds; ++r) fprintf(out, "%s%.4f", r ? "," : "", c->steady_rounds[r]);
+      fputs("]}\n", out);
     }
     confirmed_ratio[v] = confirmed[v][0].steady_ms / best;
     replicate_ratio[v] =

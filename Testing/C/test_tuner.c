@@ -7,7 +7,6 @@
  *     the candidate.
  *     With a budget, what measuring costs stays within its share of the
  *     frames' time at every frame, and the search still converges.
- *     A measured frame counts against the best's frames on both sides of it.
  *     In-place rotation is decided by trials and dropped when its turns cost
  *     more than it saves.
  *  2. Cache files round-trip exactly; corrupt, truncated, foreign, stale and
@@ -586,44 +585,6 @@ static void check_cells(void) {
   CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
 }
 
-/* A measured frame against the class's best on both sides
- * (cvr_tuning_reference), in a cell: along an orbit whose view costs 4%
- * more each frame, a finalist 3% faster than the class's best measures 3%
- * faster and is the cell's choice (against the frame before alone it would
- * measure 0.97 x 1.04, slower than the best). */
-static void check_reference(void) {
-  CHECK(cvr_tuning_reference(2.0, 0.0) == 2.0 && cvr_tuning_reference(2.0, 2.2) == 2.1 &&
-            cvr_tuning_reference(2.0, NAN) == 2.0,
-        "reference: %g without a frame after, %g with one", cvr_tuning_reference(2.0, 0.0),
-        cvr_tuning_reference(2.0, 2.2));
-  static cvr_tuning_table t;
-  memset(&t, 0, sizeof t);
-  const int k = 1, repeats = 6;
-  cvr_tuning_class *c = &t.classes[k];
-  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
-  const double class_cost[5] = {1.0, 0.95, 1.02, 1.05, 1.3}; /* best 1; finalists 0, 2, 3 */
-  for (int i = 0; i < c->count; ++i)
-    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < 5 ? class_cost[i] : 2.0, 10.0);
-  const double truth[4] = {0.97, 1.0, 1.04, 1.08}; /* in the cell, over the class's best */
-  cvr_tuning_cell *cell = cvr_tuning_cell_for(&t, k, 100, 1);
-  double view = 1.0; /* the best's cost at this frame's view */
-  int measured = 0;
-  for (int i = cvr_tuning_cell_next(cell, c, repeats); i >= 0 && measured < 100;
-       i = cvr_tuning_cell_next(cell, c, repeats), ++measured) {
-    const double before = view * (1.0 + 0.3 * (noise() - 1.0)); /* +-1% */
-    view *= 1.04;
-    const double ms = view * truth[i] * (1.0 + 0.3 * (noise() - 1.0));
-    view *= 1.04;
-    const double after = view * (1.0 + 0.3 * (noise() - 1.0));
-    cvr_tuning_cell_record(cell, i, ms / cvr_tuning_reference(before, after));
-  }
-  const int choice = cvr_tuning_cell_choice(cell, c, repeats);
-  const double ratio = cvr_tuning_cell_ratio(cell, c, 0);
-  CHECK(choice == 0 && fabs(ratio - truth[0]) < 0.01,
-        "reference: the cell renders %s, the finalist 3%% faster measured %.3f of the best",
-        c->names[choice], ratio);
-}
-
 /* In-place rotation, measured (tuner.h): trials only at views well toward
  * stored x; seven trials decide by their median (two if neither was faster,
  * three if their median was not); once on, turns that cost more than the
@@ -1182,7 +1143,6 @@ int main(int argc, char **argv) {
     check_budget();
     check_prediction();
     check_cells();
-    check_reference();
     check_rotation();
     check_cache(dir);
   }

@@ -5,8 +5,7 @@
  * its speed), whose kernel time is recorded against the best's at the frame
  * before (cvr_tuning_record_relative: views within a class differ in cost,
  * neighbouring views hardly), if that frame was steady (cvr_tuning_steady:
- * as fast as the best's frame before it), and at the frame after, where
- * that one rendered the best steadily too (cvr_tuning_reference). A frame measures only while
+ * as fast as the best's frame before it). A frame measures only while
  * the table's budget allows (cvr_tuning_budget: what measuring has cost
  * stays within the settings' tuning_budget share of the frames' time) and
  * no helper thread is loading kernels. A converged class goes on in the
@@ -68,17 +67,6 @@ typedef struct cvr_tuner {
   int steady_class;
   unsigned long long steady_frame;
   double steady_ms;
-  /* the last AUTO frame, when it measured a candidate: recorded at the
-   * frame after it, against the best's time on both sides
-   * (cvr_tuning_reference), or by the next AUTO frame of another class
-   * against the frame before alone */
-  struct {
-    cvr_tuning_table *table; /* NULL: none waits */
-    int view_class, bin;     /* bin: the cell's; -1 while the class converges */
-    int candidate, repeats;
-    double prune;
-    double ms, before_ms; /* its kernel time; the best's at the frame before */
-  } pending;
   unsigned long long frames; /* AUTO frames so far */
   /* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
    * stderr (the turned frame's two renders, the reference, the decision),
@@ -171,7 +159,6 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     memset(t, 0, sizeof *t);
     tu->reference_table = NULL;
     tu->steady_table = NULL;
-    tu->pending.table = NULL;
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
@@ -532,28 +519,6 @@ static int stand_in(const cvr_tuning_class *c,
   return pick >= 0 ? pick : c->best;
 }
 
-/* Records the measured frame that waits (cvr_tuner.pending) against the
- * best's time at the frame before it and, if after_ms > 0, at the frame
- * after it. */
-static void record_pending(cvr_context *ctx, double after_ms) {
-  cvr_tuner *tu = ctx->tuner;
-  cvr_tuning_table *t = tu->pending.table;
-  if (!t) return;
-  tu->pending.table = NULL;
-  cvr_tuning_class *c = &t->classes[tu->pending.view_class];
-  const int i = tu->pending.candidate, repeats = tu->pending.repeats;
-  const double reference = cvr_tuning_reference(tu->pending.before_ms, after_ms);
-  if (tu->pending.bin >= 0) {
-    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, tu->pending.view_class, tu->pending.bin, 0);
-    if (!cell) return; /* (given way meanwhile) */
-    cvr_tuning_cell_record(cell, i, tu->pending.ms / reference);
-    if (cvr_tuning_cell_next(cell, c, repeats) < 0) save(ctx, t);
-  } else {
-    cvr_tuning_record_relative(c, i, tu->pending.ms, reference, tu->pending.prune);
-    if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
-  }
-}
-
 /* One AUTO frame of class k. cell: the view's, once the class has
  * converged (NULL before). quiet: no kernel load overlaps it (a frame
  * measured, or kept as the next one's reference, must be quiet). */
@@ -660,29 +625,21 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
     tu->steady_frame = tu->frames;
     tu->steady_ms = as_best;
   }
-  /* the frame after a measured one (of this class: cvr_auto_render
-   * recorded any other): its second reference if it rendered the best,
-   * steady (a cell's choice stands for the best only by its measured
-   * ratio, which would carry that ratio's error into the reference) */
-  record_pending(ctx, i < 0 && rendered == best && steady ? out->kernel_ms : 0.0);
   out->tuning = i >= 0; /* (a frame of the best is no tuning frame) */
   if (i >= 0) {
-    if (measurable) { /* (a turn changed the class) */
-      tu->pending.table = t;
-      tu->pending.view_class = k;
-      tu->pending.bin = cell ? cell->bin : -1;
-      tu->pending.candidate = i;
-      tu->pending.repeats = repeats;
-      tu->pending.prune = s->tuning_prune;
-      tu->pending.ms = out->kernel_ms;
-      tu->pending.before_ms = reference_ms;
+    if (measurable && cell) { /* (a turn changed the class) */
+      cvr_tuning_cell_record(cell, i, out->kernel_ms / reference_ms);
+      if (cvr_tuning_cell_next(cell, c, repeats) < 0) save(ctx, t);
+    } else if (measurable) {
+      cvr_tuning_record_relative(c, i, out->kernel_ms, reference_ms, s->tuning_prune);
+      if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
     }
     return CVR_OK;
   }
   /* a frame of the best: the next one's reference, if it was steady, no
    * load overlapped it and its kernels were loaded before (its first frame
    * loads them) */
-  if (rendered == best && c->best == best && steady &&
+  if (rendered == best && steady &&
       (is_warm(tu, instance, c, best) || helper_loaded(tu, instance, c, best))) {
     if (reference_frame && c->measured[best] == 0) { /* the class's scale */
       cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
@@ -707,9 +664,6 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
-  /* a measured frame of another class has no frame after it */
-  if (ctx->tuner->pending.table != t || ctx->tuner->pending.view_class != k)
-    record_pending(ctx, 0.0);
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   /* a frame that measures, or is kept as the reference of the next, holds
@@ -850,7 +804,6 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuning_class *c = &t->classes[k];
-  record_pending(ctx, 0.0); /* (the sweep's frames are none of its neighbours) */
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
@@ -948,7 +901,6 @@ cvr_status cvr_tuning_reset(cvr_context *ctx) {
   tu->table_count = 0;
   tu->reference_table = NULL;
   tu->steady_table = NULL;
-  tu->pending.table = NULL;
   tu->warning[0] = '\0';
   if (!tu->dir[0]) return CVR_OK;
   DIR *d = opendir(tu->dir);
@@ -976,7 +928,6 @@ cvr_status cvr_tuning_set_cache_dir(cvr_context *ctx, const char *dir) {
   tu->table_count = 0; /* what was learnt is reloaded from the new place */
   tu->reference_table = NULL;
   tu->steady_table = NULL;
-  tu->pending.table = NULL;
   return CVR_OK;
 }
 

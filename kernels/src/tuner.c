@@ -406,10 +406,6 @@ int cvr_tuning_steady(double previous_ms, long long frames_before, double ms) {
          ms <= CVR_TUNING_STEADY * previous_ms && previous_ms <= CVR_TUNING_STEADY * ms;
 }
 
-double cvr_tuning_reference(double before_ms, double after_ms) {
-  return after_ms > 0.0 && isfinite(after_ms) ? 0.5 * (before_ms + after_ms) : before_ms;
-}
-
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {
   if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
   return measured_count(c) >= CVR_TUNING_CORE;

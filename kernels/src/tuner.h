@@ -311,17 +311,6 @@ CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, doub
 /* previous_ms: the best's time at a frame `frames_before` frames earlier
  * (<= 0: none); ms: this frame's. */
 CVR_API int cvr_tuning_steady(double previous_ms, long long frames_before, double ms);
-/* What a measured frame's kernel time is taken against: the mean of the
- * best's at the frame before (before_ms) and, where the frame after rendered
- * the best steadily (after_ms > 0; else 0), at the frame after. A view's
- * cost drifts along an orbit and a single reference frame is as noisy as
- * the measured one: against both neighbours the drift cancels and the
- * reference's noise halves. On the H100 the spread of a candidate's
- * measured ratios within one class and 10 degrees of view was 3.4-4.4%
- * against both, 4.3-5.1% against the frame before alone, over the first
- * orbits of 24 runs (about 1.5 times the measurements' worth):
- * tools/bench/results/2026-11-26-h100-reference-both. */
-CVR_API double cvr_tuning_reference(double before_ms, double after_ms);
 /* best from the measurements as they are (after a load). */
 CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
 CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);

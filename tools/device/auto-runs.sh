@@ -5,7 +5,7 @@
 #   tools/device/auto-runs.sh OUT PREFIX [SECONDS]
 #     runs OUT/PREFIX-a, -b, ... while the next is expected (as long as the
 #     last) to end within SECONDS (default 470; a run of the five orbits
-#     takes about 75 s on an H100, twice that with CVR_AB), then packs
+#     takes about 110 s on an H100, twice that with CVR_AB), then packs
 #     them into OUT/PREFIX.tar and prints each orbit's summary line;
 #     CVR_AUTO_ARGS passes options to every orbit (e.g. --replicate), and
 #     CVR_AUTO_CACHED=1 adds each orbit's run from its kept tables (run.sh). A build

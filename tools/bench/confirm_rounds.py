@@ -90,7 +90,7 @@ def main():
         mean = lambda k: statistics.mean(c[k]) if c[k] else float('nan')
         cells = []
         for role in ('auto', 'replicate'):
-            cells.append(' / '.join('%.1f' % mean((role, m))
+            cells.append(' / '.join('%.1f' % mean((role, m)) if c[role, m] else '-'
                                     for m in ('9 rounds', 'all rounds', 'paired')))
         print('| %s | %d | %d | %.0f | %s | %s |' % (
             volume, len(c['rounds', '']), min(c['rounds', '']), mean(('auto', 'views')), *cells))

@@ -28,7 +28,7 @@ import sys
 
 
 def views_of(path):
-    """{(volume, azimuth): [confirm rows]}"""
+    """{azimuth: [its confirmation rows]} of one orbit file ({} without rounds)"""
     opener = lzma.open if path.endswith('.xz') else open
     views = collections.defaultdict(list)
     with opener(path, 'rt') as f:

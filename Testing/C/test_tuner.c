@@ -15,7 +15,9 @@
  *     per frame, every frame's image matches the standard strategy's (CPU:
  *     bit for bit; CUDA: the CPU reference within test_common.h's tolerance,
  *     on real data over 8 views x 2 projections), the class converges, the
- *     table is saved, a new context starts converged from the file, reset
+ *     table is saved (CUDA: a copy turned meanwhile is turned back to the
+ *     voxel order the table measured in), a new context starts converged
+ *     from the file, reset
  *     forgets it, and cvr_tune_now sweeps with progress and can be stopped.
  *     CUDA: where a kept choice needs a kernel not loaded yet, a standard-
  *     kernel frame stands in until AUTO's helper thread has loaded it. */
@@ -708,6 +710,7 @@ static void check_cache(const char *dir) {
   a.rotation.decision = 1;
   a.rotation.gain = 0.0625;
   a.rotation.trials = 3; /* (not kept) */
+  a.order[0] = -2, a.order[1] = 1, a.order[2] = 3;
   for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
     for (int i = 0; i < a.classes[k].count; ++i)
       cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
@@ -726,9 +729,11 @@ static void check_cache(const char *dir) {
             !loaded->measured[0] && cvr_tuning_cell_for(&b, 3, 5, 0),
         "cells differ after the round trip");
   CHECK(b.layout == a.layout && b.layout_tuned == 1 && b.rotation.decision == 1 &&
-            b.rotation.gain == a.rotation.gain && b.rotation.trials == 0,
-        "layout %d, rotation %d (gain %g, trials %d) after the round trip", (int)b.layout,
-        b.rotation.decision, b.rotation.gain, b.rotation.trials);
+            b.rotation.gain == a.rotation.gain && b.rotation.trials == 0 &&
+            !memcmp(b.order, a.order, sizeof a.order),
+        "layout %d, rotation %d (gain %g, trials %d), order %d %d %d after the round trip",
+        (int)b.layout, b.rotation.decision, b.rotation.gain, b.rotation.trials, b.order[0],
+        b.order[1], b.order[2]);
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int i = 0; i < a.classes[k].count; ++i)
       CHECK(b.classes[k].measured[i] == a.classes[k].measured[i] &&
@@ -781,6 +786,17 @@ static void check_cache(const char *dir) {
   make_table(&b, a.key);
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "another key"),
         "foreign: %s", warning);
+  /* a voxel order that is none: the file is not trusted */
+  cvr_tuning_table odd = a;
+  odd.order[0] = 1, odd.order[1] = 1, odd.order[2] = 3;
+  CHECK(cvr_tuning_save(&odd, dir, warning, sizeof warning), "save: %s", warning);
+  make_table(&b, a.key);
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "bad layout"),
+        "order 1 1 3: %s", warning);
+  const int none[3] = {0, 0, 0}, turned[3] = {3, 2, -1}, twice[3] = {2, -2, 3}, far[3] = {4, 1, 2};
+  CHECK(cvr_tuning_order_valid(none) && cvr_tuning_order_valid(turned) &&
+            !cvr_tuning_order_valid(twice) && !cvr_tuning_order_valid(far),
+        "voxel orders: valid or not");
   /* a table of another version: one class measured other candidates */
   cvr_tuning_table older = a;
   snprintf(older.classes[3].names[1], CVR_TUNING_NAME_SIZE, "standard 24x24");
@@ -1003,6 +1019,33 @@ static void check_render(cvr_backend backend, const char *dir) {
         tuned_frames += f;
       }
     CHECK(tuned_frames > 0, "nothing was tuned");
+    if (backend == CVR_BACKEND_CUDA) {
+      /* a copy turned by something else is turned back at AUTO's next
+       * frame, to the voxel order its table measured in */
+      cvr_view v0;
+      cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &v0);
+      cvr_render_settings a;
+      cvr_render_settings_init(&a);
+      a.sample_distance = sc.sample_distance;
+      a.strategy = CVR_STRATEGY_AUTO;
+      cvr_render_settings turn = a;
+      turn.strategy = CVR_STRATEGY_STANDARD;
+      turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (one that lets the copy turn) */
+      cvr_render_settings look = turn; /* (renders the copy as it is: neither volume pads) */
+      look.rotation_policy = CVR_ROTATION_NEVER;
+      cvr_render_stats kept, turned, back;
+      const int ok = cvr_render(ctx, sc.volume, sc.tf, &v0, &a, &image, &kept) == CVR_OK &&
+                     cvr_debug_rotate(sc.volume, &turn, 1, NULL) == CVR_OK &&
+                     cvr_render(ctx, sc.volume, sc.tf, &v0, &look, &image, &turned) == CVR_OK &&
+                     cvr_render(ctx, sc.volume, sc.tf, &v0, &a, &image, &back) == CVR_OK;
+      CHECK(ok && memcmp(turned.volume_axes, kept.volume_axes, sizeof kept.volume_axes) &&
+                !memcmp(back.volume_axes, kept.volume_axes, sizeof kept.volume_axes),
+            "%s: the table's voxel order %+d%+d%+d, turned %+d%+d%+d, AUTO then %+d%+d%+d (%s)",
+            cvr_test_datasets[ds].file, kept.volume_axes[0], kept.volume_axes[1],
+            kept.volume_axes[2], turned.volume_axes[0], turned.volume_axes[1],
+            turned.volume_axes[2], back.volume_axes[0], back.volume_axes[1], back.volume_axes[2],
+            cvr_last_error(ctx));
+    }
     /* a new context starts from the file: converged at its first frame */
     cvr_view view;
     cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &view);

@@ -361,6 +361,42 @@ static double cost_of(const cvr_render_stats *st) {
   return st->samples ? st->kernel_ms * 1e6 / (double)st->samples : 0.0;
 }
 
+/* The device copy's voxel order (as cvr_render_stats.volume_axes). */
+static void copy_order(const cvr_volume *volume, int order[3]) {
+  int axis[3], sign[3], offset[3];
+  cvr_cuda_volume_orientation(volume, axis, sign, offset);
+  for (int a = 0; a < 3; ++a) order[a] = sign[a] * (axis[a] + 1);
+}
+
+/* Turns the device copy to the voxel order table t last rendered in, which
+ * its classes and cells measured in (a new copy starts in the volume's own;
+ * a rotation trial turns it): quarter turns about the copy's padded axis,
+ * once per copy. Not while rotation is on (it turns the copy per view), nor
+ * for a volume that does not turn (several components). An order no turn
+ * reaches is the copy's from then on. *turned: whether it turned. */
+static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
+                                const cvr_render_settings *s, int *turned) {
+  int order[3];
+  *turned = 0;
+  if (ctx->backend != CVR_BACKEND_CUDA || !t->order[0] || t->rotation.decision == 1 ||
+      volume->components > 1)
+    return CVR_OK;
+  copy_order(volume, order);
+  /* padded as a trial pads (a copy that needs padding and renders NEVER
+   * is rebuilt unpadded, in its own order, at its next frame: the table's
+   * order then follows) */
+  cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
+  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  turn.rotation_hysteresis = ROTATION_HOLD;
+  for (int q = 0; q < 4 && memcmp(order, t->order, sizeof order); ++q, *turned = 1) {
+    const cvr_status st = cvr_debug_rotate((cvr_volume *)volume, &turn, 1, NULL);
+    if (st != CVR_OK) return st;
+    copy_order(volume, order);
+  }
+  memcpy(t->order, order, sizeof order);
+  return CVR_OK;
+}
+
 /* The view's class as the kernels see it: in the device copy's voxel order,
  * which in-place rotation turns. dir: the view direction there. */
 static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
@@ -658,11 +694,13 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_transfer_function *tf, const cvr_view *view,
                            const cvr_render_settings *s, const cvr_image *image,
                            cvr_render_stats *stats) {
-  int k = 0;
+  int k = 0, turned = 0;
   float dir[3], own_dir[3];
-  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir, own_dir);
+  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  if ((st = restore_order(ctx, t, volume, s, &turned)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
@@ -705,6 +743,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                                 turn_cost(tu, &local)))
     save(ctx, t);
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
+  if (ctx->backend == CVR_BACKEND_CUDA) copy_order(volume, t->order); /* (a trial may turn it) */
   local.view_class = k;
   if (stats) *stats = local;
   return CVR_OK;
@@ -803,6 +842,9 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  int turned = 0; /* (measured in the order the table renders in) */
+  if ((st = restore_order(ctx, t, volume, s, &turned)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, NULL)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */

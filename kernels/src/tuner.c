@@ -31,6 +31,7 @@
  * than the best so far is dropped. How often a frame may measure is bounded
  * by what measuring has cost (cvr_tuning_budget). */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -404,6 +405,17 @@ int cvr_tuning_steady(double previous_ms, long long frames_before, double ms) {
   return previous_ms > 0.0 && ms > 0.0 && isfinite(previous_ms) && isfinite(ms) &&
          frames_before >= 1 && frames_before <= CVR_TUNING_STEADY_FRAMES &&
          ms <= CVR_TUNING_STEADY * previous_ms && previous_ms <= CVR_TUNING_STEADY * ms;
+}
+
+int cvr_tuning_order_valid(const int order[3]) {
+  if (!order[0] && !order[1] && !order[2]) return 1;
+  int seen = 0;
+  for (int a = 0; a < 3; ++a) {
+    const int axis = abs(order[a]);
+    if (axis < 1 || axis > 3) return 0;
+    seen |= 1 << axis;
+  }
+  return seen == 0xe;
 }
 
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {

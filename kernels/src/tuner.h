@@ -205,12 +205,22 @@ typedef struct cvr_tuning_table {
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
   int layout_tuned;
   cvr_tuning_rotation rotation;
+  /* the device copy's voxel order the table last rendered in, as
+   * cvr_render_stats.volume_axes (zeros: none yet): the order its classes
+   * and cells measured in, which a copy it renders is turned to first (a
+   * rotation trial leaves the copy turned, and a new copy starts in the
+   * volume's own order) */
+  int order[3];
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   cvr_tuning_budget budget; /* not kept in files: a run pays for its own search */
   cvr_tuning_cell cells[CVR_TUNING_CELLS];
   unsigned long long cell_clock;
   unsigned long long last_used;
 } cvr_tuning_table;
+
+/* Whether order is none (zeros) or a voxel order: each of the axes 1, 2, 3
+ * once, signed. */
+CVR_API int cvr_tuning_order_valid(const int order[3]);
 
 /* The view class of ray parameters (in the volume's own index space):
  * 8 per axis the view looks along most, 4 per orientation of the stride

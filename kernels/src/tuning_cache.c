@@ -17,9 +17,10 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 5" /* 3: 24 view classes (aligned views apart), the block-shape
+#define MAGIC "cvr-tuning 6" /* 3: 24 view classes (aligned views apart), the block-shape
                                 * candidate measured like any other; 4: cells; 5: rotation
-                                * measured by several trials, with its gain */
+                                * measured by several trials, with its gain; 6: the voxel
+                                * order */
 #define MAX_FILE_BYTES 262144
 #define MAX_MEASUREMENTS 1000
 
@@ -69,9 +70,10 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
     return 0;
   }
   size_t len = 0;
-  int ok = add(buf, MAX_FILE_BYTES, &len, "%s\nkey %s\nlayout %d %d rotation %d %.6f\n", MAGIC,
-               t->key, (int)t->layout, t->layout_tuned, t->rotation.decision,
-               t->rotation.decision == 1 ? t->rotation.gain : 0.0);
+  int ok = add(buf, MAX_FILE_BYTES, &len, "%s\nkey %s\nlayout %d %d rotation %d %.6f order %d %d %d\n",
+               MAGIC, t->key, (int)t->layout, t->layout_tuned, t->rotation.decision,
+               t->rotation.decision == 1 ? t->rotation.gain : 0.0, t->order[0], t->order[1],
+               t->order[2]);
   for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
     const cvr_tuning_class *c = &t->classes[k];
     ok = add(buf, MAX_FILE_BYTES, &len, "class %d %d\n", k, c->count);
@@ -165,14 +167,17 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   line = next_line(&cursor);
   if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
     IGNORE("written for another key (stale)");
-  int layout = -1, layout_tuned = -1, rotation = -2;
+  int layout = -1, layout_tuned = -1, rotation = -2, order[3] = {-9, -9, -9};
   double gain = NAN;
   line = next_line(&cursor);
   if (!line ||
-      sscanf(line, "layout %d %d rotation %d %lf", &layout, &layout_tuned, &rotation, &gain) != 4 ||
+      sscanf(line, "layout %d %d rotation %d %lf order %d %d %d", &layout, &layout_tuned,
+             &rotation, &gain, &order[0], &order[1], &order[2]) != 7 ||
       layout < 0 || layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1) ||
-      rotation < -1 || rotation > 1 || !(gain > -1.0 && gain < 1.0) || (rotation == 1 && !(gain > 0.0)))
+      rotation < -1 || rotation > 1 || !(gain > -1.0 && gain < 1.0) ||
+      (rotation == 1 && !(gain > 0.0)) || !cvr_tuning_order_valid(order))
     IGNORE("bad layout line");
+  memcpy(in.order, order, sizeof order);
   in.layout = (cvr_memory_layout)layout;
   in.layout_tuned = layout_tuned;
   memset(&in.rotation, 0, sizeof in.rotation);

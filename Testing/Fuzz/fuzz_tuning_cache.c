@@ -68,8 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   check(t.layout >= 0 && t.layout <= CVR_LAYOUT_Z_ORDER && t.rotation.decision >= -1 &&
             t.rotation.decision <= 1 && t.rotation.gain > -1.0 && t.rotation.gain < 1.0 &&
-            (t.rotation.decision != 1 || t.rotation.gain > 0.0),
-        "layout or rotation out of range");
+            (t.rotation.decision != 1 || t.rotation.gain > 0.0) && cvr_tuning_order_valid(t.order),
+        "layout, rotation or voxel order out of range");
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     const cvr_tuning_class *c = &t.classes[k];
     check(c->count == fresh.classes[k].count && c->best >= 0 && c->best < c->count,

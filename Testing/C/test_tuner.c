@@ -1019,25 +1019,25 @@ static void check_render(cvr_backend backend, const char *dir) {
         tuned_frames += f;
       }
     CHECK(tuned_frames > 0, "nothing was tuned");
+    cvr_view view;
+    cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &view);
+    cvr_render_settings s;
+    cvr_render_settings_init(&s);
+    s.sample_distance = sc.sample_distance;
+    s.strategy = CVR_STRATEGY_AUTO;
     if (backend == CVR_BACKEND_CUDA) {
       /* a copy turned by something else is turned back at AUTO's next
        * frame, to the voxel order its table measured in */
-      cvr_view v0;
-      cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &v0);
-      cvr_render_settings a;
-      cvr_render_settings_init(&a);
-      a.sample_distance = sc.sample_distance;
-      a.strategy = CVR_STRATEGY_AUTO;
-      cvr_render_settings turn = a;
+      cvr_render_settings turn = s;
       turn.strategy = CVR_STRATEGY_STANDARD;
       turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (one that lets the copy turn) */
       cvr_render_settings look = turn; /* (renders the copy as it is: neither volume pads) */
       look.rotation_policy = CVR_ROTATION_NEVER;
       cvr_render_stats kept, turned, back;
-      const int ok = cvr_render(ctx, sc.volume, sc.tf, &v0, &a, &image, &kept) == CVR_OK &&
+      const int ok = cvr_render(ctx, sc.volume, sc.tf, &view, &s, &image, &kept) == CVR_OK &&
                      cvr_debug_rotate(sc.volume, &turn, 1, NULL) == CVR_OK &&
-                     cvr_render(ctx, sc.volume, sc.tf, &v0, &look, &image, &turned) == CVR_OK &&
-                     cvr_render(ctx, sc.volume, sc.tf, &v0, &a, &image, &back) == CVR_OK;
+                     cvr_render(ctx, sc.volume, sc.tf, &view, &look, &image, &turned) == CVR_OK &&
+                     cvr_render(ctx, sc.volume, sc.tf, &view, &s, &image, &back) == CVR_OK;
       CHECK(ok && memcmp(turned.volume_axes, kept.volume_axes, sizeof kept.volume_axes) &&
                 !memcmp(back.volume_axes, kept.volume_axes, sizeof kept.volume_axes),
             "%s: the table's voxel order %+d%+d%+d, turned %+d%+d%+d, AUTO then %+d%+d%+d (%s)",
@@ -1047,12 +1047,6 @@ static void check_render(cvr_backend backend, const char *dir) {
             cvr_last_error(ctx));
     }
     /* a new context starts from the file: converged at its first frame */
-    cvr_view view;
-    cvr_test_scene_view(&sc, 0, CVR_PROJECTION_PARALLEL, size, size, &view);
-    cvr_render_settings s;
-    cvr_render_settings_init(&s);
-    s.sample_distance = sc.sample_distance;
-    s.strategy = CVR_STRATEGY_AUTO;
     cvr_tuning_info before, after;
     cvr_tuning_info_for(ctx, sc.volume, &view, &s, &before);
     o.backend = backend;

@@ -6,8 +6,12 @@
  * further, and a view wobbling across a border turns the volume on every
  * crossing without hysteresis and never with it. The quarter turn is
  * simulated as what it does to the view direction in stored axes (x and the
- * partner z trade places); the GPU test test_storage runs the real one. */
+ * partner z trade places); the GPU test test_storage runs the real one.
+ * Where y may be the partner too (a cube), the orbit about y turns once,
+ * trading x with y, and stays favourable; quarter turns about y and z reach
+ * every voxel order but mirror images, by the fewest turns. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cvr_internal.h"
@@ -31,6 +35,33 @@ static int run(const double *angles, int n, cvr_rotation_policy policy, double h
   }
   return turns;
 }
+
+/* The view direction d (volume index space) in a copy of voxel order `order`. */
+static void in_copy(const int order[3], const float d[3], float out[3]) {
+  for (int a = 0; a < 3; ++a) out[a] = (order[a] > 0 ? 1.0f : -1.0f) * d[abs(order[a]) - 1];
+}
+
+/* An orbit about y turning a copy whose x trades with the axes in
+ * `partners`; returns the turns, the copy's order after them in order. */
+static int orbit_partners(int partners, int order[3]) {
+  order[0] = 1, order[1] = 2, order[2] = 3;
+  int turns = 0;
+  for (int i = 0; i < 720; ++i) { /* twice round */
+    const double a = i * 3.14159265358979323846 / 180.0;
+    const float d[3] = {(float)sin(a), 0.0f, (float)cos(a)};
+    float stored[3];
+    in_copy(order, d, stored);
+    if (!cvr_rotation_needed(stored, CVR_ROTATION_HYSTERESIS, 5.0)) continue;
+    cvr_rotation_turn_order(order, cvr_rotation_partner(stored, partners, 2));
+    ++turns;
+    in_copy(order, d, stored);
+    CHECK(!cvr_rotation_needed(stored, CVR_ROTATION_HYSTERESIS, 5.0),
+          "partners %d: a turn at %d degrees leaves it unfavourable", partners, i);
+  }
+  return turns;
+}
+
+static int same(const int a[3], const int b[3]) { return !memcmp(a, b, 3 * sizeof a[0]); }
 
 int main(void) {
   double orbit[360], at[16];
@@ -63,5 +94,49 @@ int main(void) {
             !cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 45.0) &&
             cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 44.9),
         "hysteresis 45 turned, or 44.9 did not along x");
+
+  /* the partner: the axis the view looks along least, of those allowed */
+  const float toward_xz[3] = {0.9f, 0.05f, 0.4f}, toward_xy[3] = {0.9f, -0.4f, 0.05f};
+  CHECK(cvr_rotation_partner(toward_xz, 6, 2) == 1 && cvr_rotation_partner(toward_xy, 6, 2) == 2 &&
+            cvr_rotation_partner(toward_xz, 4, 2) == 2 && cvr_rotation_partner(toward_xy, 2, 2) == 1,
+        "partner choice");
+  /* an orbit about y: four turns with z the only partner, one with y too */
+  int order[3];
+  n = orbit_partners(4, order);
+  printf("orbit twice round, partner z: %d turns, order %+d %+d %+d\n", n, order[0], order[1],
+         order[2]);
+  CHECK(n == 8 && order[1] == 2, "partner z: expected 8 turns about y, got %d", n);
+  n = orbit_partners(6, order);
+  printf("orbit twice round, partner y or z: %d turns, order %+d %+d %+d\n", n, order[0],
+         order[1], order[2]);
+  CHECK(n == 1 && abs(order[0]) == 2, "partners y and z: expected one turn putting y along "
+        "stored x, got %d turns, order %+d %+d %+d", n, order[0], order[1], order[2]);
+
+  /* paths: every order quarter turns reach, by the fewest turns */
+  const int own[3] = {1, 2, 3};
+  int reached = 0, longest = 0;
+  for (int p = 0; p < 6; ++p)
+    for (int signs = 0; signs < 8; ++signs) {
+      static const int perms[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
+      int to[3], path[8], at[3] = {1, 2, 3};
+      for (int a = 0; a < 3; ++a) to[a] = (signs >> a & 1 ? -1 : 1) * perms[p][a];
+      const int steps = cvr_rotation_path(own, to, 6, path, 8);
+      if (steps < 0) continue;
+      ++reached;
+      longest = steps > longest ? steps : longest;
+      for (int i = 0; i < steps; ++i) cvr_rotation_turn_order(at, path[i]);
+      CHECK(same(at, to), "the path to %+d %+d %+d ends elsewhere", to[0], to[1], to[2]);
+      /* its mirror image is out of reach */
+      const int mirror[3] = {-to[0], to[1], to[2]};
+      CHECK(cvr_rotation_path(own, mirror, 6, path, 8) < 0, "a mirror image reached");
+    }
+  printf("quarter turns about y and z reach %d voxel orders, in at most %d turns\n", reached,
+         longest);
+  CHECK(reached == 24 && longest <= 5, "reached %d orders, longest path %d", reached, longest);
+  int path[8];
+  const int half[3] = {-1, 2, -3}, about_x[3] = {1, -3, 2};
+  CHECK(cvr_rotation_path(own, half, 4, path, 8) == 2 && cvr_rotation_path(own, about_x, 4, path, 8) < 0 &&
+            cvr_rotation_path(own, own, 6, path, 8) == 0 && cvr_rotation_path(own, about_x, 6, path, 1) < 0,
+        "paths about z alone, to itself, or longer than allowed");
   return cvr_test_finish("test_rotation_policy");
 }

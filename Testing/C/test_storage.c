@@ -4,14 +4,18 @@
  *    stored type, isometric and not (padded, odd lengths, tiles that do not
  *    divide them), the voxels read back in their original order are exactly
  *    the uploaded ones after each of four quarter turns, and the orientation
- *    is the identity again after the fourth.
+ *    is the identity again after the fourth. A cube, whose x may trade
+ *    places with y or z, is turned to each of the 24 voxel orders turns
+ *    reach (cvr_debug_turn_to) and reads back exact in each.
  *  - Memory: turning allocates nothing (free device memory unchanged), and
  *    the device copy takes the padded volume's size, not two copies.
- *  - Images: every layout, with and without turns (a random sequence), and
- *    the rotation policies over orbits of views, renders the CPU reference
- *    image within the tolerance of test_common.h, with the reference's rays
- *    and (ERT off) samples: every layout and orientation takes the same
- *    samples.
+ *  - Images: every layout, with and without turns (a random sequence; on
+ *    the cube a random voxel order), and the rotation policies over orbits
+ *    of views, renders the CPU reference image within the tolerance of
+ *    test_common.h, with the reference's rays and (ERT off) samples: every
+ *    layout and orientation takes the same samples. An orbit about y turns
+ *    the cube once, x trading with y, and never again (its views then look
+ *    across stored x); other volumes where each region change asks.
  * Usage: test_storage [--quick] [--no-memory] (skips without a GPU; --no-memory
  * leaves out the free-memory checks, which a sanitizer's own allocations
  * upset). */
@@ -130,6 +134,37 @@ static void check_round_trip(cvr_context *gpu, const cvr_test_scene *g, cvr_memo
   CHECK(st.volume_axes[0] == 1 && st.volume_axes[1] == 2 && st.volume_axes[2] == 3,
         "%s: axes %d %d %d after four turns", name, st.volume_axes[0], st.volume_axes[1],
         st.volume_axes[2]);
+  if (d[0] == d[1] && d[1] == d[2]) { /* x trades with y or z: every order turns reach */
+    static const int perms[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
+    int orders = 0;
+    for (int p = 0; p < 6; ++p)
+      for (int signs = 0; signs < 8; ++signs) {
+        int to[3], path[8];
+        const int own[3] = {1, 2, 3};
+        for (int a = 0; a < 3; ++a) to[a] = (signs >> a & 1 ? -1 : 1) * perms[p][a];
+        if (cvr_rotation_path(own, to, 6, path, 8) < 0) continue;
+        settings_for(layout, CVR_ROTATION_ON_REGION_CHANGE, t, k, &s);
+        CHECK(cvr_debug_turn_to(g->volume, &s, to, NULL, NULL) == CVR_OK, "%s: %s", name,
+              cvr_last_error(gpu));
+        settings_for(layout, CVR_ROTATION_HYSTERESIS, t, k, &s);
+        s.rotation_hysteresis = 44.99;
+        CHECK(cvr_render(gpu, g->volume, g->tf, &view, &s, &out, &st) == CVR_OK, "%s",
+              cvr_last_error(gpu));
+        CHECK(!memcmp(st.volume_axes, to, sizeof to), "%s: turned to %+d%+d%+d, at %+d%+d%+d", name,
+              to[0], to[1], to[2], st.volume_axes[0], st.volume_axes[1], st.volume_axes[2]);
+        CHECK(cvr_debug_read_volume(g->volume, got) == CVR_OK, "%s", cvr_last_error(gpu));
+        if (memcmp(expected, got, bytes)) {
+          exact = 0;
+          CHECK(0, "%s %s tile %dx%d: voxels differ in order %+d%+d%+d", name,
+                cvr_memory_layout_name(layout), t, k, to[0], to[1], to[2]);
+        }
+        ++orders;
+      }
+    CHECK(orders == 24, "%s: %d voxel orders", name, orders);
+    const int own[3] = {1, 2, 3};
+    settings_for(layout, CVR_ROTATION_ON_REGION_CHANGE, t, k, &s);
+    CHECK(cvr_debug_turn_to(g->volume, &s, own, NULL, NULL) == CVR_OK, "%s", cvr_last_error(gpu));
+  }
   printf("round trip %-40s %-11s tile %2dx%-2d: %s, %.3f ms per turn, %.1f MiB on the device\n",
          name, cvr_memory_layout_name(layout), t, k, exact ? "exact" : "DIFFERS", ms_total / 4.0,
          (double)st.volume_bytes / 1048576.0);
@@ -190,6 +225,7 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
                          const cvr_test_scene *g, const char *name, int quick) {
   static reference ref;
   char what[200];
+  const int *dims = c->data.desc.dims, cube = dims[0] == dims[1] && dims[1] == dims[2];
   /* quick: fewer views, not fewer pixels (the tolerance is a share of them) */
   const int size = 160, views = quick ? 3 : 12;
   unsigned seed = 12345;
@@ -211,11 +247,19 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
           t.memory_layout = layouts[l];
           t.strategy = (cvr_strategy)strategy;
           if (strategy == CVR_STRATEGY_WARP_MARCHING && v % 2) t.warp_width = 8; /* 3D, 2x2x8 */
-          /* turned by a random number of quarter turns first; this render keeps them */
+          /* turned by a random number of quarter turns first (the cube: about y
+           * or z); this render keeps them */
           const int turns = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 4;
           t.rotation_policy = CVR_ROTATION_HYSTERESIS;
           t.rotation_hysteresis = 44.99;
-          CHECK(cvr_debug_rotate(g->volume, &t, turns, NULL) == CVR_OK, "%s", cvr_last_error(gpu));
+          if (cube) {
+            int to[3] = {1, 2, 3};
+            for (int q = 0; q < turns + 1; ++q)
+              cvr_rotation_turn_order(to, 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 2);
+            CHECK(cvr_debug_turn_to(g->volume, &t, to, NULL, NULL) == CVR_OK, "%s", cvr_last_error(gpu));
+          } else {
+            CHECK(cvr_debug_rotate(g->volume, &t, turns, NULL) == CVR_OK, "%s", cvr_last_error(gpu));
+          }
           snprintf(what, sizeof what, "%s v%d %s %s %s%s%s +%d turns", name, v,
                    proj ? "persp" : "par", cvr_memory_layout_name(layouts[l]),
                    cvr_strategy_name(t.strategy), s.shading.enabled ? " shaded" : "",
@@ -226,6 +270,13 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
   /* the policies over an orbit about the volume's y axis: they turn where
    * the view crosses into the yz-facing regions, and the image never changes */
   const cvr_rotation_policy policies[2] = {CVR_ROTATION_ON_REGION_CHANGE, CVR_ROTATION_HYSTERESIS};
+  int cube_turns = 0, cube_axes[3] = {0, 0, 0};
+  if (cube) { /* from the volume's own order */
+    cvr_render_settings own;
+    settings_for(CVR_LAYOUT_TEXTURE, CVR_ROTATION_ON_REGION_CHANGE, 32, 0, &own);
+    const int axes[3] = {1, 2, 3};
+    CHECK(cvr_debug_turn_to(g->volume, &own, axes, NULL, NULL) == CVR_OK, "%s", cvr_last_error(gpu));
+  }
   for (int p = 0; p < 2; ++p) {
     int turned = 0;
     const int steps = quick ? 8 : 24;
@@ -247,12 +298,17 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
       memset(&st, 0, sizeof st);
       compare(gpu, g, &ref, &view, &s, what, &st);
       turned += st.rotations;
+      memcpy(cube_axes, st.volume_axes, sizeof cube_axes);
     }
     printf("%s: %s turned the volume %d times over the orbit\n", name,
            cvr_rotation_policy_name(policies[p]), turned);
-    CHECK(turned >= 2, "%s: %s never turned the volume over a full orbit", name,
+    cube_turns += turned;
+    CHECK(cube || turned >= 2, "%s: %s never turned the volume over a full orbit", name,
           cvr_rotation_policy_name(policies[p]));
   }
+  CHECK(!cube || (cube_turns == 1 && abs(cube_axes[0]) == 2),
+        "%s: a cube turned %d times over two orbits about y, stored x now %+d (y: 2)", name,
+        cube_turns, cube_axes[0]);
 }
 
 int main(int argc, char **argv) {
@@ -272,8 +328,9 @@ int main(int argc, char **argv) {
       {CVR_INT16, {40, 23, 40}},  /* partner z, no padding */
       {CVR_INT8, {33, 33, 20}},   /* partner y, odd, no padding */
       {CVR_UINT16, {24, 30, 9}},  /* partner y, x padded to 30 */
+      {CVR_UINT8, {27, 27, 27}},  /* a cube: x trades with y or z */
   };
-  static const int tiles[][2] = {{32, 0}, {8, 3}, {5, 7}, {16, 1}, {32, 16}};
+  static const int tiles[][2] = {{32, 0}, {8, 3}, {5, 7}, {16, 1}, {32, 16}, {8, 0}};
   for (size_t i = 0; i < sizeof synth / sizeof synth[0]; ++i) {
     cvr_test_scene g;
     synthetic_scene(gpu, synth[i].type, synth[i].dims, &g);

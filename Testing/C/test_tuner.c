@@ -793,9 +793,11 @@ static void check_cache(const char *dir) {
   make_table(&b, a.key);
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "bad layout"),
         "order 1 1 3: %s", warning);
-  const int none[3] = {0, 0, 0}, turned[3] = {3, 2, -1}, twice[3] = {2, -2, 3}, far[3] = {4, 1, 2};
+  const int none[3] = {0, 0, 0}, turned[3] = {3, 2, -1}, twice[3] = {2, -2, 3}, far[3] = {4, 1, 2},
+            mirror[3] = {-1, 2, 3};
   CHECK(cvr_tuning_order_valid(none) && cvr_tuning_order_valid(turned) &&
-            !cvr_tuning_order_valid(twice) && !cvr_tuning_order_valid(far),
+            !cvr_tuning_order_valid(twice) && !cvr_tuning_order_valid(far) &&
+            !cvr_tuning_order_valid(mirror),
         "voxel orders: valid or not");
   /* a table of another version: one class measured other candidates */
   cvr_tuning_table older = a;

@@ -242,9 +242,11 @@ static cvr_status rotate_for_view(cvr_context *ctx, cvr_volume *volume, const cv
   int k = 0;
   cvr_status st = rotation_tile(ctx, volume, s, &k);
   if (st != CVR_OK) return st;
+  const int partner = cvr_rotation_partner(dir, cvr_cuda_partners(v), v->partner);
   float ms = 0.0f;
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
-  CVR_CUDA_TRY(ctx, cvr_cuda_rotate(v, volume->stored_type, 1, s->rotation_tile[0], k, c->stream),
+  CVR_CUDA_TRY(ctx, cvr_cuda_rotate(v, volume->stored_type, partner, 1, s->rotation_tile[0], k,
+                                    c->stream),
                "in-place rotation");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaEventSynchronize(c->kernel_stop), "in-place rotation");
@@ -255,14 +257,18 @@ done:
   return st;
 }
 
-extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *s, int turns,
-                                       double *ms) {
+/* Quarter turns of the device copy now: `turns` about its partner, or
+ * (order not NULL) the fewest that take it to voxel order `order`, *made of
+ * them. */
+static cvr_status debug_turn(cvr_volume *volume, const cvr_render_settings *s, int turns,
+                             const int *order, int *made, double *ms) {
   cvr_context *ctx = volume->ctx;
   cvr_cuda_context *c = ctx->cuda;
   device_scope scope;
   cvr_status st = CVR_OK;
-  int k = 0;
+  int k = 0, path[8], steps = 0;
   float elapsed = 0.0f;
+  if (made) *made = 0;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
   if ((st = cvr_validate_settings(ctx, s)) != CVR_OK) goto done;
   if (volume->components > 1) {
@@ -274,17 +280,45 @@ extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "rotation: the rotation policy is NEVER");
     goto done;
   }
+  if (order) {
+    const cvr_orientation *o = &volume->cuda->orientation;
+    int from[3];
+    for (int a = 0; a < 3; ++a) from[a] = o->sign[a] * (o->axis[a] + 1);
+    steps = cvr_rotation_path(from, order, cvr_cuda_partners(volume->cuda), path, 8);
+    if (steps < 0) {
+      st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "rotation: no quarter turns of this copy reach voxel order %d %d %d",
+                    order[0], order[1], order[2]);
+      goto done;
+    }
+  } else {
+    steps = turns > 0 ? 1 : 0; /* (all of them about the partner) */
+    path[0] = volume->cuda->partner;
+  }
   if ((st = rotation_tile(ctx, volume, s, &k)) != CVR_OK) goto done;
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
-  CVR_CUDA_TRY(ctx, cvr_cuda_rotate(volume->cuda, volume->stored_type, turns, s->rotation_tile[0], k,
-                                    c->stream), "in-place rotation");
+  for (int i = 0; i < steps; ++i)
+    CVR_CUDA_TRY(ctx, cvr_cuda_rotate(volume->cuda, volume->stored_type, path[i],
+                                      order ? 1 : turns, s->rotation_tile[0], k, c->stream),
+                 "in-place rotation");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaEventSynchronize(c->kernel_stop), "in-place rotation");
   CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&elapsed, c->kernel_start, c->kernel_stop), "event");
   if (ms) *ms = elapsed;
+  if (made) *made = order ? steps : turns;
 done:
   leave_device(&scope);
   return st;
+}
+
+extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *s, int turns,
+                                       double *ms) {
+  return debug_turn(volume, s, turns, NULL, NULL, ms);
+}
+
+extern "C" cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *s,
+                                        const int order[3], int *turns, double *ms) {
+  return debug_turn(volume, s, 0, order, turns, ms);
 }
 
 extern "C" void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3],

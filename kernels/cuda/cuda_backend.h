@@ -46,6 +46,8 @@ void cvr_cuda_gl_unregister(cvr_context *ctx, void *resource);
 /* Behind the test hooks of debug.c. */
 cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                  int turns, double *ms);
+cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                                  const int order[3], int *turns, double *ms);
 cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out);
 size_t cvr_cuda_debug_free_bytes(cvr_context *ctx);
 void cvr_cuda_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);

@@ -192,9 +192,13 @@ cvr_status cvr_cuda_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr
 void cvr_cuda_skip_free(cvr_cuda_volume *v);
 
 /* rotation.cu: quarter turns of the stored voxels in place about the axis
- * that is neither x nor the partner; tile = t x k (k resolved). */
-cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int turns, int t,
-                            int k, cudaStream_t stream);
+ * that is neither x nor `partner` (1 or 2, one of cvr_cuda_partners);
+ * tile = t x k (k resolved). */
+cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int partner,
+                            int turns, int t, int k, cudaStream_t stream);
+/* The axes x may trade places with (bit a for axis a): those as long as x
+ * in a copy that turns (padded); v->partner's always. */
+int cvr_cuda_partners(const cvr_cuda_volume *v);
 /* k itself if its tiles fit, for k = 0 the largest of 4, 2, 1 that fits; 0 if none. */
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k);
 

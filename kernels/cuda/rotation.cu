@@ -86,9 +86,19 @@ int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_
   return 0;
 }
 
-cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int turns, int t,
-                            int k, cudaStream_t stream) {
-  const int n = v->dims[0], partner = v->partner, axis = 3 - partner;
+int cvr_cuda_partners(const cvr_cuda_volume *v) {
+  if (!v->padded) return 0;
+  int partners = 1 << v->partner;
+  for (int a = 1; a <= 2; ++a)
+    if (v->dims[a] == v->dims[0]) partners |= 1 << a;
+  return partners;
+}
+
+cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int partner,
+                            int turns, int t, int k, cudaStream_t stream) {
+  if (partner < 1 || partner > 2 || !((cvr_cuda_partners(v) >> partner) & 1))
+    return cudaErrorInvalidValue; /* (callers pick from cvr_cuda_partners) */
+  const int n = v->dims[0], axis = 3 - partner;
   const int depth = v->dims[axis];
   const dim3 block(t, t * t >= 256 ? 256 / t : t);
   const dim3 grid(((n + 1) / 2 + t - 1) / t, (n / 2 + t - 1) / t, (depth + k - 1) / k);

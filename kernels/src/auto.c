@@ -370,10 +370,10 @@ static void copy_order(const cvr_volume *volume, int order[3]) {
 
 /* Turns the device copy to the voxel order table t last rendered in, which
  * its classes and cells measured in (a new copy starts in the volume's own;
- * a rotation trial turns it): quarter turns about the copy's padded axis,
- * once per copy. Not while rotation is on (it turns the copy per view), nor
- * for a volume that does not turn (several components). An order no turn
- * reaches is the copy's from then on. *turned: whether it turned. */
+ * a rotation trial turns it): the fewest quarter turns that reach it, once
+ * per copy. Not while rotation is on (it turns the copy per view), nor for
+ * a volume that does not turn (several components). *turned: whether it
+ * turned. */
 static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
                                 const cvr_render_settings *s, int *turned) {
   int order[3];
@@ -382,15 +382,17 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
       volume->components > 1)
     return CVR_OK;
   copy_order(volume, order);
-  /* padded as a trial pads (a copy that needs padding and renders NEVER
-   * is rebuilt unpadded, in its own order, at its next frame: the table's
-   * order then follows) */
-  cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
-  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
-  turn.rotation_hysteresis = ROTATION_HOLD;
-  for (int q = 0; q < 4 && memcmp(order, t->order, sizeof order); ++q, *turned = 1) {
-    const cvr_status st = cvr_debug_rotate((cvr_volume *)volume, &turn, 1, NULL);
+  if (memcmp(order, t->order, sizeof order)) {
+    /* padded as a trial pads (a copy that needs padding and renders NEVER
+     * is rebuilt unpadded, in its own order, at its next frame: the
+     * table's order then follows) */
+    cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
+    turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+    turn.rotation_hysteresis = ROTATION_HOLD;
+    int turns = 0;
+    const cvr_status st = cvr_debug_turn_to((cvr_volume *)volume, &turn, t->order, &turns, NULL);
     if (st != CVR_OK) return st;
+    *turned = turns > 0;
     copy_order(volume, order);
   }
   memcpy(t->order, order, sizeof order);
@@ -459,6 +461,8 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const cvr_tuning_class *c = &t->classes[k];
   cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
   turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (the view is past the border) */
+  int before[3];
+  copy_order(volume, before);
   cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
@@ -485,7 +489,8 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   if (measured && ratio >= 1.0 &&
       3.0 * turn_ms <= (ratio - 1.0) * reference_ms * CVR_TUNING_ROTATION_WATCH) {
     const double start = cvr_now_ms();
-    if ((st = cvr_debug_rotate((cvr_volume *)volume, &turn, 3, NULL)) != CVR_OK) return st;
+    if ((st = cvr_debug_turn_to((cvr_volume *)volume, &turn, before, NULL, NULL)) != CVR_OK)
+      return st;
     excess += cvr_now_ms() - start;
   }
   cvr_tuning_budget_frame(&t->budget, frame_ms, 0, excess);

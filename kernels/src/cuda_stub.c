@@ -67,6 +67,15 @@ cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *
   return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA rotation in a build without CUDA");
 }
 
+cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                                  const int order[3], int *turns, double *ms) {
+  (void)settings;
+  (void)order;
+  (void)turns;
+  (void)ms;
+  return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA rotation in a build without CUDA");
+}
+
 cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out) {
   (void)out;
   return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA read-back in a build without CUDA");

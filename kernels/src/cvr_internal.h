@@ -42,6 +42,11 @@ CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
  * tile apply; the rotation policy must not be NEVER); ms: kernel time. */
 CVR_API cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                     int turns, double *ms);
+/* The same, turning the copy to voxel order `order` (as
+ * cvr_render_stats.volume_axes) by the fewest quarter turns its axes allow
+ * (cvr_rotation_path); *turns (may be NULL): how many it made. */
+CVR_API cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                                     const int order[3], int *turns, double *ms);
 /* The voxels in their original order as the volume's stored type (CUDA:
  * read back from wherever layout and rotation put them). */
 CVR_API cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
@@ -208,6 +213,22 @@ void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
 /* rotation_policy.c: whether a view looking along dir (stored index space)
  * calls for a quarter turn under the policy. */
 CVR_API int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis);
+/* The axis (1: y, 2: z) that stored x trades places with in a turn for a
+ * view along dir (stored index space), of those in `partners` (bit a: axis
+ * a is as long as x): the one the view looks along least, so that the view
+ * and its neighbours about the same axis stay favourable (an orbit about
+ * the volume's y axis of a cube, turned about y as the paper turns, looks
+ * along stored x again a quarter orbit on; turned about z, never). */
+CVR_API int cvr_rotation_partner(const float dir[3], int partners, int fallback);
+/* A quarter turn trading x with `partner`, on a voxel order as
+ * cvr_render_stats.volume_axes: stored x becomes the old partner, negated,
+ * and the partner the old x (rotation.cu turns the voxels so). */
+CVR_API void cvr_rotation_turn_order(int order[3], int partner);
+/* The fewest quarter turns, each about one of `partners`, that take voxel
+ * order `from` to `to`: their partners in path (at most max); the count, or
+ * -1 if none within max. */
+CVR_API int cvr_rotation_path(const int from[3], const int to[3], int partners, int path[],
+                              int max);
 /* The ray parameters of a copy whose voxel s sits at sign[s] * i[axis[s]] +
  * offset[s] of the volume's index i: index transform and box (the rays'
  * geometry) and the sample parameters below, in the copy's axes. */

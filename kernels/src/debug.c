@@ -14,6 +14,17 @@ cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *setti
   return cvr_cuda_debug_rotate(volume, settings, turns, ms);
 }
 
+cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                            const int order[3], int *turns, double *ms) {
+  if (!volume || !settings || !order)
+    return cvr_fail(volume ? volume->ctx : NULL, CVR_ERROR_INVALID_ARGUMENT,
+                    "rotation: NULL volume, settings or voxel order");
+  if (volume->ctx->backend != CVR_BACKEND_CUDA)
+    return cvr_fail(volume->ctx, CVR_ERROR_UNSUPPORTED,
+                    "rotation: the CPU backend keeps its volume in array order");
+  return cvr_cuda_debug_turn_to(volume, settings, order, turns, ms);
+}
+
 cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out) {
   if (!volume || !out)
     return cvr_fail(volume ? volume->ctx : NULL, CVR_ERROR_INVALID_ARGUMENT,

@@ -4,8 +4,11 @@
  * border between the regions is where |d_x| equals the largest other
  * component: 45 degrees. The volume is turned once the view is `hysteresis`
  * degrees past that border; turning makes stored x the old partner axis, so
- * the view is then as far inside the favourable region, and it takes the
- * same margin back across the border to turn again. */
+ * the view is then at least as far inside the favourable region, and it
+ * takes the same margin back across the border to turn again. The paper
+ * turns about y (x trades with z); a volume whose y is as long as x may
+ * trade x with y instead (cvr_rotation_partner), which keeps an orbit about
+ * y favourable all the way round, as the paper's orbits about x or z are. */
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +22,51 @@ int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double h
   if (!(x > 0.0)) return 0;
   const double angle = atan2(x, others) * (180.0 / 3.14159265358979323846);
   return angle > 45.0 + margin;
+}
+
+int cvr_rotation_partner(const float dir[3], int partners, int fallback) {
+  const int y = (partners >> 1) & 1, z = (partners >> 2) & 1;
+  if (y && z) return fabsf(dir[1]) < fabsf(dir[2]) ? 1 : fabsf(dir[2]) < fabsf(dir[1]) ? 2 : fallback;
+  return y ? 1 : z ? 2 : fallback;
+}
+
+void cvr_rotation_turn_order(int order[3], int partner) {
+  const int x = order[0];
+  order[0] = -order[partner];
+  order[partner] = x;
+}
+
+int cvr_rotation_path(const int from[3], const int to[3], int partners, int path[], int max) {
+  /* breadth first over the orders turns reach (24 of the 48 signed
+   * permutations: turns keep handedness) */
+  enum { ORDERS = 48 };
+  int queue[ORDERS][3], parent[ORDERS], via[ORDERS], head = 0, tail = 0;
+  memcpy(queue[tail], from, sizeof queue[0]);
+  parent[tail] = -1;
+  via[tail++] = 0;
+  while (head < tail) {
+    const int at = head++;
+    if (!memcmp(queue[at], to, sizeof queue[0])) {
+      int n = 0;
+      for (int q = at; parent[q] >= 0; q = parent[q]) ++n;
+      if (n > max) return -1;
+      for (int q = at, i = n; parent[q] >= 0; q = parent[q]) path[--i] = via[q];
+      return n;
+    }
+    for (int p = 1; p <= 2; ++p) {
+      if (!((partners >> p) & 1) || tail == ORDERS) continue;
+      int next[3];
+      memcpy(next, queue[at], sizeof next);
+      cvr_rotation_turn_order(next, p);
+      int seen = 0;
+      for (int q = 0; q < tail && !seen; ++q) seen = !memcmp(queue[q], next, sizeof next);
+      if (seen) continue;
+      memcpy(queue[tail], next, sizeof next);
+      parent[tail] = at;
+      via[tail++] = p;
+    }
+  }
+  return -1;
 }
 
 void cvr_reorient_sample_params(const cvr_ray_params *in, const int axis[3], const int sign[3],

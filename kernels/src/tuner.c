@@ -415,7 +415,11 @@ int cvr_tuning_order_valid(const int order[3]) {
     if (axis < 1 || axis > 3) return 0;
     seen |= 1 << axis;
   }
-  return seen == 0xe;
+  if (seen != 0xe) return 0;
+  /* one that quarter turns reach (a mirror image is none) */
+  static const int own[3] = {1, 2, 3};
+  int path[8];
+  return cvr_rotation_path(own, order, 6, path, 8) >= 0;
 }
 
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {

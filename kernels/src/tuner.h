@@ -218,8 +218,8 @@ typedef struct cvr_tuning_table {
   unsigned long long last_used;
 } cvr_tuning_table;
 
-/* Whether order is none (zeros) or a voxel order: each of the axes 1, 2, 3
- * once, signed. */
+/* Whether order is none (zeros) or a voxel order quarter turns reach: each
+ * of the axes 1, 2, 3 once, signed, and no mirror image. */
 CVR_API int cvr_tuning_order_valid(const int order[3]);
 
 /* The view class of ray parameters (in the volume's own index space):

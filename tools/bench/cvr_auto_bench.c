@@ -123,10 +123,10 @@ static double timed(cvr_context *ctx, const scene *sc, const cvr_view *view,
 }
 
 /* Turns the device copy to the voxel order `axes` (stats' volume_axes; the
- * volume's own order is 1 2 3) by quarter turns about one axis, which come
- * back after four: every oracle pass starts from the volume's own order, and
- * AUTO's choice is confirmed in the order AUTO rendered it (a copy AUTO
- * turned stays turned after a rotation trial that lost). 0 if not reached. */
+ * volume's own order is 1 2 3) by the fewest quarter turns: every oracle
+ * pass starts from the volume's own order, and AUTO's choice is confirmed
+ * in the order AUTO rendered it (a copy AUTO turned stays turned after a
+ * rotation trial that lost). 0 if not reached. */
 static int set_orientation(cvr_context *ctx, const scene *sc, const int axes[3]) {
   cvr_render_settings s = sc->base;
   s.max_samples_per_ray = 1;
@@ -134,15 +134,12 @@ static int set_orientation(cvr_context *ctx, const scene *sc, const int axes[3])
   view_at(sc, 0, &view);
   view.width = view.height = 8;
   const cvr_image none = {NULL, NULL, NULL, NULL};
-  for (int turns = 0; turns < 4; ++turns) {
-    cvr_render_stats st;
-    s.rotation_policy = CVR_ROTATION_NEVER;
-    if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) return 0;
-    if (!memcmp(st.volume_axes, axes, sizeof st.volume_axes)) return 1;
-    s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* what lets the copy turn */
-    if (cvr_debug_rotate(sc->volume, &s, 1, NULL) != CVR_OK) return 0;
-  }
-  return 0;
+  cvr_render_stats st;
+  s.rotation_policy = CVR_ROTATION_NEVER;
+  if (cvr_render(ctx, sc->volume, sc->tf, &view, &s, &none, &st) != CVR_OK) return 0;
+  if (!memcmp(st.volume_axes, axes, sizeof st.volume_axes)) return 1;
+  s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* what lets the copy turn */
+  return cvr_debug_turn_to(sc->volume, &s, axes, NULL, NULL) == CVR_OK;
 }
 
 static const int own_order[3] = {1, 2, 3};

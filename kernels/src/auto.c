@@ -482,7 +482,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   const int measured = local->rotations > 0 && again.rotations == 0 && again.kernel_ms > 0.0;
   const double ratio = measured ? again.kernel_ms / reference_ms : 0.0;
   if (measured) excess += fmax(0.0, again.kernel_ms - reference_ms);
-  /* a turn that was slower is undone (three more quarter turns) where that
+  /* a turn that was slower is undone (back to the order before it) where that
    * pays within CVR_TUNING_ROTATION_WATCH such frames: a copy left turned
    * serves every later frame, and an orbit about the rotation axis never
    * looks along stored x again for another trial */

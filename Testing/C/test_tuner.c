@@ -868,7 +868,8 @@ static int frames_to_converge(cvr_context *ctx, const cvr_volume *v, const cvr_t
 /* Whether the context's device copy of the scene's volume is in its own
  * voxel order (not turned by in-place rotation): one tiny frame that keeps
  * it as it is says. */
-static int device_order_is_own(cvr_context *ctx, const cvr_test_scene *sc, const cvr_view *view) {
+static int device_order(cvr_context *ctx, const cvr_test_scene *sc, const cvr_view *view,
+                        int order[3]) {
   cvr_render_settings s;
   cvr_render_settings_init(&s);
   s.sample_distance = sc->sample_distance;
@@ -880,8 +881,8 @@ static int device_order_is_own(cvr_context *ctx, const cvr_test_scene *sc, const
   cvr_render_stats st;
   memset(&st, 0, sizeof st);
   if (cvr_render(ctx, sc->volume, sc->tf, &tiny, &s, &none, &st) != CVR_OK) return 0;
-  return cvr_context_backend(ctx) == CVR_BACKEND_CPU ||
-         (st.volume_axes[0] == 1 && st.volume_axes[1] == 2 && st.volume_axes[2] == 3);
+  for (int a = 0; a < 3; ++a) order[a] = st.volume_axes[a];
+  return 1;
 }
 
 static int stop_at_half(double fraction, void *user) {
@@ -1058,16 +1059,27 @@ static void check_render(cvr_backend backend, const char *dir) {
     cvr_test_scene sc2;
     cvr_test_scene_open(again, &cvr_test_datasets[ds], &sc2);
     cvr_tuning_info_for(again, sc2.volume, &view, &s, &after);
-    /* (classes and cells are the device copy's: where the first context
-     * turned its volume, the same view is another class or cell there) */
-    const int same_order = device_order_is_own(ctx, &sc, &view) &&
-                           device_order_is_own(again, &sc2, &view);
-    CHECK(!after.tuning && !after.warning[0] &&
-              (!same_order || !strcmp(before.configuration, after.configuration)),
-          "a new context: tuning %d, %s vs %s (%s)", after.tuning, after.configuration,
-          before.configuration, after.warning);
+    CHECK(!after.tuning && !after.warning[0], "a new context: tuning %d (%s)", after.tuning,
+          after.warning);
     if (backend == CVR_BACKEND_CUDA) stand_ins += check_stand_in(again, cpu, &sc2, &ref, size,
                                                                   cvr_test_datasets[ds].file);
+    /* its AUTO frames turn its copy to the table's voxel order, where the
+     * view is the same class as in the first context (classes are the
+     * device copy's; the stand-in frames above measured in its cells) */
+    {
+      static uint8_t frame[512 * 512 * 4];
+      const cvr_image out = {frame, NULL, NULL, NULL};
+      int first[3] = {0, 0, 0}, second[3] = {0, 0, 0};
+      CHECK(cvr_render(again, sc2.volume, sc2.tf, &view, &s, &out, NULL) == CVR_OK &&
+                cvr_tuning_info_for(again, sc2.volume, &view, &s, &after) == CVR_OK &&
+                device_order(ctx, &sc, &view, first) && device_order(again, &sc2, &view, second),
+            "a new context's frame: %s", cvr_last_error(again));
+      CHECK(!memcmp(first, second, sizeof first) &&
+                !strcmp(before.view_class_name, after.view_class_name),
+            "a new context: voxel order %+d%+d%+d against %+d%+d%+d, class %s vs %s", second[0],
+            second[1], second[2], first[0], first[1], first[2], after.view_class_name,
+            before.view_class_name);
+    }
     /* tune now: every candidate, with progress; stopped half way it keeps what it has */
     int calls = 0;
     cvr_render_settings_init(&s);
@@ -1097,6 +1109,48 @@ static void check_render(cvr_backend backend, const char *dir) {
   }
   if (backend == CVR_BACKEND_CUDA) /* (fewer where a table keeps only standard-kernel choices) */
     printf("stand-ins checked on %d of %d kept tables\n", stand_ins, 2 * datasets);
+  /* a new table predicts its voxel order from its first view: stored x along
+   * the axis nearest the screen's vertical, where a quarter turn puts it
+   * there without padding (bonsai 256^3 and the cranium 256x256x108: y for a
+   * level view; z for bonsai seen from 60 degrees up, nothing for the
+   * cranium, whose z is shorter and, in index space, not as near) */
+  for (int ds = 0; ds < 2 && backend == CVR_BACKEND_CUDA; ++ds)
+    for (int high = 0; high < 2; ++high) {
+      o.backend = backend;
+      cvr_context *fresh = NULL;
+      if (cvr_context_create(&o, &fresh) != CVR_OK) {
+        CHECK(0, "context: %s", cvr_last_error(NULL));
+        break;
+      }
+      cvr_tuning_set_cache_dir(fresh, "");
+      cvr_test_scene sc;
+      if (cvr_test_scene_open(fresh, &cvr_test_datasets[ds], &sc)) {
+        cvr_view view;
+        cvr_tools_orbit_view(sc.center, sc.radius, 30.0, high ? 60.0 : 0.0,
+                             CVR_PROJECTION_PERSPECTIVE, 128, 128, &view);
+        cvr_render_settings s;
+        cvr_render_settings_init(&s);
+        s.sample_distance = sc.sample_distance;
+        s.strategy = CVR_STRATEGY_AUTO;
+        static uint8_t img[128 * 128 * 4];
+        const cvr_image out = {img, NULL, NULL, NULL};
+        cvr_render_stats st;
+        memset(&st, 0, sizeof st);
+        const int ok = cvr_render(fresh, sc.volume, sc.tf, &view, &s, &out, &st) == CVR_OK;
+        const int cube = sc.data.desc.dims[2] == sc.data.desc.dims[0];
+        const int want[3][3] = {{-2, 1, 3}, {-3, 2, 1}, {1, 2, 3}};
+        const int *expect = !high ? want[0] : cube ? want[1] : want[2];
+        CHECK(ok && !memcmp(st.volume_axes, expect, sizeof want[0]),
+              "%s, first AUTO frame %s: voxel order %+d%+d%+d, expected %+d%+d%+d (%s)",
+              cvr_test_datasets[ds].file, high ? "from above" : "level", st.volume_axes[0],
+              st.volume_axes[1], st.volume_axes[2], expect[0], expect[1], expect[2],
+              cvr_last_error(fresh));
+        printf("%s, first AUTO frame %s: voxel order %+d%+d%+d\n", cvr_test_datasets[ds].file,
+               high ? "from above" : "level", st.volume_axes[0], st.volume_axes[1], st.volume_axes[2]);
+        cvr_test_scene_close(&sc);
+      }
+      cvr_context_destroy(fresh);
+    }
   /* a context released while its helper thread still loads AUTO's kernels
    * (a new table starts one) waits for it; the next context renders as usual */
   for (int round = 0; round < 3 && backend == CVR_BACKEND_CUDA; ++round) {

@@ -368,19 +368,54 @@ static void copy_order(const cvr_volume *volume, int order[3]) {
   for (int a = 0; a < 3; ++a) order[a] = sign[a] * (axis[a] + 1);
 }
 
+/* A new table's voxel order, predicted from its first view: stored x along
+ * the volume axis nearest the screen's vertical, where a quarter turn puts
+ * it there without padding (Misaki et al.: views along stored x are the
+ * slow ones). Views turn most about the screen's vertical (horizontal
+ * drags, turntables, the benchmark's orbits), and then never look along
+ * it. On the H100 every table of the real volumes and the micro-benchmark
+ * whose trials turned the copy converged to that order in orbits about y,
+ * and the first orbits before that paid 1.2-2.1% of the converged orbit's
+ * time for the volume's own order (tools/bench/results/2026-11-26-h100-
+ * predicted-order). A view that looks along stored x after all still
+ * holds a rotation trial. Leaves t->order as it is (none) where nothing is
+ * predicted: no axis is within 45 degrees of the vertical, or x is it. */
+static void predict_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
+                          const cvr_view *view, const cvr_render_settings *s) {
+  cvr_ray_params p;
+  if (cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p) != CVR_OK) return;
+  float centre[3], top[3], up_world[3], up[3];
+  cvr_transform_point4(p.clip_to_world, 0.0f, 0.0f, 0.0f, centre);
+  cvr_transform_point4(p.clip_to_world, 0.0f, 1.0f, 0.0f, top);
+  for (int a = 0; a < 3; ++a) up_world[a] = top[a] - centre[a];
+  cvr_transform_vector(p.world_to_index, up_world, up);
+  int axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (fabsf(up[a]) > fabsf(up[axis])) axis = a;
+  const double length = sqrt((double)up[0] * up[0] + (double)up[1] * up[1] + (double)up[2] * up[2]);
+  if (axis == 0 || !(fabs((double)up[axis]) >= 0.7071 * length) ||
+      volume->dims[axis] != volume->dims[0])
+    return;
+  int order[3] = {1, 2, 3};
+  cvr_rotation_turn_order(order, axis);
+  memcpy(t->order, order, sizeof order);
+}
+
 /* Turns the device copy to the voxel order table t last rendered in, which
  * its classes and cells measured in (a new copy starts in the volume's own;
- * a rotation trial turns it): the fewest quarter turns that reach it, once
- * per copy. Not while rotation is on (it turns the copy per view), nor for
- * a volume that does not turn (several components). *turned: whether it
- * turned. */
+ * a rotation trial turns it), or a new table's predicted order
+ * (predict_order): the fewest quarter turns that reach it, once per copy.
+ * Not while rotation is on (it turns the copy per view), nor for a volume
+ * that does not turn (several components). *turned: whether it turned. */
 static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
-                                const cvr_render_settings *s, int *turned) {
+                                const cvr_view *view, const cvr_render_settings *s,
+                                int *turned) {
   int order[3];
   *turned = 0;
-  if (ctx->backend != CVR_BACKEND_CUDA || !t->order[0] || t->rotation.decision == 1 ||
-      volume->components > 1)
+  if (ctx->backend != CVR_BACKEND_CUDA || t->rotation.decision == 1 || volume->components > 1)
     return CVR_OK;
+  if (!t->order[0]) predict_order(ctx, t, volume, view, s);
+  if (!t->order[0]) return CVR_OK;
   copy_order(volume, order);
   if (memcmp(order, t->order, sizeof order)) {
     /* padded as a trial pads (a copy that needs padding and renders NEVER
@@ -704,7 +739,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = view_class_of(ctx, volume, view, s, &k, dir, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
-  if ((st = restore_order(ctx, t, volume, s, &turned)) != CVR_OK) return st;
+  if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
@@ -848,7 +883,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   int turned = 0; /* (measured in the order the table renders in) */
-  if ((st = restore_order(ctx, t, volume, s, &turned)) != CVR_OK) return st;
+  if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, NULL)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */

@@ -435,10 +435,11 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
 }
 
 /* The view's class as the kernels see it: in the device copy's voxel order,
- * which in-place rotation turns. dir: the view direction there. */
+ * which in-place rotation turns, or (order not NULL) in that order. dir: the
+ * view direction there. */
 static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
-                                const cvr_render_settings *s, int *out, float dir[3],
-                                float own_dir[3]) {
+                                const cvr_render_settings *s, const int *order, int *out,
+                                float dir[3], float own_dir[3]) {
   cvr_ray_params p;
   const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
   if (st != CVR_OK) return st;
@@ -446,6 +447,11 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   if (ctx->backend == CVR_BACKEND_CUDA) {
     int axis[3], sign[3], offset[3];
     cvr_cuda_volume_orientation(volume, axis, sign, offset);
+    for (int a = 0; order && a < 3; ++a) { /* (directions only: no offsets) */
+      axis[a] = abs(order[a]) - 1;
+      sign[a] = order[a] > 0 ? 1 : -1;
+      offset[a] = 0;
+    }
     cvr_reorient_ray_params(&p, axis, sign, offset, &p);
   }
   *out = cvr_tuning_view_class(&p);
@@ -736,11 +742,11 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            cvr_render_stats *stats) {
   int k = 0, turned = 0;
   float dir[3], own_dir[3];
-  cvr_status st = view_class_of(ctx, volume, view, s, &k, dir, own_dir); /* (checks the view) */
+  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
-  if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, own_dir)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
@@ -841,9 +847,17 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
   int k = 0;
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir, NULL);
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL);
   if (st != CVR_OK) return st;
-  fill_info(ctx, table_for(ctx, volume, view, s), k, dir, s, out);
+  cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  /* in the voxel order AUTO's next frame renders in: the table's (kept or
+   * predicted), which that frame turns the copy to (restore_order) */
+  if (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision != 1 && volume->components == 1) {
+    if (!t->order[0]) predict_order(ctx, t, volume, view, s);
+    if (t->order[0] && (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, NULL)) != CVR_OK)
+      return st;
+  }
+  fill_info(ctx, t, k, dir, s, out);
   return CVR_OK;
 }
 
@@ -879,12 +893,12 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK && !image)
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, &k, dir, NULL);
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   int turned = 0; /* (measured in the order the table renders in) */
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
-  if (turned && (st = view_class_of(ctx, volume, view, s, &k, dir, NULL)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */

@@ -373,12 +373,13 @@ static void copy_order(const cvr_volume *volume, int order[3]) {
  * it there without padding (Misaki et al.: views along stored x are the
  * slow ones). Views turn most about the screen's vertical (horizontal
  * drags, turntables, the benchmark's orbits), and then never look along
- * it. On the H100 every table of the real volumes and the micro-benchmark
- * whose trials turned the copy converged to that order in orbits about y,
- * and the first orbits before that paid 1.2-2.1% of the converged orbit's
- * time for the volume's own order (tools/bench/results/2026-11-26-h100-
- * predicted-order). A view that looks along stored x after all still
- * holds a rotation trial. Leaves t->order as it is (none) where nothing is
+ * it. On the H100 the trials of the real volumes and the micro-benchmark
+ * left the copy in that order in orbits about y, nearly every run, and
+ * first orbits paid 0.5-2.4% of the converged orbit's time for running in
+ * the volume's own order until then; predicted, they cost 1.1-2.7% over
+ * the converged orbit in all, against 2.1-4.0%
+ * (tools/bench/results/2026-11-26-h100-predicted-order). A view that looks
+ * along stored x after all still holds a rotation trial. Leaves t->order as it is (none) where nothing is
  * predicted: no axis is within 45 degrees of the vertical, or x is it. */
 static void predict_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
                           const cvr_view *view, const cvr_render_settings *s) {

@@ -587,6 +587,69 @@ static void check_cells(void) {
   CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
 }
 
+/* A view among its class's cells (cvr_tuning_cells_at): at its cell's
+ * centre its own cell alone chooses; near an edge the cell beside it weighs
+ * in by how far off the centre the view lies, and a finalist the own cell
+ * has not measured stays out. Class 16 (along z), views leaning 5 degrees
+ * toward x (a centre) and 15 degrees toward y (cell A's centre), 19.9 (A's
+ * edge toward B) or 10.1 (A's other edge, beyond which the class has no
+ * cell). A measured candidate 1 at 0.97 of the class's best and 2 at 0.99;
+ * B 1.07 and 0.93, and 3 at 0.80, which A never measured. */
+static void check_view_cells(void) {
+  static cvr_tuning_table t;
+  memset(&t, 0, sizeof t);
+  const int k = 16, repeats = 6;
+  cvr_tuning_class *c = &t.classes[k];
+  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+  for (int i = 0; i < c->count; ++i)
+    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < 4 ? 1.0 + 0.02 * i : 2.0, 10.0);
+  const double deg = 3.14159265358979323846 / 180.0, x_lean = tan(5.0 * deg);
+  const float centre[3] = {(float)x_lean, (float)tan(15.0 * deg), 1.0f},
+              edge[3] = {(float)x_lean, (float)tan(19.9 * deg), 1.0f},
+              other_edge[3] = {(float)x_lean, (float)tan(10.1 * deg), 1.0f},
+              in_b[3] = {(float)x_lean, (float)tan(25.0 * deg), 1.0f};
+  const int a = cvr_tuning_cell_bin(k, centre), b = cvr_tuning_cell_bin(k, in_b);
+  CHECK(c->best == 0 && cvr_tuning_cell_bin(k, edge) == a && cvr_tuning_cell_bin(k, other_edge) == a &&
+            b == a + 1,
+        "view cells: best %d, bins %d %d %d %d", c->best, a, cvr_tuning_cell_bin(k, edge),
+        cvr_tuning_cell_bin(k, other_edge), b);
+  cvr_tuning_cell *cell_a = cvr_tuning_cell_for(&t, k, a, 1), *cell_b = cvr_tuning_cell_for(&t, k, b, 1);
+  for (int r = 0; r < repeats; ++r) {
+    cvr_tuning_cell_record(cell_a, 1, 0.97);
+    cvr_tuning_cell_record(cell_a, 2, 0.99);
+    cvr_tuning_cell_record(cell_b, 1, 1.07);
+    cvr_tuning_cell_record(cell_b, 2, 0.93);
+    cvr_tuning_cell_record(cell_b, 3, 0.80);
+  }
+  cvr_tuning_view_cells at_centre, at_edge, at_other_edge, nowhere;
+  cvr_tuning_cells_at(&t, k, centre, 0, &at_centre);
+  cvr_tuning_cells_at(&t, k, edge, 0, &at_edge);
+  cvr_tuning_cells_at(&t, k, other_edge, 0, &at_other_edge);
+  const float unseen[3] = {(float)x_lean, (float)tan(-45.0 * deg), 1.0f};
+  cvr_tuning_cells_at(&t, k, unseen, 0, &nowhere);
+  const double edge_ratio = cvr_tuning_view_ratio(&at_edge, c, 2);
+  /* (at the centre B may weigh in by rounding: a weight near 0) */
+  CHECK(at_centre.own == cell_a && at_centre.weights[0] > 0.999 && at_edge.own == cell_a &&
+            at_edge.count == 2 && at_edge.cells[1] == cell_b &&
+            fabs(at_edge.weights[1] - 0.49) < 0.002 && at_other_edge.count == 1 &&
+            !nowhere.own && nowhere.count == 0,
+        "view cells: %d at the centre (own %.4f), %d at the edge, %d at the other edge, %d unseen",
+        at_centre.count, at_centre.weights[0], at_edge.count, at_other_edge.count,
+        nowhere.count);
+  CHECK(cvr_tuning_view_choice(&at_centre, c, repeats) == 1 &&
+            cvr_tuning_cell_choice(cell_a, c, repeats) == 1 &&
+            cvr_tuning_view_choice(&at_other_edge, c, repeats) == 1 &&
+            cvr_tuning_view_choice(&at_edge, c, repeats) == 2 &&
+            fabs(edge_ratio - (0.51 * 0.99 + 0.49 * 0.93)) < 0.002 &&
+            cvr_tuning_view_ratio(&at_edge, c, 3) == INFINITY &&
+            cvr_tuning_view_choice(&nowhere, c, repeats) == c->best &&
+            cvr_tuning_view_choice(NULL, c, repeats) == c->best,
+        "view cells: the centre renders %s, the edge %s (%.4f of the best), the other edge %s",
+        c->names[cvr_tuning_view_choice(&at_centre, c, repeats)],
+        c->names[cvr_tuning_view_choice(&at_edge, c, repeats)], edge_ratio,
+        c->names[cvr_tuning_view_choice(&at_other_edge, c, repeats)]);
+}
+
 /* In-place rotation, measured (tuner.h): trials only at views well toward
  * stored x; seven trials decide by their median (two if neither was faster,
  * three if their median was not); once on, turns that cost more than the
@@ -1236,6 +1299,7 @@ int main(int argc, char **argv) {
     check_budget();
     check_prediction();
     check_cells();
+    check_view_cells();
     check_rotation();
     check_cache(dir);
   }

@@ -242,7 +242,9 @@ static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
   }
 }
 
-/* What table t renders: each class's best and its cells' choices. */
+/* What table t renders: each class's best and its cells' choices (a view
+ * near a cell's edge may render another finalist its cell measured, as
+ * the cell beside it weighs in: stand_in until that kernel is loaded). */
 static void table_renders(const cvr_tuning_table *t, int repeats,
                           unsigned char out[CVR_TUNING_CLASSES][CVR_TUNING_MAX_CANDIDATES]) {
   memset(out, 0, CVR_TUNING_CLASSES * sizeof out[0]);
@@ -602,10 +604,11 @@ static int stand_in(const cvr_tuning_class *c,
   return pick >= 0 ? pick : c->best;
 }
 
-/* One AUTO frame of class k. cell: the view's, once the class has
- * converged (NULL before). quiet: no kernel load overlaps it (a frame
+/* One AUTO frame of class k. cells: the view's, once the class has
+ * converged (NULL before): its own measures, all of them choose. quiet: no kernel load overlaps it (a frame
  * measured, or kept as the next one's reference, must be quiet). */
-static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_tuning_cell *cell,
+static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
+                             const cvr_tuning_view_cells *cells,
                              const float dir[3], const cvr_volume *volume,
                              const cvr_transfer_function *tf, const cvr_view *view,
                              const cvr_render_settings *s, const cvr_image *image, int quiet,
@@ -615,6 +618,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
   const int repeats = s->tuning_repeats;
+  cvr_tuning_cell *cell = cells ? cells->own : NULL;
   const int converged = cell != NULL;
   /* candidates are measured against the class's best at the frame before (a
    * neighbouring view): a frame of the best comes first, then one of a
@@ -662,7 +666,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
   const int wants_reference = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
   if (wants_reference) i = -1;
   const int reference_frame = wants_reference && !waits_for_kernel(c, waiting, c->best);
-  const int choice = cvr_tuning_cell_choice(cell, c, repeats); /* (the class's best before) */
+  const int choice = cvr_tuning_view_choice(cells, c, repeats); /* (the class's best before) */
   int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
   if (waits_for_kernel(c, waiting, rendered)) rendered = stand_in(c, waiting);
   run = concrete(ctx, t, c, rendered, s);
@@ -686,7 +690,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
       !measurable ? 0.0
       : i >= 0    ? out->kernel_ms - reference_ms
       : reference_frame && choice != c->best
-          ? out->kernel_ms * (1.0 - cvr_tuning_cell_ratio(cell, c, choice))
+          ? out->kernel_ms * (1.0 - cvr_tuning_view_ratio(cells, c, choice))
           : 0.0;
   if (i >= 0 && cell && measurable) /* near ties: charged net (tuner.h) */
     cvr_tuning_budget_cell_frame(&t->budget, out->kernel_ms, reference_ms);
@@ -696,7 +700,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k, cvr_t
    * cell's choice), and whether it agrees with the last one's */
   double as_best = 0.0;
   if (i < 0 && measurable && quiet) {
-    const double ratio = rendered == best ? 1.0 : cvr_tuning_cell_ratio(cell, c, rendered);
+    const double ratio = rendered == best ? 1.0 : cvr_tuning_view_ratio(cells, c, rendered);
     if (ratio > 0.0 && isfinite(ratio)) as_best = out->kernel_ms / ratio;
   }
   const int steady = as_best > 0.0 && tu->steady_table == t && tu->steady_class == k &&
@@ -762,15 +766,19 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
   waiting_for_kernels(tu, instance, c, waiting);
   /* a converged class goes on in the view's cell: its finalists again, here */
-  cvr_tuning_cell *cell = cvr_tuning_next(c, s->tuning_repeats) < 0
-                              ? cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1)
-                              : NULL;
+  cvr_tuning_view_cells view_cells;
+  const cvr_tuning_view_cells *cells = NULL;
+  if (cvr_tuning_next(c, s->tuning_repeats) < 0) {
+    cvr_tuning_cells_at(t, k, dir, 1, &view_cells);
+    cells = &view_cells;
+  }
+  const cvr_tuning_cell *cell = cells ? cells->own : NULL;
   int next = cell ? cvr_tuning_cell_next(cell, c, s->tuning_repeats)
                   : cvr_tuning_next_ready(c, s->tuning_repeats, waiting);
   if (next >= 0 && waiting[next]) next = -1; /* (a kept table's cell) */
   /* a kept choice whose kernel waits (stand_in) measures nothing: measuring
    * holds the helper thread, which loads that kernel */
-  if (waits_for_kernel(c, waiting, cvr_tuning_cell_choice(cell, c, s->tuning_repeats))) next = -1;
+  if (waits_for_kernel(c, waiting, cvr_tuning_view_choice(cells, c, s->tuning_repeats))) next = -1;
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);
@@ -778,7 +786,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
   ++tu->frames;
-  st = auto_frame(ctx, t, k, cell, dir, volume, tf, view, s, image, quiet, instance, waiting,
+  st = auto_frame(ctx, t, k, cells, dir, volume, tf, view, s, image, quiet, instance, waiting,
                   &local);
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
@@ -812,7 +820,9 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float 
   memset(out, 0, sizeof *out);
   out->view_class = k;
   cvr_tuning_view_class_name(k, out->view_class_name, sizeof out->view_class_name);
-  const cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 0);
+  cvr_tuning_view_cells cells;
+  cvr_tuning_cells_at(t, k, dir, 0, &cells);
+  const cvr_tuning_cell *cell = cells.own;
   /* tuning while the class measures, then while the view's cell does, or
    * a rotation trial waits for the view */
   out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0 ||
@@ -824,7 +834,7 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float 
     out->measured += c->measured[i] > 0;
     out->dropped += c->dropped[i];
   }
-  const int choice = cvr_tuning_cell_choice(cell, c, s->tuning_repeats);
+  const int choice = cvr_tuning_view_choice(&cells, c, s->tuning_repeats);
   describe(ctx, t, c, choice, out->configuration, sizeof out->configuration);
   out->settings = concrete(ctx, t, c, choice, s);
   snprintf(out->warning, sizeof out->warning, "%s", ctx->tuner->warning);

@@ -456,19 +456,79 @@ double cvr_tuning_budget_spent(const cvr_tuning_budget *b) {
   return b->spent_ms[0] + b->spent_ms[1] + fmax(0.0, b->cells_ms);
 }
 
-int cvr_tuning_cell_bin(int view_class, const float d[3]) {
+#define CELL_STEPS (180 / CVR_TUNING_CELL_DEGREES) /* per lean */
+
+/* Where view direction d lies among class k's cells: which way along the
+ * class's normal (the return value) and its lean toward each axis of the
+ * plane, -90 .. 90 degrees, in cell widths from -90 (pos). */
+static int cell_place(int view_class, const float d[3], double pos[2]) {
   const int normal = CVR_TUNING_CLASS_AXIS(view_class);
   const int primary = normal == 0 ? 1 : 0, secondary = 3 - normal - primary;
   const double along = fabs((double)d[normal]);
-  const int steps = 180 / CVR_TUNING_CELL_DEGREES;
-  int q[2];
   const int axes[2] = {primary, secondary};
-  for (int a = 0; a < 2; ++a) { /* the lean toward each axis of the plane, -90 .. 90 degrees */
+  for (int a = 0; a < 2; ++a) {
     const double lean = atan2((double)d[axes[a]], along) * (180.0 / 3.14159265358979323846);
-    const int step = (int)floor((lean + 90.0) / (double)CVR_TUNING_CELL_DEGREES);
-    q[a] = step < 0 ? 0 : step >= steps ? steps - 1 : step;
+    pos[a] = (lean + 90.0) / (double)CVR_TUNING_CELL_DEGREES;
   }
-  return (d[normal] < 0.0f ? 1 : 0) * steps * steps + q[0] * steps + q[1];
+  return d[normal] < 0.0f ? 1 : 0;
+}
+
+static int cell_step(double pos) {
+  const int step = (int)floor(pos);
+  return step < 0 ? 0 : step >= CELL_STEPS ? CELL_STEPS - 1 : step;
+}
+
+static int bin_of(int side, int q0, int q1) {
+  return side * CELL_STEPS * CELL_STEPS + q0 * CELL_STEPS + q1;
+}
+
+int cvr_tuning_cell_bin(int view_class, const float d[3]) {
+  double pos[2];
+  const int side = cell_place(view_class, d, pos);
+  return bin_of(side, cell_step(pos[0]), cell_step(pos[1]));
+}
+
+/* Class k's cell `bin`, if there is one (its use not counted). */
+static const cvr_tuning_cell *find_cell(const cvr_tuning_table *t, int view_class, int bin) {
+  for (int j = 0; j < CVR_TUNING_CELLS; ++j)
+    if (t->cells[j].used && t->cells[j].view_class == view_class && t->cells[j].bin == bin)
+      return &t->cells[j];
+  return NULL;
+}
+
+void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int create,
+                         cvr_tuning_view_cells *out) {
+  memset(out, 0, sizeof *out);
+  double pos[2], weight[2];
+  int q[2], next[2];
+  const int side = cell_place(view_class, d, pos);
+  for (int a = 0; a < 2; ++a) {
+    q[a] = cell_step(pos[a]);
+    const double off = pos[a] - (q[a] + 0.5); /* from the cell's centre, -0.5 .. 0.5 */
+    next[a] = q[a] + (off >= 0.0 ? 1 : -1);
+    weight[a] = next[a] >= 0 && next[a] < CELL_STEPS ? fmin(0.5, fabs(off)) : 0.0;
+  }
+  out->own = cvr_tuning_cell_for(t, view_class, bin_of(side, q[0], q[1]), create);
+  if (!out->own) return;
+  const int corner[4][2] = {{q[0], q[1]}, {next[0], q[1]}, {q[0], next[1]}, {next[0], next[1]}};
+  const double w[4] = {(1.0 - weight[0]) * (1.0 - weight[1]), weight[0] * (1.0 - weight[1]),
+                       (1.0 - weight[0]) * weight[1], weight[0] * weight[1]};
+  for (int j = 0; j < 4; ++j) {
+    const cvr_tuning_cell *cell =
+        j == 0 ? out->own : w[j] > 0.0 ? find_cell(t, view_class, bin_of(side, corner[j][0], corner[j][1])) : NULL;
+    if (!cell) continue; /* (another class's views, or none seen there yet) */
+    out->cells[out->count] = cell;
+    out->weights[out->count++] = w[j];
+  }
+}
+
+/* A view that sees one cell alone (cell may be NULL: none). */
+static void one_cell(const cvr_tuning_cell *cell, cvr_tuning_view_cells *out) {
+  memset(out, 0, sizeof *out);
+  if (!cell) return;
+  out->cells[0] = cell;
+  out->weights[0] = 1.0;
+  out->count = 1;
 }
 
 cvr_tuning_cell *cvr_tuning_cell_for(cvr_tuning_table *t, int view_class, int bin, int create) {
@@ -516,8 +576,29 @@ static double cell_mean(const cvr_tuning_cell *cell, int i) {
   return cell && cell->measured[i] ? cell->ratio_sum[i] / cell->measured[i] : INFINITY;
 }
 
+/* Candidate i's ratio to the class's best at a view: the weighted mean of
+ * its cells' means, over those that measured it at least `least` times (at
+ * least once); infinite unless the view's own cell has. */
+static double view_mean(const cvr_tuning_view_cells *v, int i, int least) {
+  if (least < 1) least = 1;
+  if (!v || !v->count || v->cells[0]->measured[i] < least) return INFINITY;
+  double sum = 0.0, weight = 0.0;
+  for (int j = 0; j < v->count; ++j)
+    if (v->cells[j]->measured[i] >= least) {
+      sum += v->weights[j] * cell_mean(v->cells[j], i);
+      weight += v->weights[j];
+    }
+  return sum / weight;
+}
+
+double cvr_tuning_view_ratio(const cvr_tuning_view_cells *v, const cvr_tuning_class *c, int i) {
+  return i == c->best ? 1.0 : view_mean(v, i, 1);
+}
+
 double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i) {
-  return i == c->best ? 1.0 : cell_mean(cell, i);
+  cvr_tuning_view_cells v;
+  one_cell(cell, &v);
+  return cvr_tuning_view_ratio(&v, c, i);
 }
 
 int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
@@ -538,20 +619,27 @@ int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
   return pick;
 }
 
-int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
+int cvr_tuning_view_choice(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
+                           int repeats) {
   int finalists[CVR_TUNING_FINALISTS];
-  const int n = cell ? cvr_tuning_finalists(c, finalists) : 0;
+  const int n = v && v->count ? cvr_tuning_finalists(c, finalists) : 0;
   const int enough = repeats < 2 ? repeats : 2;
   int choice = c->best;
   double least = 1.0; /* the class's best, against itself */
   for (int f = 0; f < n; ++f) {
-    const int i = finalists[f];
-    if (cell->measured[i] >= enough && cell_mean(cell, i) < least) {
-      least = cell_mean(cell, i);
-      choice = i;
+    const double mean = view_mean(v, finalists[f], enough);
+    if (mean < least) {
+      least = mean;
+      choice = finalists[f];
     }
   }
   return choice;
+}
+
+int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
+  cvr_tuning_view_cells v;
+  one_cell(cell, &v);
+  return cvr_tuning_view_choice(&v, c, repeats);
 }
 
 void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {

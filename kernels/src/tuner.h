@@ -358,6 +358,35 @@ CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning
 /* Candidate i's mean ratio to the class's best in the cell (1 for the best
  * itself; infinite if not measured there). */
 CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i);
+/* A view among its class's cells. Its own cell measures; what it renders
+ * weighs the own cell's means with those of the neighbouring cells of the
+ * class toward which the view lies off its cell's centre, bilinearly in the
+ * two leans: a cell's means are over its views, CVR_TUNING_CELL_DEGREES
+ * wide, and at an edge they are centred half a cell away from the view. A
+ * view at an edge weighs both cells alike, one at the centre its own alone.
+ * (On the H100 bonsai's misses of 5% of the oracle were at 0, 170-180 and
+ * 240-270 degrees, views on the edge of a cell, as all its orbit's views
+ * at every 10 degrees are, whose choice was 5-7% slower there:
+ * tools/bench/results/2026-11-26-h100-predicted-order.) */
+typedef struct cvr_tuning_view_cells {
+  cvr_tuning_cell *own;             /* NULL: none (then count is 0) */
+  const cvr_tuning_cell *cells[4]; /* own first, then the neighbours there are */
+  double weights[4];
+  int count;
+} cvr_tuning_view_cells;
+/* The cells around view direction d (index space, as the class) in class
+ * k; create: make the own cell if there is none (cvr_tuning_cell_for). */
+CVR_API void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3],
+                                 int create, cvr_tuning_view_cells *out);
+/* What the view renders: as cvr_tuning_cell_choice, each finalist's mean
+ * the weighted mean over the view's cells that measured it as often (the
+ * own cell must have). v may be NULL: the class's best. */
+CVR_API int cvr_tuning_view_choice(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
+                                   int repeats);
+/* Candidate i's ratio to the class's best at the view, the same way (1 for
+ * the best; infinite unless the own cell measured it). */
+CVR_API double cvr_tuning_view_ratio(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
+                                     int i);
 /* A cell's measured frame in the budget: its kernel time ms against its
  * reference's, net (CVR_TUNING_CELL_CREDIT). */
 CVR_API void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double reference_ms);

@@ -609,11 +609,12 @@ static void check_view_cells(void) {
               other_edge[3] = {(float)x_lean, (float)tan(10.1 * deg), 1.0f},
               in_b[3] = {(float)x_lean, (float)tan(25.0 * deg), 1.0f};
   const int a = cvr_tuning_cell_bin(k, centre), b = cvr_tuning_cell_bin(k, in_b);
-  CHECK(c->best == 0 && cvr_tuning_cell_bin(k, edge) == a && cvr_tuning_cell_bin(k, other_edge) == a &&
-            b == a + 1,
+  CHECK(c->best == 0 && cvr_tuning_cell_bin(k, edge) == a &&
+            cvr_tuning_cell_bin(k, other_edge) == a && b == a + 1,
         "view cells: best %d, bins %d %d %d %d", c->best, a, cvr_tuning_cell_bin(k, edge),
         cvr_tuning_cell_bin(k, other_edge), b);
-  cvr_tuning_cell *cell_a = cvr_tuning_cell_for(&t, k, a, 1), *cell_b = cvr_tuning_cell_for(&t, k, b, 1);
+  cvr_tuning_cell *cell_a = cvr_tuning_cell_for(&t, k, a, 1);
+  cvr_tuning_cell *cell_b = cvr_tuning_cell_for(&t, k, b, 1);
   for (int r = 0; r < repeats; ++r) {
     cvr_tuning_cell_record(cell_a, 1, 0.97);
     cvr_tuning_cell_record(cell_a, 2, 0.99);

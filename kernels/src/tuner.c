@@ -514,9 +514,10 @@ void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], 
   const double w[4] = {(1.0 - weight[0]) * (1.0 - weight[1]), weight[0] * (1.0 - weight[1]),
                        (1.0 - weight[0]) * weight[1], weight[0] * weight[1]};
   for (int j = 0; j < 4; ++j) {
-    const cvr_tuning_cell *cell =
-        j == 0 ? out->own : w[j] > 0.0 ? find_cell(t, view_class, bin_of(side, corner[j][0], corner[j][1])) : NULL;
-    if (!cell) continue; /* (another class's views, or none seen there yet) */
+    const cvr_tuning_cell *cell = out->own;
+    if (j > 0) /* (none: another class's views, or none seen there yet) */
+      cell = w[j] > 0.0 ? find_cell(t, view_class, bin_of(side, corner[j][0], corner[j][1])) : NULL;
+    if (!cell) continue;
     out->cells[out->count] = cell;
     out->weights[out->count++] = w[j];
   }

@@ -381,17 +381,15 @@ static void copy_order(const cvr_volume *volume, int order[3]) {
  * the volume's own order until then; predicted, they cost 1.1-2.7% over
  * the converged orbit in all, against 2.1-4.0%
  * (tools/bench/results/2026-11-26-h100-predicted-order). A view that looks
- * along stored x after all still holds a rotation trial. Leaves t->order as it is (none) where nothing is
- * predicted: no axis is within 45 degrees of the vertical, or x is it. */
+ * along stored x after all still holds a rotation trial. Leaves t->order
+ * as it is (none) where nothing is predicted: no axis is within 45 degrees
+ * of the vertical, or x is it. */
 static void predict_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
                           const cvr_view *view, const cvr_render_settings *s) {
   cvr_ray_params p;
   if (cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p) != CVR_OK) return;
-  float centre[3], top[3], up_world[3], up[3];
-  cvr_transform_point4(p.clip_to_world, 0.0f, 0.0f, 0.0f, centre);
-  cvr_transform_point4(p.clip_to_world, 0.0f, 1.0f, 0.0f, top);
-  for (int a = 0; a < 3; ++a) up_world[a] = top[a] - centre[a];
-  cvr_transform_vector(p.world_to_index, up_world, up);
+  float right[3], up[3];
+  cvr_screen_steps_index(&p, right, up);
   int axis = 0;
   for (int a = 1; a < 3; ++a)
     if (fabsf(up[a]) > fabsf(up[axis])) axis = a;
@@ -404,21 +402,31 @@ static void predict_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volum
   memcpy(t->order, order, sizeof order);
 }
 
-/* Turns the device copy to the voxel order table t last rendered in, which
- * its classes and cells measured in (a new copy starts in the volume's own;
- * a rotation trial turns it), or a new table's predicted order
- * (predict_order): the fewest quarter turns that reach it, once per copy.
+/* Whether AUTO's next frame of table t renders in the table's voxel order
+ * (t->order): the one it last rendered in, which its classes and cells
+ * measured in (a new copy starts in the volume's own; a rotation trial
+ * turns it), or a new table's predicted from this view (predict_order).
  * Not while rotation is on (it turns the copy per view), nor for a volume
- * that does not turn (several components). *turned: whether it turned. */
+ * that does not turn (several components), nor a new table where nothing
+ * is predicted. */
+static int renders_in_table_order(cvr_context *ctx, cvr_tuning_table *t,
+                                  const cvr_volume *volume, const cvr_view *view,
+                                  const cvr_render_settings *s) {
+  if (ctx->backend != CVR_BACKEND_CUDA || t->rotation.decision == 1 || volume->components > 1)
+    return 0;
+  if (!t->order[0]) predict_order(ctx, t, volume, view, s);
+  return t->order[0] != 0;
+}
+
+/* Turns the device copy to the table's voxel order where the next frame
+ * renders in it (renders_in_table_order): the fewest quarter turns that
+ * reach it, once per copy. *turned: whether it turned. */
 static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
                                 const cvr_view *view, const cvr_render_settings *s,
                                 int *turned) {
   int order[3];
   *turned = 0;
-  if (ctx->backend != CVR_BACKEND_CUDA || t->rotation.decision == 1 || volume->components > 1)
-    return CVR_OK;
-  if (!t->order[0]) predict_order(ctx, t, volume, view, s);
-  if (!t->order[0]) return CVR_OK;
+  if (!renders_in_table_order(ctx, t, volume, view, s)) return CVR_OK;
   copy_order(volume, order);
   if (memcmp(order, t->order, sizeof order)) {
     /* padded as a trial pads (a copy that needs padding and renders NEVER
@@ -861,13 +869,11 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
-  /* in the voxel order AUTO's next frame renders in: the table's (kept or
-   * predicted), which that frame turns the copy to (restore_order) */
-  if (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision != 1 && volume->components == 1) {
-    if (!t->order[0]) predict_order(ctx, t, volume, view, s);
-    if (t->order[0] && (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, NULL)) != CVR_OK)
-      return st;
-  }
+  /* in the voxel order AUTO's next frame renders in, which that frame turns
+   * the copy to (restore_order) */
+  if (renders_in_table_order(ctx, t, volume, view, s) &&
+      (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, NULL)) != CVR_OK)
+    return st;
   fill_info(ctx, t, k, dir, s, out);
   return CVR_OK;
 }

@@ -26,6 +26,19 @@ void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]) {
   }
 }
 
+void cvr_screen_steps_index(const cvr_ray_params *p, float right[3], float up[3]) {
+  float c[3], r[3], u[3];
+  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 0.0f, c);
+  cvr_transform_point4(p->clip_to_world, 2.0f / (float)p->width, 0.0f, 0.0f, r);
+  cvr_transform_point4(p->clip_to_world, 0.0f, 2.0f / (float)p->height, 0.0f, u);
+  for (int a = 0; a < 3; ++a) {
+    r[a] -= c[a];
+    u[a] -= c[a];
+  }
+  cvr_transform_vector(p->world_to_index, r, right);
+  cvr_transform_vector(p->world_to_index, u, up);
+}
+
 void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice *out) {
   float dir[3];
   cvr_view_direction_index(p, dir);
@@ -33,19 +46,9 @@ void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice 
   for (int a = 1; a < 3; ++a)
     if (fabsf(dir[a]) > fabsf(dir[normal])) normal = a;
   const int primary = normal == 0 ? 1 : 0;
-
-  /* one pixel to the right and one up, at mid depth, in index space: how far
-   * each moves along the primary axis */
-  float c[3], right[3], up[3], u[3], v[3];
-  cvr_transform_point4(p->clip_to_world, 0.0f, 0.0f, 0.0f, c);
-  cvr_transform_point4(p->clip_to_world, 2.0f / (float)p->width, 0.0f, 0.0f, right);
-  cvr_transform_point4(p->clip_to_world, 0.0f, 2.0f / (float)p->height, 0.0f, up);
-  for (int a = 0; a < 3; ++a) {
-    right[a] -= c[a];
-    up[a] -= c[a];
-  }
-  cvr_transform_vector(p->world_to_index, right, u);
-  cvr_transform_vector(p->world_to_index, up, v);
+  /* how far a pixel's step right and up each move along the primary axis */
+  float u[3], v[3];
+  cvr_screen_steps_index(p, u, v);
   out->plane_normal_axis = normal;
   out->primary_axis = primary;
   out->horizontal = fabsf(u[primary]) >= fabsf(v[primary]);

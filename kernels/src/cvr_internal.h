@@ -209,6 +209,8 @@ void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice 
 /* The viewing direction in index space: eye to the volume's centre
  * (perspective) or along the rays (parallel). */
 void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
+/* One pixel to the right and one up, at mid depth, in index space. */
+void cvr_screen_steps_index(const cvr_ray_params *p, float right[3], float up[3]);
 
 /* rotation_policy.c: whether a view looking along dir (stored index space)
  * calls for a quarter turn under the policy. */

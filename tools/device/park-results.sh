@@ -17,9 +17,10 @@ case ${1:-} in
 park)
   limit=$((${2:-40} * 1024 * 1024))
   cd "$root"
-  total=$(git ls-files -z | xargs -0 stat -c %s 2>/dev/null | awk '{s += $1} END {print s + 0}')
+  # (what is parked already is tracked but gone: not counted, not parked again)
+  total=$( (git ls-files -z | xargs -0 stat -c %s 2>/dev/null || true) | awk '{s += $1} END {print s + 0}')
   # largest first
-  git ls-files -z 'tools/bench/results/*/runs*.tar.xz' | xargs -0 -r stat -c '%s %n' |
+  (git ls-files -z 'tools/bench/results/*/runs*.tar.xz' | xargs -0 -r stat -c '%s %n' 2>/dev/null || true) |
     sort -rn | while read -r size path; do
       ((total > limit)) || break
       mkdir -p "$parked/$(dirname "$path")"

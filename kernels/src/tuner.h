@@ -364,10 +364,12 @@ CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuni
  * two leans: a cell's means are over its views, CVR_TUNING_CELL_DEGREES
  * wide, and at an edge they are centred half a cell away from the view. A
  * view at an edge weighs both cells alike, one at the centre its own alone.
- * (On the H100 bonsai's misses of 5% of the oracle were at 0, 170-180 and
- * 240-270 degrees, views on the edge of a cell, as all its orbit's views
- * at every 10 degrees are, whose choice was 5-7% slower there:
- * tools/bench/results/2026-11-26-h100-predicted-order.) */
+ * On the H100 bonsai's misses of 5% of the oracle were at views on a
+ * cell's edge, as all its orbit's views at every 10 degrees are, where the
+ * cell chose 5-7% slower than the cell beside it. Weighed so, misses by a
+ * cell's choice halved over five volumes (10 against 19 in 8 pairs of
+ * runs), and views within 5% of the oracle on real data rose by 0.75 of
+ * 144 per run (tools/bench/results/2026-11-26-h100-view-cells). */
 typedef struct cvr_tuning_view_cells {
   cvr_tuning_cell *own;             /* NULL: none (then count is 0) */
   const cvr_tuning_cell *cells[4]; /* own first, then the neighbours there are */

@@ -487,6 +487,18 @@ static void check_budget(void) {
         CVR_TUNING_BUDGET_EARLY_FRAMES);
 }
 
+/* Class k of an empty table t, converged: its first n candidates measured
+ * `repeats` times at cost[i], the rest at 2 (no finalists). */
+static cvr_tuning_class *converged_class(cvr_tuning_table *t, int k, int repeats,
+                                         const double *cost, int n) {
+  memset(t, 0, sizeof *t);
+  cvr_tuning_class *c = &t->classes[k];
+  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+  for (int i = 0; i < c->count; ++i)
+    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < n ? cost[i] : 2.0, 10.0);
+  return c;
+}
+
 /* Cells: a converged class whose best is not every view's. The class
  * measured candidate 1 fastest (0.95), 0, 2 and 3 close (finalists), 4 far;
  * six cells of it see other costs (relative to the class's best there):
@@ -496,13 +508,9 @@ static void check_budget(void) {
  * its own best, the exact one where it is 7% or more ahead. */
 static void check_cells(void) {
   static cvr_tuning_table t;
-  memset(&t, 0, sizeof t);
   const int k = 1, repeats = 6;
-  cvr_tuning_class *c = &t.classes[k];
-  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
   const double class_cost[5] = {1.0, 0.95, 1.02, 1.05, 1.3};
-  for (int i = 0; i < c->count; ++i)
-    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < 5 ? class_cost[i] : 2.0, 10.0);
+  cvr_tuning_class *c = converged_class(&t, k, repeats, class_cost, 5);
   int finalists[CVR_TUNING_FINALISTS];
   const int n = cvr_tuning_finalists(c, finalists);
   CHECK(c->best == 1 && n == 3 && finalists[0] == 0 && finalists[1] == 2 && finalists[2] == 3,
@@ -597,12 +605,9 @@ static void check_cells(void) {
  * B 1.07 and 0.93, and 3 at 0.80, which A never measured. */
 static void check_view_cells(void) {
   static cvr_tuning_table t;
-  memset(&t, 0, sizeof t);
   const int k = 16, repeats = 6;
-  cvr_tuning_class *c = &t.classes[k];
-  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
-  for (int i = 0; i < c->count; ++i)
-    for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < 4 ? 1.0 + 0.02 * i : 2.0, 10.0);
+  const double class_cost[4] = {1.0, 1.02, 1.04, 1.06};
+  cvr_tuning_class *c = converged_class(&t, k, repeats, class_cost, 4);
   const double deg = 3.14159265358979323846 / 180.0, x_lean = tan(5.0 * deg);
   const float centre[3] = {(float)x_lean, (float)tan(15.0 * deg), 1.0f},
               edge[3] = {(float)x_lean, (float)tan(19.9 * deg), 1.0f},

@@ -613,8 +613,9 @@ static int stand_in(const cvr_tuning_class *c,
 }
 
 /* One AUTO frame of class k. cells: the view's, once the class has
- * converged (NULL before): its own measures, all of them choose. quiet: no kernel load overlaps it (a frame
- * measured, or kept as the next one's reference, must be quiet). */
+ * converged (NULL before): its own measures, all of them choose. quiet: no
+ * kernel load overlaps it (a frame measured, or kept as the next one's
+ * reference, must be quiet). */
 static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
                              const cvr_tuning_view_cells *cells,
                              const float dir[3], const cvr_volume *volume,

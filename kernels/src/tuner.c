@@ -596,12 +596,6 @@ double cvr_tuning_view_ratio(const cvr_tuning_view_cells *v, const cvr_tuning_cl
   return i == c->best ? 1.0 : view_mean(v, i, 1);
 }
 
-double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i) {
-  cvr_tuning_view_cells v;
-  one_cell(cell, &v);
-  return cvr_tuning_view_ratio(&v, c, i);
-}
-
 int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int repeats) {
   int finalists[CVR_TUNING_FINALISTS];
   const int n = cvr_tuning_finalists(c, finalists);

@@ -355,9 +355,6 @@ CVR_API int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_c
  * class's best. cell may be NULL. */
 CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
                                    int repeats);
-/* Candidate i's mean ratio to the class's best in the cell (1 for the best
- * itself; infinite if not measured there). */
-CVR_API double cvr_tuning_cell_ratio(const cvr_tuning_cell *cell, const cvr_tuning_class *c, int i);
 /* A view among its class's cells. Its own cell measures; what it renders
  * weighs the own cell's means with those of the neighbouring cells of the
  * class toward which the view lies off its cell's centre, bilinearly in the

@@ -26,7 +26,8 @@ int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double h
 
 int cvr_rotation_partner(const float dir[3], int partners, int fallback) {
   const int y = (partners >> 1) & 1, z = (partners >> 2) & 1;
-  if (y && z) return fabsf(dir[1]) < fabsf(dir[2]) ? 1 : fabsf(dir[2]) < fabsf(dir[1]) ? 2 : fallback;
+  if (y && z)
+    return fabsf(dir[1]) < fabsf(dir[2]) ? 1 : fabsf(dir[2]) < fabsf(dir[1]) ? 2 : fallback;
   return y ? 1 : z ? 2 : fallback;
 }
 

@@ -409,14 +409,8 @@ int cvr_tuning_steady(double previous_ms, long long frames_before, double ms) {
 
 int cvr_tuning_order_valid(const int order[3]) {
   if (!order[0] && !order[1] && !order[2]) return 1;
-  int seen = 0;
-  for (int a = 0; a < 3; ++a) {
-    const int axis = abs(order[a]);
-    if (axis < 1 || axis > 3) return 0;
-    seen |= 1 << axis;
-  }
-  if (seen != 0xe) return 0;
-  /* one that quarter turns reach (a mirror image is none) */
+  /* one that quarter turns reach: they reach the 24 signed permutations
+   * that are no mirror images, and nothing else */
   static const int own[3] = {1, 2, 3};
   int path[8];
   return cvr_rotation_path(own, order, 6, path, 8) >= 0;

@@ -60,6 +60,8 @@ static void usage(void) {
           "                          of the --rays sizes\n"
           "  --resample AxBxC        with --volume: resample it trilinearly to A x B x C\n"
           "                          first (a derived volume, labelled as such)\n"
+          "  --azimuths A:B          with --volume: only the views from A to B degrees\n"
+          "                          (every --step), e.g. to profile a few with ncu\n"
           "  --backend cuda|cpu      (default cuda)\n"
           "  --ceiling               also measure the texture-filtering ceiling\n"
           "  --out FILE              JSON lines (default stdout)\n");
@@ -173,8 +175,8 @@ static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *t
 
 /* The orbit on real data: every configuration at every azimuth. */
 static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resample, double lo,
-                 double hi, const int *rays, int n_rays, int step, int warmups, int repeats,
-                 const bench_config *configs, int n_configs) {
+                 double hi, const int *rays, int n_rays, const int azimuths[2], int step,
+                 int warmups, int repeats, const bench_config *configs, int n_configs) {
   cvr_tools_volume data;
   char err[512], derived[64] = "";
   if (!cvr_tools_load_nifti(path, &data, err, sizeof err)) {
@@ -217,7 +219,7 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
    * at most once, and a rotating one sees the orbit's views in order */
   for (int b = 0; b < n_configs && !rc; ++b)
     for (int ri = 0; ri < n_rays && !rc; ++ri)
-      for (int az = 0; az < 360; az += step) {
+      for (int az = azimuths[0]; az <= azimuths[1]; az += step) {
         cvr_view view;
         cvr_tools_orbit_view(center, radius, az, 20.0, CVR_PROJECTION_PERSPECTIVE, rays[ri], rays[ri],
                              &view);
@@ -312,7 +314,7 @@ int main(int argc, char **argv) {
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
   int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
-  int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0};
+  int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0}, azimuths[2] = {0, 359};
   const char *volume_path = NULL;
   double lo = 0.0, hi = 0.0;
   cvr_context_options o;
@@ -355,8 +357,9 @@ int main(int argc, char **argv) {
       if (sscanf(argv[++i], "%dx%dx%d", &resample[0], &resample[1], &resample[2]) != 3 ||
           resample[0] < 2 || resample[1] < 2 || resample[2] < 2)
         resample[0] = -1;
-    }
-    else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
+    } else if (!strcmp(a, "--azimuths") && v) {
+      if (sscanf(argv[++i], "%d:%d", &azimuths[0], &azimuths[1]) != 2) azimuths[0] = -1;
+    } else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--ceiling")) ceiling = 1;
@@ -367,7 +370,8 @@ int main(int argc, char **argv) {
     }
   }
   if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 || range < 0 ||
-      range > 360 || shape[0] < 0 || resample[0] < 0 || (volume_path && !(hi > lo))) {
+      range > 360 || shape[0] < 0 || resample[0] < 0 || (volume_path && !(hi > lo)) ||
+      azimuths[0] < 0 || azimuths[1] < azimuths[0] || azimuths[1] > 359) {
     usage();
     return 2;
   }
@@ -404,8 +408,8 @@ int main(int argc, char **argv) {
 #endif
 
   if (volume_path) {
-    const int rc = orbit(ctx, out, volume_path, resample, lo, hi, rays, n_rays, step, warmups, repeats,
-                         configs, n_configs);
+    const int rc = orbit(ctx, out, volume_path, resample, lo, hi, rays, n_rays, azimuths, step,
+                         warmups, repeats, configs, n_configs);
     cvr_context_destroy(ctx);
     if (out != stdout) fclose(out);
     return rc;

@@ -167,9 +167,6 @@ typedef struct cvr_cuda_launch {
   const float *opaque_depth; /* window depth of opaque geometry, or NULL */
   /* rays, samples taken, the rays' lattice samples, those skipped as empty */
   unsigned long long *counters;
-  /* (prototype) the tiles in launch order, and each tile's time last frame */
-  const int *tile_order;
-  float *tile_cost;
 } cvr_cuda_launch;
 #define CVR_CUDA_COUNTERS 4
 

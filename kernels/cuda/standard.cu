@@ -1,9 +1,6 @@
 /* The standard strategy: one thread per ray, a 2D thread block of w x h
  * rays, the volume read through a 3D texture (Wang et al. section 3.2; the
  * CUDA sample volumeRender). */
-#include <stdlib.h>
-#include <string.h>
-
 #include "ray_march.cuh"
 
 /* Register budget: threads per block at most, and blocks of that size per
@@ -45,11 +42,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
   cvr_load_table(shared_table, l.table, l.ray.tf_size, l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, l.table_copies);
 
-  const long long clock_start = clock64();
-  const int tile = l.tile_order ? l.tile_order[blockIdx.y * gridDim.x + blockIdx.x]
-                                : (int)(blockIdx.y * gridDim.x + blockIdx.x);
-  const int px = (tile % gridDim.x) * blockDim.x + threadIdx.x;
-  const int py = (tile / gridDim.x) * blockDim.y + threadIdx.y;
+  const int px = blockIdx.x * blockDim.x + threadIdx.x;
+  const int py = blockIdx.y * blockDim.y + threadIdx.y;
   unsigned hit = 0, samples = 0, lattice = 0, skipped = 0;
   if (px < l.ray.width && py < l.ray.height) {
     cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -87,59 +81,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
       depth = cvr_ray_depth(&l.ray, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }
-  if (l.tile_cost) {
-    __syncthreads();
-    if (threadIdx.x == 0 && threadIdx.y == 0) l.tile_cost[tile] = (float)(clock64() - clock_start);
-  }
   cvr_count(l.counters, hit, samples, lattice, skipped);
 }
-
-/* (prototype) Heaviest tiles first: the hardware hands blocks out in launch
- * order as slots free up, so the longest go first and the short ones fill
- * the gaps (longest processing time first). A tile's weight is its time
- * last frame (cost, same grid) or its centre ray's lattice samples. One
- * block; 64 buckets, a counting sort. */
-#define CVR_ORDER_MAX_TILES 8192
-#define CVR_ORDER_BUCKETS 64
-__global__ void cvr_order_tiles(const cvr_cuda_launch l, int grid_w, int tiles, int block_w,
-                                int block_h, const float *cost, int *order) {
-  __shared__ float weight[CVR_ORDER_MAX_TILES];
-  __shared__ unsigned count[CVR_ORDER_BUCKETS];
-  __shared__ int top;
-  for (int b = threadIdx.x; b < CVR_ORDER_BUCKETS; b += blockDim.x) count[b] = 0;
-  if (threadIdx.x == 0) top = 0;
-  __syncthreads();
-  for (int t = threadIdx.x; t < tiles; t += blockDim.x) {
-    float w;
-    if (cost) w = cost[t];
-    else {
-      const int px = min((t % grid_w) * block_w + block_w / 2, l.ray.width - 1);
-      const int py = min((t / grid_w) * block_h + block_h / 2, l.ray.height - 1);
-      cvr_ray ray;
-      w = cvr_ray_setup(&l.ray, px, py, 1.0f, &ray) ? (float)cvr_lattice_samples(ray) : 0.0f;
-    }
-    weight[t] = w;
-    atomicMax(&top, __float_as_int(w)); /* (w >= 0: ordered as ints) */
-  }
-  __syncthreads();
-  const float scale = top > 0 ? CVR_ORDER_BUCKETS / __int_as_float(top) : 0.0f;
-  for (int t = threadIdx.x; t < tiles; t += blockDim.x)
-    atomicAdd(&count[CVR_ORDER_BUCKETS - 1 - min(CVR_ORDER_BUCKETS - 1, (int)(weight[t] * scale))], 1u);
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (unsigned b = 0, sum = 0; b < CVR_ORDER_BUCKETS; ++b) {
-      const unsigned n = count[b];
-      count[b] = sum;
-      sum += n;
-    }
-  __syncthreads();
-  for (int t = threadIdx.x; t < tiles; t += blockDim.x)
-    order[atomicAdd(&count[CVR_ORDER_BUCKETS - 1 - min(CVR_ORDER_BUCKETS - 1, (int)(weight[t] * scale))], 1u)] = t;
-}
-
-static int *order_buffer;
-static float *cost_buffer;
-static int last_grid[4];
 
 int cvr_cuda_standard_max_threads(void) { return CVR_STANDARD_MAX_THREADS; }
 
@@ -172,22 +115,6 @@ static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
                                     l.ray.tf_size, 0);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  static int mode = -1;
-  if (mode < 0) mode = getenv("CVR_TILE_ORDER") ? atoi(getenv("CVR_TILE_ORDER")) : 0;
-  const int tiles = (int)(grid.x * grid.y);
-  if (mode && tiles <= CVR_ORDER_MAX_TILES) {
-    if (!order_buffer) {
-      cudaMalloc(&order_buffer, CVR_ORDER_MAX_TILES * sizeof(int));
-      cudaMalloc(&cost_buffer, CVR_ORDER_MAX_TILES * sizeof(float));
-    }
-    const int key[4] = {(int)grid.x, (int)grid.y, (int)block.x, (int)block.y};
-    const int same = !memcmp(key, last_grid, sizeof key);
-    memcpy(last_grid, key, sizeof key);
-    cvr_order_tiles<<<1, 1024, 0, stream>>>(l, (int)grid.x, tiles, (int)block.x, (int)block.y,
-                                            mode == 2 && same ? cost_buffer : NULL, order_buffer);
-    l.tile_order = order_buffer;
-    if (mode == 2) l.tile_cost = cost_buffer;
-  }
   cvr_standard_kernel<KIND, Sampler><<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
 }

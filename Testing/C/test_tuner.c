@@ -6,9 +6,7 @@
  *     only (later classes are seeded by the converged ones); failures drop
  *     the candidate.
  *     With a budget, what measuring costs stays within its share of the
- *     frames' time at every frame, and the search still converges; a
- *     candidate other classes measured clearly faster is measured while the
- *     budget waits, at most twice a class.
+ *     frames' time at every frame, and the search still converges.
  *     In-place rotation is decided by trials and dropped when its turns cost
  *     more than it saves.
  *  2. Cache files round-trip exactly; corrupt, truncated, foreign, stale and
@@ -418,29 +416,22 @@ static void check_budget(void) {
       cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
     cvr_tuning_budget b;
     memset(&b, 0, sizeof b);
-    double worst_excess = 0.0, reference = 0.0, exempt_spent[2] = {0.0, 0.0};
-    int frame = 0, converged = 0, over = 0, last_k = -1, exempt_frames = 0;
+    double worst_excess = 0.0, reference = 0.0;
+    int frame = 0, converged = 0, over = 0, last_k = -1;
     for (; frame < 400000 && !converged; ++frame) {
       const int k = frame / 40 % CVR_TUNING_CLASSES;
       cvr_tuning_class *c = &classes[k];
       cvr_tuning_seed(c, classes, CVR_TUNING_CLASSES, repeats, prune);
       int i = cvr_tuning_next(c, repeats);
-      int account = cvr_tuning_account(c, i), exempt = 0;
-      if (i >= 0 && !cvr_tuning_budget_allows(&b, account, share)) { /* (as auto.c) */
-        i = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, NULL);
-        account = cvr_tuning_account(c, i);
-        exempt = i >= 0;
-      }
-      if (i >= 0 && (last_k != k || !(reference > 0.0))) i = -1;
+      const int account = cvr_tuning_account(c, i);
+      if (i >= 0 && (last_k != k || !(reference > 0.0) ||
+                     !cvr_tuning_budget_allows(&b, account, share)))
+        i = -1;
       double ms, excess = 0.0;
       if (i >= 0) {
         ms = true_cost(k, i, c->count) * noise();
         excess = ms - reference;
-        if (exempt) { /* charged, but not held back: what it spends is counted apart */
-          exempt_spent[account != 0] += fmax(0.0, excess);
-          ++exempt_frames;
-        } else
-          worst_excess = fmax(worst_excess, excess);
+        worst_excess = fmax(worst_excess, excess);
         cvr_tuning_record_relative(c, i, ms, reference, prune);
         reference = 0.0;
       } else {
@@ -454,7 +445,7 @@ static void check_budget(void) {
       const double mean = b.frames_ms / (double)b.frames;
       for (int a = 0; a < 2; ++a)
         over += b.spent_ms[a] > 0.5 * (share * b.frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * mean) +
-                                    worst_excess + exempt_spent[a] + 1e-9;
+                                    worst_excess + 1e-9;
       converged = 1;
       for (int j = 0; j < CVR_TUNING_CLASSES && converged; ++j)
         converged = cvr_tuning_next(&classes[j], repeats) < 0;
@@ -467,16 +458,12 @@ static void check_budget(void) {
           right, CVR_TUNING_CLASSES);
     if (bounded) {
       CHECK(!over, "budget %g: over its share at %d frames", share, over);
-      /* a first measurement and its confirmation at most, per class and candidate */
-      CHECK(exempt_frames <= 2 * CVR_TUNING_CLASSES * classes[0].count,
-            "budget %g: %d measurements expected to win, unbounded", share, exempt_frames);
       CHECK(cvr_tuning_budget_spent(&b) <= share * b.frames_ms + CVR_TUNING_BUDGET_ALLOWANCE * 30.0,
             "budget %g: measuring cost %.1f of %.1f", share, cvr_tuning_budget_spent(&b),
             b.frames_ms);
     }
-    printf("budget %g: converged in %d frames, measuring cost %.2f%% of the frames' time "
-           "(%d measurements expected to win)\n",
-           share, frame, 100.0 * cvr_tuning_budget_spent(&b) / b.frames_ms, exempt_frames);
+    printf("budget %g: converged in %d frames, measuring cost %.2f%% of the frames' time\n", share,
+           frame, 100.0 * cvr_tuning_budget_spent(&b) / b.frames_ms);
   }
   CHECK(frames_to_converge[1] > frames_to_converge[0],
         "a bounded search converged in %d frames, an unbounded one in %d", frames_to_converge[1],
@@ -498,61 +485,6 @@ static void check_budget(void) {
             cvr_tuning_budget_allows(&late, 0, 0.01) && !cvr_tuning_budget_allows(&late, 1, 0.01),
         "budget: half the share over a table's first %d frames, the whole share after",
         CVR_TUNING_BUDGET_EARLY_FRAMES);
-}
-
-/* A candidate that other classes measured clearly faster than a class's best
- * is what the class measures while the budget waits (tuner.h): picked by its
- * mean ratio over the classes that measured it and the best, 3% ahead at
- * least; not once measured here, waiting for its kernel, nor the
- * block-shape strategy's; and only from classes that measured enough to
- * seed others. */
-static void check_expected_winner(void) {
-  static cvr_tuning_class classes[CVR_TUNING_CLASSES];
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
-  cvr_tuning_class *a = &classes[0], *b = &classes[1], *c = &classes[2];
-  int std[5], n = 0, shape = -1;
-  for (int i = 0; i < c->count; ++i) {
-    if (c->candidates[i].strategy == CVR_STRATEGY_STANDARD && n < 5) std[n++] = i;
-    if (c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE) shape = i;
-  }
-  CHECK(n == 5 && shape >= 0, "expected winner: %d standard blocks and block shape %d", n, shape);
-  if (n < 5 || shape < 0) return;
-  /* c measured std[0] only; a and b measured std[0] at 1 and other blocks:
-   * std[1] 0.90 and 0.92 (0.91: the pick), std[2] 0.95 and 0.94 (0.945:
-   * ahead, less), std[3] 0.98 (not 3% ahead), block shape 0.5 */
-  const double costs[2][5] = {{1.0, 0.90, 0.95, 0.98, 0.5}, {1.0, 0.92, 0.94, 0.98, 0.5}};
-  cvr_tuning_class *other[2] = {a, b};
-  for (int o = 0; o < 2; ++o) /* (twice: a faster first measurement waits for its confirmation) */
-    for (int j = 0; j < 5; ++j)
-      for (int r = 0; r < 2; ++r) cvr_tuning_record(other[o], j < 4 ? std[j] : shape, costs[o][j], 10.0);
-  cvr_tuning_record(c, std[0], 1.0, 10.0);
-  cvr_tuning_update_best(c);
-  int pick = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, NULL);
-  CHECK(pick == std[1], "expected winner: %d, not the block 9%% faster elsewhere (%d)", pick,
-        std[1]);
-  unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
-  waiting[std[1]] = 1;
-  pick = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, waiting);
-  CHECK(pick == std[2], "expected winner: %d with the first waiting for its kernel, not %d", pick,
-        std[2]);
-  for (int r = 0; r < 2; ++r) {
-    cvr_tuning_record(c, std[1], 0.95, 10.0);
-    cvr_tuning_record(c, std[2], 0.97, 10.0);
-  }
-  cvr_tuning_update_best(c); /* std[1], measured: the others are not 3% ahead of it */
-  pick = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, NULL);
-  CHECK(pick < 0, "expected winner: %d once the class measured what was ahead", pick);
-  /* others that measured fewer than CVR_TUNING_SEED_KEEP say nothing */
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
-  for (int j = 0; j < CVR_TUNING_SEED_KEEP - 1; ++j)
-    for (int r = 0; r < 2; ++r) cvr_tuning_record(a, std[j], costs[0][j], 10.0);
-  cvr_tuning_record(c, std[0], 1.0, 10.0);
-  cvr_tuning_update_best(c);
-  pick = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, NULL);
-  CHECK(pick < 0, "expected winner: %d from a class of %d measurements", pick,
-        CVR_TUNING_SEED_KEEP - 1);
 }
 
 /* Class k of an empty table t, converged: its first n candidates measured
@@ -1371,7 +1303,6 @@ int main(int argc, char **argv) {
     check_lucky(CVR_BACKEND_CUDA);
     check_lucky(CVR_BACKEND_CPU);
     check_budget();
-    check_expected_winner();
     check_prediction();
     check_cells();
     check_view_cells();

@@ -612,16 +612,6 @@ static int stand_in(const cvr_tuning_class *c,
   return pick >= 0 ? pick : c->best;
 }
 
-/* What class c measures while the budget holds its next candidate back: a
- * candidate other classes found clearly faster than c's best
- * (cvr_tuning_expected_winner), while c still searches (no cell); -1 if
- * none. */
-static int budget_exempt(const cvr_tuning_table *t, const cvr_tuning_class *c,
-                         const cvr_tuning_cell *cell,
-                         const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
-  return cell ? -1 : cvr_tuning_expected_winner(c, t->classes, CVR_TUNING_CLASSES, waiting);
-}
-
 /* One AUTO frame of class k. cells: the view's, once the class has
  * converged (NULL before): its own measures, all of them choose. quiet: no
  * kernel load overlaps it (a frame measured, or kept as the next one's
@@ -678,11 +668,8 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   }
   /* what measuring may cost (cvr_tuning_budget): a candidate waits for
    * frames to pay for it */
-  int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, i);
-  if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) {
-    i = budget_exempt(t, c, cell, waiting);
-    account = cvr_tuning_account(c, i);
-  }
+  const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, i);
+  if (i >= 0 && !paid && !cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget)) i = -1;
   /* no reference yet: this frame renders the class's best, to be one (once
    * its kernel is loaded) */
   const int wants_reference = (i >= 0 || trial < 0) && !(reference_ms > 0.0);
@@ -802,8 +789,8 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
    * holds the helper thread, which loads that kernel */
   if (waits_for_kernel(c, waiting, cvr_tuning_view_choice(cells, c, s->tuning_repeats))) next = -1;
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
-  const int wanted = next >= 0 && (cvr_tuning_budget_allows(&t->budget, account, s->tuning_budget) ||
-                                   budget_exempt(t, c, cell, waiting) >= 0);
+  const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
+                                                           s->tuning_budget);
   const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
   cvr_render_stats local;
   memset(&local, 0, sizeof local);

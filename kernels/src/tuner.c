@@ -416,33 +416,6 @@ int cvr_tuning_order_valid(const int order[3]) {
   return cvr_rotation_path(own, order, 6, path, 8) >= 0;
 }
 
-int cvr_tuning_expected_winner(const cvr_tuning_class *c, const cvr_tuning_class *classes,
-                               int count, const unsigned char *waiting) {
-  if (c->measured[c->best] == 0) return -1;
-  double sum[CVR_TUNING_MAX_CANDIDATES] = {0.0};
-  int seen[CVR_TUNING_MAX_CANDIDATES] = {0};
-  for (int j = 0; j < count; ++j) {
-    const cvr_tuning_class *o = &classes[j];
-    const int ob = comparable(o, c) ? index_of(o, c->names[c->best]) : -1;
-    if (ob < 0 || !o->measured[ob]) continue;
-    for (int i = 0; i < c->count; ++i) {
-      if (c->measured[i] || c->dropped[i] || (waiting && waiting[i]) ||
-          c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE)
-        continue;
-      const int x = index_of(o, c->names[i]);
-      if (x < 0 || !o->measured[x]) continue;
-      sum[i] += cvr_tuning_mean(o, x) / cvr_tuning_mean(o, ob);
-      ++seen[i];
-    }
-  }
-  int pick = -1;
-  for (int i = 0; i < c->count; ++i)
-    if (seen[i] && sum[i] / seen[i] < CVR_TUNING_EXPECTED_WIN &&
-        (pick < 0 || sum[i] / seen[i] < sum[pick] / seen[pick]))
-      pick = i;
-  return pick;
-}
-
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {
   if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
   return measured_count(c) >= CVR_TUNING_CORE;

@@ -328,21 +328,6 @@ CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
 /* The account candidate i of class c is measured from: 1 for a first
  * measurement once the class has measured CVR_TUNING_CORE, else 0. */
 CVR_API int cvr_tuning_account(const cvr_tuning_class *c, int i);
-/* A candidate class c has not measured that other classes (each that
- * measured it and c's best) found CVR_TUNING_EXPECTED_WIN faster than c's
- * best on average, the most so first; -1 if none. The budget does not hold
- * its first measurement back (nor its confirmation): measuring it is
- * expected to cost nothing, and one that does not win is charged as any.
- * Without it, on the H100 at 1024 x 1024 rays, the shaded cranium's classes
- * that had measured their first candidates kept standard 4x64 through the
- * whole first orbit while the budget waited, after another class had found
- * 8x16 7% faster: 5.9% of that orbit
- * (tools/bench/results/2026-11-26-h100-sm-balance). Not the block-shape
- * strategy, whose block is its own per view; not a candidate waiting for
- * its kernel (waiting may be NULL). */
-#define CVR_TUNING_EXPECTED_WIN 0.97
-CVR_API int cvr_tuning_expected_winner(const cvr_tuning_class *c, const cvr_tuning_class *classes,
-                                       int count, const unsigned char *waiting);
 CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
 /* A frame took ms; of it, excess_ms is what measuring from `account` cost
  * (0 for a frame that rendered the best). */

@@ -175,11 +175,8 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
         cvr_tuning_record(c, i, 0.0, prune);
         i = cvr_tuning_next(c, repeats);
       }
-      int account = cvr_tuning_account(c, i);
-      if (i >= 0 && !cvr_tuning_budget_allows(&budget, account, budget_share)) {
-        i = cvr_tuning_expected_winner(c, classes, CVR_TUNING_CLASSES, NULL); /* (as auto.c) */
-        account = cvr_tuning_account(c, i);
-      }
+      const int account = cvr_tuning_account(c, i);
+      if (i >= 0 && !cvr_tuning_budget_allows(&budget, account, budget_share)) i = -1;
       /* relative: a candidate only right after a frame of the class's best */
       const int follows = last_class == k && last_was_best;
       double excess = 0.0;

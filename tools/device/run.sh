@@ -202,6 +202,8 @@ if [[ " $steps " == *" views "* ]]; then
     --configs "$vconfigs" --out "$out/views-ncu.jsonl" 2>"$out/views-ncu.err" |
     grep -v '^==PROF==' >"$out/views-ncu.csv"
   note "views ncu rc=${PIPESTATUS[0]}"
+  python3 "$root/tools/bench/views_report.py" "$out/views.jsonl" "$out/views-ncu.csv" \
+    "$out/views-ncu.jsonl" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" misaki "* ]]; then

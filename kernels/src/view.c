@@ -80,3 +80,46 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume, cons
   out->sample_distance = (float)sample_distance;
   return CVR_OK;
 }
+
+/* clip-space point (x, y, z, 1) back to world; 0 if it has no finite one */
+static int unproject(const double *clip_to_world, double x, double y, double z, double out[3]) {
+  double h[4];
+  for (int r = 0; r < 4; ++r)
+    h[r] = clip_to_world[4 * r] * x + clip_to_world[4 * r + 1] * y + clip_to_world[4 * r + 2] * z +
+           clip_to_world[4 * r + 3];
+  if (!(fabs(h[3]) > 1e-300)) return 0;
+  for (int a = 0; a < 3; ++a) out[a] = h[a] / h[3];
+  return isfinite(out[0]) && isfinite(out[1]) && isfinite(out[2]);
+}
+
+double cvr_view_ray_distance(const cvr_volume *volume, const cvr_view *view) {
+  double m[16], clip_to_world[16];
+  index_to_physical(volume, m);
+  cvr_mat4_multiply(view->volume_to_world, m, m);
+  if (view->width < 1 || view->height < 1 || !cvr_mat4_invert(view->world_to_clip, clip_to_world))
+    return 0.0;
+  double centre[4], clip[4];
+  for (int r = 0; r < 3; ++r) {
+    centre[r] = m[4 * r + 3];
+    for (int a = 0; a < 3; ++a) centre[r] += m[4 * r + a] * 0.5 * (volume->dims[a] - 1);
+  }
+  centre[3] = 1.0;
+  for (int r = 0; r < 4; ++r) {
+    clip[r] = 0.0;
+    for (int a = 0; a < 4; ++a) clip[r] += view->world_to_clip[4 * r + a] * centre[a];
+  }
+  if (!(fabs(clip[3]) > 1e-300)) return 0.0;
+  const double x = clip[0] / clip[3], y = clip[1] / clip[3], z = clip[2] / clip[3];
+  double p[3], px[3], py[3]; /* the centre's ray, and one pixel right and up */
+  if (!unproject(clip_to_world, x, y, z, p) ||
+      !unproject(clip_to_world, x + 2.0 / view->width, y, z, px) ||
+      !unproject(clip_to_world, x, y + 2.0 / view->height, z, py))
+    return 0.0;
+  double dx = 0.0, dy = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    dx += (px[a] - p[a]) * (px[a] - p[a]);
+    dy += (py[a] - p[a]) * (py[a] - p[a]);
+  }
+  const double d = 0.5 * (sqrt(dx) + sqrt(dy));
+  return isfinite(d) ? d : 0.0;
+}

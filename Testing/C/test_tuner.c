@@ -487,54 +487,6 @@ static void check_budget(void) {
         CVR_TUNING_BUDGET_EARLY_FRAMES);
 }
 
-/* Where neighbouring rays pass the volume closer together than a ray's
- * samples, a shaded class measures the blocks before warp marching (tuner.h);
- * elsewhere 3D warp marching comes first (near stored x, predicted) or right
- * after the block-shape strategy. cvr_view_ray_distance: a parallel view
- * showing 20 world units over 100 pixels has rays 0.2 apart, whatever the
- * volume's spacing; a singular projection has none. */
-static void check_dense_rays(cvr_context *ctx) {
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
-    cvr_tuning_class sparse, dense;
-    cvr_tuning_class_init(&sparse, CVR_BACKEND_CUDA, k, CVR_TUNING_SHADED, CVR_BLEND_COMPOSITE);
-    cvr_tuning_class_init(&dense, CVR_BACKEND_CUDA, k, CVR_TUNING_SHADED | CVR_TUNING_DENSE_RAYS,
-                          CVR_BLEND_COMPOSITE);
-    int warp_sparse = -1, warp_dense = -1, last_block = -1;
-    for (int i = 0; i < dense.count; ++i) {
-      if (!strcmp(dense.names[i], "warp marching 3D, 8 lanes/ray")) warp_dense = i;
-      if (dense.candidates[i].strategy == CVR_STRATEGY_STANDARD) last_block = i;
-    }
-    for (int i = 0; i < sparse.count; ++i)
-      if (!strcmp(sparse.names[i], "warp marching 3D, 8 lanes/ray")) warp_sparse = i;
-    CHECK(dense.count == sparse.count && warp_sparse >= 0 && warp_sparse <= 1 &&
-              warp_sparse == (sparse.predicted ? 0 : 1),
-          "class %d, rays apart: 3D warp marching at %d (predicted %d)", k, warp_sparse,
-          sparse.predicted);
-    CHECK(warp_dense > last_block && !dense.predicted,
-          "class %d, dense rays: 3D warp marching at %d, the last block at %d (predicted %d)", k,
-          warp_dense, last_block, dense.predicted);
-  }
-  static const uint8_t voxels[4 * 4 * 4];
-  cvr_volume_desc d;
-  cvr_volume_desc_init(&d);
-  d.type = CVR_UINT8;
-  d.data = voxels;
-  d.dims[0] = d.dims[1] = d.dims[2] = 4;
-  d.spacing[0] = d.spacing[1] = d.spacing[2] = 3.0;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "dense rays: volume: %s", cvr_last_error(ctx));
-  if (!v) return;
-  cvr_view view;
-  cvr_view_init(&view); /* parallel: clip x, y = world x, y over 10 */
-  view.width = view.height = 100;
-  view.world_to_clip[0] = view.world_to_clip[5] = view.world_to_clip[10] = 0.1;
-  const double distance = cvr_view_ray_distance(v, &view);
-  CHECK(fabs(distance - 0.2) < 1e-9, "ray distance %.12g, not 0.2", distance);
-  view.world_to_clip[0] = 0.0;
-  CHECK(cvr_view_ray_distance(v, &view) == 0.0, "a singular projection gave a ray distance");
-  cvr_volume_destroy(v);
-}
-
 /* Class k of an empty table t, converged: its first n candidates measured
  * `repeats` times at cost[i], the rest at 2 (no finalists). */
 static cvr_tuning_class *converged_class(cvr_tuning_table *t, int k, int repeats,
@@ -1343,9 +1295,6 @@ int main(int argc, char **argv) {
   snprintf(dir, sizeof dir, "%s/cvr-test-tuner-%ld/nested", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
            (long)getpid());
   if (backend == CVR_BACKEND_CPU) {
-    cvr_context *cpu = cvr_test_context(argc, argv, &backend);
-    check_dense_rays(cpu);
-    cvr_context_destroy(cpu);
     check_search(CVR_BACKEND_CUDA, 0);
     check_search(CVR_BACKEND_CUDA, 1);
     check_search(CVR_BACKEND_CPU, 0);

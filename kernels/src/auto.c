@@ -122,20 +122,6 @@ static const char *device_key(const cvr_context *ctx, cvr_tuner *tu) {
   return tu->device;
 }
 
-/* The traits that order a table's candidates (cvr_tuning_class_init). Rays
- * closer together than their samples are one only where they change the
- * list: shaded composite frames on CUDA (tuner.h). */
-static unsigned class_traits(const cvr_context *ctx, const cvr_volume *volume,
-                             const cvr_view *view, const cvr_render_settings *s) {
-  if (!s->shading.enabled) return 0u;
-  unsigned traits = CVR_TUNING_SHADED;
-  if (ctx->backend == CVR_BACKEND_CUDA && s->blend_mode == CVR_BLEND_COMPOSITE) {
-    const double d = cvr_view_ray_distance(volume, view);
-    if (d > 0.0 && d < s->sample_distance) traits |= CVR_TUNING_DENSE_RAYS;
-  }
-  return traits;
-}
-
 /* Everything a table's measurements depend on, beside the view class. */
 static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                       const cvr_render_settings *s, char *out, size_t size) {
@@ -146,9 +132,6 @@ static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cv
     snprintf(blend, sizeof blend, " | %s", cvr_blend_mode_name(s->blend_mode));
   else if (cvr_skip_shift_for(s)) /* skipping moves the costs: tuned apart */
     snprintf(blend, sizeof blend, " | skip %d", s->empty_space_cell);
-  /* (the candidates' order: a kept table's classes load only in the same) */
-  if (class_traits(ctx, volume, view, s) & CVR_TUNING_DENSE_RAYS)
-    snprintf(blend + strlen(blend), sizeof blend - strlen(blend), " | dense rays");
   snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s%s", device_key(ctx, ctx->tuner),
            volume->dims[0], volume->dims[1], volume->dims[2],
            volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),
@@ -178,9 +161,8 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     tu->steady_table = NULL;
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
-    const unsigned traits = class_traits(ctx, volume, view, s);
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, traits, s->blend_mode);
+      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled, s->blend_mode);
     cvr_tuning_load(t, tu->dir, tu->warning, sizeof tu->warning);
   }
   t->last_used = ++tu->clock;
@@ -936,8 +918,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, ctx->backend, k, class_traits(ctx, volume, view, s),
-                        s->blend_mode); /* measured afresh, here */
+  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   while (helper_running(ctx->tuner)) {

@@ -159,10 +159,6 @@ cvr_status cvr_fail(cvr_context *ctx, cvr_status status, const char *fmt, ...)
 cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
                                 const cvr_view *view, double sample_distance,
                                 cvr_ray_params *out);
-/* World distance between the rays of neighbouring pixels where they pass the
- * volume's centre (Wang et al.'s ray distance); 0 where the matrices do not
- * give one. */
-CVR_API double cvr_view_ray_distance(const cvr_volume *volume, const cvr_view *view);
 
 /* shading.c */
 void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[12],

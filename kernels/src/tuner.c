@@ -89,9 +89,8 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
   return c;
 }
 
-void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
-                           unsigned traits, cvr_blend_mode blend) {
-  const int shaded = (traits & CVR_TUNING_SHADED) != 0;
+void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
+                           cvr_blend_mode blend) {
   memset(c, 0, sizeof *c);
   c->view_class = view_class;
   const int across = CVR_TUNING_CLASS_ACROSS(view_class); /* CPU tiles along the stride axis */
@@ -117,17 +116,15 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
      * the block best elsewhere: in first orbits a class along x rendered
      * standard 4x64 at 1.03-1.25x their time for 40-80 frames. */
     const int shaded_composite = shaded && blend == CVR_BLEND_COMPOSITE;
-    /* (rays closer than their samples: warps after the blocks, tuner.h) */
-    const int warps_early = shaded_composite && !(traits & CVR_TUNING_DENSE_RAYS);
     const int lean = CVR_TUNING_CLASS_LEAN(view_class);
-    c->predicted = warps_early && CVR_TUNING_CLASS_AXIS(view_class) == 0 &&
+    c->predicted = shaded_composite && CVR_TUNING_CLASS_AXIS(view_class) == 0 &&
                    (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
     if (c->predicted) k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     /* wide and tall blocks in every class: on Hopper the tall 2 x 128 is
      * the fastest in many views whose stride axis runs across the screen,
      * against the paper's prediction (tools/bench/results/2026-11-22-h100-auto) */
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
-    if (warps_early && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
+    if (shaded_composite && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     k[n++] = standard(2, 128);
     k[n++] = standard(4, 64);
@@ -137,7 +134,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     k[n++] = standard(32, 8);
     k[n++] = standard(16, 8);
     k[n++] = standard(8, 16);
-    if (blend == CVR_BLEND_COMPOSITE && !warps_early) /* they composite only (cvr.h) */
+    if (blend == CVR_BLEND_COMPOSITE && !shaded) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     if (shaded_composite) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);

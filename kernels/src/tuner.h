@@ -237,30 +237,13 @@ CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
 CVR_API int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
 CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 
-/* What a table's frames are, beside the blend mode, that orders its
- * classes' candidates: bits of cvr_tuning_class_init's `traits`.
- * CVR_TUNING_DENSE_RAYS: neighbouring rays pass the volume closer together
- * than a ray's samples (cvr_view_ray_distance under the sample distance).
- * Wang et al. tie warp marching's gain to the ray distance: where rays are
- * that close, a warp of rays already samples as compactly as a warp along
- * one ray. On the H100 the shaded cranium's classes found 3D warp marching
- * the best in 11 of 40 tables at 512 x 512 rays (rays 0.84 mm apart,
- * samples 0.48 mm) and in none of 45 at 1024 x 1024 (0.42 mm), where it
- * ran 2.5x the best block: measured second in every class, it spent the
- * first orbit's budget, and classes rendered a block 7% slower for most
- * of that orbit (tools/bench/results/2026-11-26-h100-sm-balance). There
- * it is measured after the blocks, as without shading. */
-#define CVR_TUNING_SHADED 1u
-#define CVR_TUNING_DENSE_RAYS 2u
-
 /* Fills a class with the candidates of a backend for that class, in the
  * order they are measured (the papers' prediction first, so it is the
- * configuration used until something measures faster). traits:
- * CVR_TUNING_SHADED and CVR_TUNING_DENSE_RAYS; blend: the frames' blend
- * mode (the strategies that composite only are no candidates for the
+ * configuration used until something measures faster). blend: the frames'
+ * blend mode (the strategies that composite only are no candidates for the
  * others). */
 CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
-                                   unsigned traits, cvr_blend_mode blend);
+                                   int shaded, cvr_blend_mode blend);
 
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);

@@ -22,11 +22,14 @@
  * measurement, 3 the classes at the end, 4 every frame. The view classes
  * are the file's own; those of files with 18 classes are renumbered, the
  * micro-benchmark's axis-aligned views (within 4 degrees) taken apart as
- * today.
+ * today. --first "NAME,NAME" replays another order of the candidates: those
+ * named come right after the block-shape strategy, in that order (a shaded
+ * class's 3D warp marching loses its place first near stored x), to judge
+ * an order before a build of it takes GPU time.
  *
  *   cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] [--orbits N]
  *                   [--noise X] [--relative 0|1] [--seeds N] [--first-seed N]
- *                   [--views 0..4] FILE.jsonl... */
+ *                   [--first NAMES] [--views 0..4] FILE.jsonl... */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +146,41 @@ static double noise(void) { /* 1 +- noise_amplitude, uniform */
 
 static int print_views = 0;
 static int seeds = 1, first_seed = 0;
+static const char *first_names = NULL; /* --first */
+
+/* The candidates named in `names` (comma-separated) moved to right after
+ * the block-shape strategy, in that order; the rest keep theirs. */
+static void reorder(cvr_tuning_class *c, const char *names) {
+  int at = 0;
+  while (at < c->count && c->candidates[at].strategy != CVR_STRATEGY_BLOCK_SHAPE) ++at;
+  at = at < c->count ? at + 1 : 0;
+  for (const char *p = names; *p;) {
+    const char *end = strchr(p, ',');
+    const size_t n = end ? (size_t)(end - p) : strlen(p);
+    for (int j = 0; j < c->count; ++j) {
+      if (strlen(c->names[j]) != n || strncmp(c->names[j], p, n)) continue;
+      const cvr_candidate moved = c->candidates[j];
+      char name[CVR_TUNING_NAME_SIZE];
+      memcpy(name, c->names[j], sizeof name);
+      const int to = j < at ? at - 1 : at; /* (one before `at` shifts it) */
+      for (int m = j; m > to; --m) {
+        c->candidates[m] = c->candidates[m - 1];
+        memcpy(c->names[m], c->names[m - 1], sizeof name);
+      }
+      for (int m = j; m < to; ++m) {
+        c->candidates[m] = c->candidates[m + 1];
+        memcpy(c->names[m], c->names[m + 1], sizeof name);
+      }
+      c->candidates[to] = moved;
+      memcpy(c->names[to], name, sizeof name);
+      at = to + 1;
+      break;
+    }
+    p = end ? end + 1 : p + n;
+  }
+  for (int i = 0; i < c->count; ++i) c->prior[i] = i;
+  c->predicted = 0;
+}
 static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
 static int max_orbits = 20;
 typedef struct outcome {
@@ -152,8 +190,10 @@ typedef struct outcome {
 
 static outcome run(const replay *r, int repeats, double prune, double budget_share) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE);
+    if (first_names) reorder(&classes[k], first_names);
+  }
   cvr_tuning_budget budget;
   memset(&budget, 0, sizeof budget);
   double cold = 0.0, warm = 0.0, cold_spent = 0.0;
@@ -289,12 +329,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[first], "--budget")) budget = atof(argv[first + 1]);
     else if (!strcmp(argv[first], "--orbits")) max_orbits = atoi(argv[first + 1]);
     else if (!strcmp(argv[first], "--noise")) noise_amplitude = atof(argv[first + 1]);
+    else if (!strcmp(argv[first], "--first")) first_names = argv[first + 1];
     else break;
   }
   if (first >= argc || repeats < 1 || !(prune > 1.0) || seeds < 1 || !(budget > 0.0) ||
       max_orbits < 2) {
     fprintf(stderr, "usage: cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] "
-                    "[--orbits N] [--noise X] [--relative 0|1] [--seeds N] [--first-seed N] [--views 0..3] "
+                    "[--orbits N] [--noise X] [--relative 0|1] [--seeds N] [--first-seed N] [--first NAMES] "
+                    "[--views 0..4] "
                     "FILE.jsonl...\n");
     return 2;
   }

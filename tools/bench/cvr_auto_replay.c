@@ -148,45 +148,44 @@ static int print_views = 0;
 static int seeds = 1, first_seed = 0;
 static const char *first_names = NULL; /* --first */
 
-/* The candidates named in `names` (comma-separated) moved to right after
- * the block-shape strategy, in that order; the rest keep theirs. */
-static void reorder(cvr_tuning_class *c, const char *names) {
-  int at = 0;
-  while (at < c->count && c->candidates[at].strategy != CVR_STRATEGY_BLOCK_SHAPE) ++at;
-  at = at < c->count ? at + 1 : 0;
-  for (const char *p = names; *p;) {
-    const char *end = strchr(p, ',');
-    const size_t n = end ? (size_t)(end - p) : strlen(p);
-    for (int j = 0; j < c->count; ++j) {
-      if (strlen(c->names[j]) != n || strncmp(c->names[j], p, n)) continue;
-      const cvr_candidate moved = c->candidates[j];
-      char name[CVR_TUNING_NAME_SIZE];
-      memcpy(name, c->names[j], sizeof name);
-      const int to = j < at ? at - 1 : at; /* (one before `at` shifts it) */
-      for (int m = j; m > to; --m) {
-        c->candidates[m] = c->candidates[m - 1];
-        memcpy(c->names[m], c->names[m - 1], sizeof name);
-      }
-      for (int m = j; m < to; ++m) {
-        c->candidates[m] = c->candidates[m + 1];
-        memcpy(c->names[m], c->names[m + 1], sizeof name);
-      }
-      c->candidates[to] = moved;
-      memcpy(c->names[to], name, sizeof name);
-      at = to + 1;
-      break;
-    }
-    p = end ? end + 1 : p + n;
-  }
-  for (int i = 0; i < c->count; ++i) c->prior[i] = i;
-  c->predicted = 0;
-}
 static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
 static int max_orbits = 20;
 typedef struct outcome {
   int tuning_frames, within5, orbits;
   double share, spent, mean, worst;
 } outcome;
+
+/* The candidates named in `names` (comma-separated) moved to right after
+ * the block-shape strategy, in that order; the rest keep theirs. */
+static void reorder(cvr_tuning_class *c, const char *names) {
+  int named[CVR_TUNING_MAX_CANDIDATES], n_named = 0;
+  unsigned char moved[CVR_TUNING_MAX_CANDIDATES] = {0};
+  for (const char *p = names; *p;) {
+    const size_t n = strchr(p, ',') ? (size_t)(strchr(p, ',') - p) : strlen(p);
+    for (int j = 0; j < c->count; ++j)
+      if (!moved[j] && strlen(c->names[j]) == n && !strncmp(c->names[j], p, n)) {
+        named[n_named++] = j;
+        moved[j] = 1;
+      }
+    p += n + (p[n] == ',');
+  }
+  int head = 0; /* the candidates up to the block-shape strategy stay first */
+  while (head < c->count && c->candidates[head].strategy != CVR_STRATEGY_BLOCK_SHAPE) ++head;
+  head = head < c->count ? head + 1 : 0;
+  int order[CVR_TUNING_MAX_CANDIDATES], n = 0;
+  for (int j = 0; j < head; ++j)
+    if (!moved[j]) order[n++] = j;
+  for (int f = 0; f < n_named; ++f) order[n++] = named[f];
+  for (int j = head; j < c->count; ++j)
+    if (!moved[j]) order[n++] = j;
+  const cvr_tuning_class was = *c;
+  for (int i = 0; i < n; ++i) {
+    c->candidates[i] = was.candidates[order[i]];
+    memcpy(c->names[i], was.names[order[i]], sizeof c->names[i]);
+    c->prior[i] = i;
+  }
+  c->predicted = 0;
+}
 
 static outcome run(const replay *r, int repeats, double prune, double budget_share) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];

@@ -69,7 +69,8 @@ static double close_cost(int k, int i, int count) {
 
 static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
   const int repeats = 2;
   const double prune = 1.5;
   int trials[CVR_TUNING_CLASSES] = {0};
@@ -108,7 +109,7 @@ static void check_search(cvr_backend backend, int shaded) {
    * not one dropped there unmeasured */
   static cvr_tuning_class seeded[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&seeded[k], backend, k, shaded, CVR_BLEND_COMPOSITE);
+    cvr_tuning_class_init(&seeded[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
   const int slow = 2, unmeasured = 3, bad = 4; /* standard 2x128, 4x64, 8x8 (CPU: tiles) */
   for (int i = 0; i < seeded[0].count; ++i) /* class 0, along x: measured, converged */
     for (int r = 0; r < repeats; ++r)
@@ -138,7 +139,8 @@ static void check_search(cvr_backend backend, int shaded) {
    * best at the frame before, as AUTO does (a frame of the best, then one of
    * a candidate), every class finds the model's best; plain costs would
    * compare views, not candidates. */
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
   int frames_in[CVR_TUNING_CLASSES] = {0};
   for (int frame = 0; frame < 80 * CVR_TUNING_CLASSES; ++frame) {
     const int k = frame / 10 % CVR_TUNING_CLASSES;
@@ -168,13 +170,13 @@ static void check_search(cvr_backend backend, int shaded) {
          cvr_backend_name(backend), shaded ? " shaded" : "", frames_in[0]);
   /* a failing candidate is dropped, the rest still converge */
   cvr_tuning_class c;
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE, 0);
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
   /* candidates whose kernels still load wait; the rest are measured
    * meanwhile, the class does not converge without them, and they are
    * measured once they are ready */
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE, 0);
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
   waiting[0] = waiting[2] = 1;
   int frames = 0, picked_waiting = 0;
@@ -206,7 +208,7 @@ static void check_prediction(void) {
   for (int shaded = 0; shaded < 2; ++shaded)
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
       cvr_tuning_class c;
-      cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE);
+      cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 0);
       const int lean = CVR_TUNING_CLASS_LEAN(k);
       const int along_x = CVR_TUNING_CLASS_AXIS(k) == 0 &&
                           (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
@@ -217,7 +219,7 @@ static void check_prediction(void) {
             c.names[0], c.predicted);
     }
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE);
+    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, 0);
   cvr_tuning_class *x = &classes[0], *oblique = &classes[1];
   /* nothing measured anywhere, then a class along y measured three
    * candidates once (not yet informative: a block the best so far): the
@@ -235,7 +237,7 @@ static void check_prediction(void) {
             oblique->candidates[oblique->best].strategy == CVR_STRATEGY_STANDARD,
         "shaded along x: renders %s first with nothing known, then %s (leaning from x: %s)",
         x->names[nothing_known], x->names[x->best], oblique->names[oblique->best]);
-  cvr_tuning_class_init(y, CVR_BACKEND_CUDA, 9, 1, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(y, CVR_BACKEND_CUDA, 9, 1, CVR_BLEND_COMPOSITE, 0);
   /* classes 9 (along y) and 2 (along x, leaning toward z) converged: a
    * block best, warp marching 1.1x */
   const int tuned[2] = {9, 2};
@@ -259,6 +261,43 @@ static void check_prediction(void) {
   printf("prediction: shaded classes along x render 3D warp marching first\n");
 }
 
+/* Where the image fills the GPU many times over (1024 x 1024 rays on 132
+ * SMs, not 512 x 512, nor 1024 x 1024 on twice the SMs, nor the CPU) the
+ * classes measure 8x16 and 16x16 right after the block-shape strategy, no
+ * class predicts warp marching, and 3D warp marching comes after every
+ * standard block; the candidates are the same ones as otherwise. */
+static void check_many_waves(void) {
+  CHECK(!cvr_tuning_many_waves(512, 512, 132) && cvr_tuning_many_waves(1024, 1024, 132) &&
+            !cvr_tuning_many_waves(1024, 1024, 264) && !cvr_tuning_many_waves(1024, 1024, 0) &&
+            !cvr_tuning_many_waves(0, 1024, 132),
+        "many waves: 512 %d, 1024 %d, 1024 on 264 SMs %d, on the CPU %d",
+        cvr_tuning_many_waves(512, 512, 132), cvr_tuning_many_waves(1024, 1024, 132),
+        cvr_tuning_many_waves(1024, 1024, 264), cvr_tuning_many_waves(1024, 1024, 0));
+  for (int shaded = 0; shaded < 2; ++shaded)
+    for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
+      cvr_tuning_class few, many;
+      cvr_tuning_class_init(&few, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 0);
+      cvr_tuning_class_init(&many, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 1);
+      int same_set = few.count == many.count, last_block = -1, warp_3d = -1;
+      for (int i = 0; i < many.count; ++i) {
+        int found = 0;
+        for (int j = 0; j < few.count; ++j) found += !strcmp(many.names[i], few.names[j]);
+        same_set &= found == 1;
+        if (many.candidates[i].strategy == CVR_STRATEGY_STANDARD) last_block = i;
+        if (!strcmp(many.names[i], "warp marching 3D, 8 lanes/ray")) warp_3d = i;
+      }
+      CHECK(same_set && !many.predicted &&
+                many.candidates[0].strategy == CVR_STRATEGY_BLOCK_SHAPE &&
+                !strcmp(many.names[1], "standard 8x16") &&
+                !strcmp(many.names[2], "standard 16x16") && warp_3d > last_block,
+            "class %d%s, many waves: %s, %s, %s first, 3D warps at %d (last block %d), "
+            "the same candidates %d, predicted %d",
+            k, shaded ? " shaded" : "", many.names[0], many.names[1], many.names[2], warp_3d,
+            last_block, same_set, many.predicted);
+    }
+  printf("many waves: 8x16 and 16x16 measured first, warp marching after the blocks\n");
+}
+
 /* One search over the relative orbit of check_search (10 frames per class
  * in turn, views +-30%), where one frame of the best in 30 runs 1.5-3x
  * slow; gated: a frame of the best is a reference only when steady
@@ -271,7 +310,7 @@ static int spiked_search(cvr_backend backend, int gated, int repeats, uint32_t d
                          int *spikes) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], backend, k, 0, CVR_BLEND_COMPOSITE);
+    cvr_tuning_class_init(&classes[k], backend, k, 0, CVR_BLEND_COMPOSITE, 0);
   const double prune = 1.5;
   double reference = 0.0, last_best_ms = 0.0;
   int last_best_frame = -100, last_k = -1;
@@ -342,7 +381,7 @@ static void check_spikes(cvr_backend backend) {
  * it and 3 stayed out of contention; confirmed, the class finds 3. */
 static void check_lucky(cvr_backend backend) {
   cvr_tuning_class c;
-  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE, 0);
   const int repeats = 4, favourite = 3, lucky = 5;
   const double prune = 1.5;
   int lucky_frames = 0, frames = 0;
@@ -364,7 +403,7 @@ static void check_lucky(cvr_backend backend) {
          cvr_backend_name(backend), frames);
   /* the mechanics: a first win waits; a big one counts as the slower of
    * two, a small one as both */
-  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE, 0);
   cvr_tuning_record(&c, 2, 1.0, prune);
   cvr_tuning_record(&c, 5, 1.05, prune); /* no win: counts at once */
   CHECK(c.best == 2 && c.measured[5] == 1 && cvr_tuning_next(&c, repeats) != 5,
@@ -413,7 +452,7 @@ static void check_budget(void) {
     const double share = bounded ? 0.01 : 1.0;
     static cvr_tuning_class classes[CVR_TUNING_CLASSES];
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+      cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE, 0);
     cvr_tuning_budget b;
     memset(&b, 0, sizeof b);
     double worst_excess = 0.0, reference = 0.0;
@@ -493,7 +532,7 @@ static cvr_tuning_class *converged_class(cvr_tuning_table *t, int k, int repeats
                                          const double *cost, int n) {
   memset(t, 0, sizeof *t);
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE);
+  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE, 0);
   for (int i = 0; i < c->count; ++i)
     for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < n ? cost[i] : 2.0, 10.0);
   return c;
@@ -754,7 +793,8 @@ static void make_table(cvr_tuning_table *t, const char *key) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
   t->layout = CVR_LAYOUT_TEXTURE;
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, 0);
 }
 
 static long file_size(const char *path) {
@@ -1304,6 +1344,7 @@ int main(int argc, char **argv) {
     check_lucky(CVR_BACKEND_CPU);
     check_budget();
     check_prediction();
+    check_many_waves();
     check_cells();
     check_view_cells();
     check_rotation();

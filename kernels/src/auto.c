@@ -161,8 +161,12 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     tu->steady_table = NULL;
     snprintf(t->key, sizeof t->key, "%s", key);
     t->layout = CVR_LAYOUT_TEXTURE;
+    /* (the key's image size class, so that the order follows from the key) */
+    t->many_waves = cvr_tuning_many_waves(power_of_two_class(view->width),
+                                          power_of_two_class(view->height), ctx->multiprocessors);
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled, s->blend_mode);
+      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled, s->blend_mode,
+                            t->many_waves);
     cvr_tuning_load(t, tu->dir, tu->warning, sizeof tu->warning);
   }
   t->last_used = ++tu->clock;
@@ -918,7 +922,8 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode); /* measured afresh, here */
+  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode,
+                        t->many_waves); /* measured afresh, here */
   /* the candidates' kernels loaded first, and nothing loading while measured */
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   while (helper_running(ctx->tuner)) {

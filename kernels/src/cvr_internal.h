@@ -71,6 +71,7 @@ struct cvr_context {
   cvr_backend backend;
   int device_index;
   int cpu_threads;
+  int multiprocessors; /* the CUDA device's SMs; 0 on the CPU backend */
   char description[2 * CVR_MESSAGE_SIZE]; /* may quote a last_error */
   char last_error[CVR_MESSAGE_SIZE];
   struct cvr_cuda_context *cuda; /* NULL unless backend == CUDA */

@@ -14,11 +14,13 @@
  *    then standard blocks tall and wide, in the order they won on the H100
  *    (tools/bench/results/2026-11-23-h100-auto-relative: 2 x 128 and 4 x 64
  *    first; the paper's rule that warps should run along the stride axis did
- *    not hold on Hopper, so both orientations stay in every class);
+ *    not hold on Hopper, so both orientations stay in every class), or
+ *    where the image fills the GPU many times over 8 x 16 and 16 x 16 first;
  *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best),
  *    with shading first in the classes within 25 degrees of stored x (the
  *    paper's prediction, and the H100's best there) and second in the
- *    others, and 1D last (never within 2x there);
+ *    others, unless the image fills the GPU many times over, and 1D last
+ *    (never within 2x there);
  *  - the slab (Mensmann) only with shading, its only purpose, at the blocks
  *    and depth that were fastest on the H100, its border rays as a ring of
  *    threads and gathered;
@@ -89,8 +91,28 @@ static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
   return c;
 }
 
+int cvr_tuning_many_waves(int width, int height, int multiprocessors) {
+  return multiprocessors > 0 && width > 0 && height > 0 &&
+         (double)width * height >= (double)CVR_TUNING_MANY_WAVES_RAYS * multiprocessors;
+}
+
+/* Standard blocks in their order of measurement, by the image's regime on
+ * the GPU (cvr_tuning_many_waves): wide and tall blocks in every class. On
+ * Hopper the tall 2 x 128 is the fastest in many views whose stride axis
+ * runs across the screen at 512 x 512 rays, against the paper's prediction
+ * (tools/bench/results/2026-11-22-h100-auto); at 1024 x 1024 8x16 and 16x16
+ * win, and measured last and fourth they were found only late in the first
+ * orbit (a shaded orbit cost 7.8% over the converged one; replayed on the
+ * same measurements with them first, 0.9%: tools/bench/results/
+ * 2026-11-27-h100-many-waves). */
+static const int few_waves_blocks[][2] = {{2, 128}, {4, 64}, {8, 8}, {16, 16},
+                                          {64, 4},  {32, 8}, {16, 8}, {8, 16}};
+static const int many_waves_blocks[][2] = {{8, 16}, {16, 16}, {2, 128}, {4, 64},
+                                           {8, 8},  {64, 4},  {32, 8},  {16, 8}};
+#define BLOCKS (int)(sizeof few_waves_blocks / sizeof few_waves_blocks[0])
+
 void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
-                           cvr_blend_mode blend) {
+                           cvr_blend_mode blend, int many_waves) {
   memset(c, 0, sizeof *c);
   c->view_class = view_class;
   const int across = CVR_TUNING_CLASS_ACROSS(view_class); /* CPU tiles along the stride axis */
@@ -107,34 +129,30 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
   } else {
     /* Wang et al.: facing the volume's ZY plane (rays along stored x) a
      * warp that marches along its rays samples neighbouring voxels, where
-     * a warp of rays samples voxels a slice apart. On the H100 the 3D
-     * warps (2 x 2 x 8) won with shading at the views within 25 degrees
-     * of x, by 0-17% over the best block, and were 0-11% slower than it
-     * at views leaning further; without shading 1.6-2.3x slower everywhere
-     * (the shaded cranium's oracle sweeps, tools/bench/results/
+     * a warp of rays samples voxels a slice apart. On the H100 at 512 x 512
+     * rays the 3D warps (2 x 2 x 8) won with shading at the views within 25
+     * degrees of x, by 0-17% over the best block, and were 0-11% slower
+     * than it at views leaning further; without shading 1.6-2.3x slower
+     * everywhere (the shaded cranium's oracle sweeps, tools/bench/results/
      * 2026-11-26-h100-shaded-x-warp). Those classes render them first, not
      * the block best elsewhere: in first orbits a class along x rendered
-     * standard 4x64 at 1.03-1.25x their time for 40-80 frames. */
+     * standard 4x64 at 1.03-1.25x their time for 40-80 frames. Where the
+     * image fills the GPU many times over they won nowhere and come after
+     * the blocks. */
     const int shaded_composite = shaded && blend == CVR_BLEND_COMPOSITE;
+    const int warp_early = shaded_composite && !many_waves;
     const int lean = CVR_TUNING_CLASS_LEAN(view_class);
-    c->predicted = shaded_composite && CVR_TUNING_CLASS_AXIS(view_class) == 0 &&
+    c->predicted = warp_early && CVR_TUNING_CLASS_AXIS(view_class) == 0 &&
                    (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
     if (c->predicted) k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-    /* wide and tall blocks in every class: on Hopper the tall 2 x 128 is
-     * the fastest in many views whose stride axis runs across the screen,
-     * against the paper's prediction (tools/bench/results/2026-11-22-h100-auto) */
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
-    if (shaded_composite && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
+    if (warp_early && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-    k[n++] = standard(2, 128);
-    k[n++] = standard(4, 64);
-    k[n++] = standard(8, 8);
-    k[n++] = standard(16, 16);
-    k[n++] = standard(64, 4);
-    k[n++] = standard(32, 8);
-    k[n++] = standard(16, 8);
-    k[n++] = standard(8, 16);
-    if (blend == CVR_BLEND_COMPOSITE && !shaded) /* they composite only (cvr.h) */
+    for (int b = 0; b < BLOCKS; ++b) {
+      const int *block = many_waves ? many_waves_blocks[b] : few_waves_blocks[b];
+      k[n++] = standard(block[0], block[1]);
+    }
+    if (blend == CVR_BLEND_COMPOSITE && !warp_early) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     if (shaded_composite) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);

@@ -211,6 +211,7 @@ typedef struct cvr_tuning_table {
    * rotation trial leaves the copy turned, and a new copy starts in the
    * volume's own order) */
   int order[3];
+  int many_waves; /* from the key (cvr_tuning_many_waves): the classes' candidate order */
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   cvr_tuning_budget budget; /* not kept in files: a run pays for its own search */
   cvr_tuning_cell cells[CVR_TUNING_CELLS];
@@ -237,13 +238,32 @@ CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
 CVR_API int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
 CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 
+/* Whether an image of width x height rays fills a GPU of `multiprocessors`
+ * SMs many times over: at least CVR_TUNING_MANY_WAVES_RAYS rays an SM (four
+ * times the 1024 threads an SM holds of the standard kernel's 256-thread
+ * blocks at 64 registers a thread). On the H100 (132 SMs) the blocks that
+ * win differ on either side of it:
+ *  - 512 x 512 rays (1.94 times over): a frame's time is how the few blocks
+ *    with the longest rays fall on the SMs (the busiest works twice as long
+ *    as the mean), and tall blocks win: 4x64 or 2x128 in most class tables,
+ *    3D warp marching in some shaded ones;
+ *  - 1024 x 1024 (7.8 times over): 8x16 or 16x16 in 193 of 198 class tables
+ *    of real data, 3D warp marching in none (2.5x the best block shaded)
+ *    (tools/bench/results/2026-11-26-h100-sm-balance).
+ * The table key holds the image size class and the GPU model, so a table's
+ * candidate order follows from its key. */
+#define CVR_TUNING_MANY_WAVES_RAYS 4096
+CVR_API int cvr_tuning_many_waves(int width, int height, int multiprocessors);
+
 /* Fills a class with the candidates of a backend for that class, in the
  * order they are measured (the papers' prediction first, so it is the
  * configuration used until something measures faster). blend: the frames'
  * blend mode (the strategies that composite only are no candidates for the
- * others). */
+ * others). many_waves: the image fills the GPU many times over
+ * (cvr_tuning_many_waves): the blocks that win there come first, and 3D warp
+ * marching after the blocks. */
 CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
-                                   int shaded, cvr_blend_mode blend);
+                                   int shaded, cvr_blend_mode blend, int many_waves);
 
 CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);

@@ -25,11 +25,13 @@
  * today. --first "NAME,NAME" replays another order of the candidates: those
  * named come right after the block-shape strategy, in that order (a shaded
  * class's 3D warp marching loses its place first near stored x), to judge
- * an order before a build of it takes GPU time.
+ * an order before a build of it takes GPU time. The candidates' order is
+ * the one AUTO takes for the file's rays and GPU (cvr_tuning_many_waves);
+ * --many-waves 0|1 replays the other.
  *
  *   cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] [--orbits N]
  *                   [--noise X] [--relative 0|1] [--seeds N] [--first-seed N]
- *                   [--first NAMES] [--views 0..4] FILE.jsonl... */
+ *                   [--first NAMES] [--many-waves 0|1] [--views 0..4] FILE.jsonl... */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,7 @@
 typedef struct replay {
   char volume[160];
   int shaded;
+  int rays[2], multiprocessors; /* the image's rays, the GPU's SMs (0: not in the file) */
   int view_class[360];
   int configs;
   char names[32][CVR_TUNING_NAME_SIZE];
@@ -80,8 +83,14 @@ static int load(const char *path, replay *r) {
   char bench[32], pass[16], config[CVR_TUNING_NAME_SIZE];
   int classes = 18; /* files without a count are from the 18 classes */
   while (fgets(line, sizeof line, f)) {
-    double az = 0, k = 0, rotation = 0, ms = 0, shaded = 0;
+    double az = 0, k = 0, rotation = 0, ms = 0, shaded = 0, rays = 0;
+    const char *sms = strstr(line, " SMs,");
+    if (strstr(line, "\"meta\"") && sms) { /* "(device 0, sm_90, 132 SMs, ...)" */
+      while (sms > line && sms[-1] >= '0' && sms[-1] <= '9') --sms;
+      r->multiprocessors = atoi(sms);
+    }
     if (!json_string(line, "bench", bench, sizeof bench)) continue;
+    if (json_number(line, "R", &rays)) r->rays[0] = r->rays[1] = (int)rays;
     json_string(line, "volume", r->volume, sizeof r->volume);
     if (!strcmp(bench, "auto_orbit") && json_string(line, "pass", pass, sizeof pass) &&
         !strcmp(pass, "cold") && json_number(line, "azimuth", &az) &&
@@ -147,6 +156,7 @@ static double noise(void) { /* 1 +- noise_amplitude, uniform */
 static int print_views = 0;
 static int seeds = 1, first_seed = 0;
 static const char *first_names = NULL; /* --first */
+static int many_waves = -1; /* --many-waves; -1: the file's (its rays and SMs) */
 
 static int relative = 1; /* candidates measured against the best at the frame before, as AUTO does */
 static int max_orbits = 20;
@@ -190,7 +200,10 @@ static void reorder(cvr_tuning_class *c, const char *names) {
 static outcome run(const replay *r, int repeats, double prune, double budget_share) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE);
+    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE,
+                          many_waves >= 0 ? many_waves
+                                          : cvr_tuning_many_waves(r->rays[0], r->rays[1],
+                                                                  r->multiprocessors));
     if (first_names) reorder(&classes[k], first_names);
   }
   cvr_tuning_budget budget;
@@ -329,13 +342,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[first], "--orbits")) max_orbits = atoi(argv[first + 1]);
     else if (!strcmp(argv[first], "--noise")) noise_amplitude = atof(argv[first + 1]);
     else if (!strcmp(argv[first], "--first")) first_names = argv[first + 1];
+    else if (!strcmp(argv[first], "--many-waves")) many_waves = atoi(argv[first + 1]);
     else break;
   }
   if (first >= argc || repeats < 1 || !(prune > 1.0) || seeds < 1 || !(budget > 0.0) ||
-      max_orbits < 2) {
+      max_orbits < 2 || many_waves > 1) {
     fprintf(stderr, "usage: cvr-auto-replay [--repeats N] [--prune X] [--budget SHARE] "
                     "[--orbits N] [--noise X] [--relative 0|1] [--seeds N] [--first-seed N] [--first NAMES] "
-                    "[--views 0..4] "
+                    "[--many-waves 0|1] [--views 0..4] "
                     "FILE.jsonl...\n");
     return 2;
   }
@@ -346,6 +360,9 @@ int main(int argc, char **argv) {
       rc = 1;
       continue;
     }
+    if (many_waves < 0 && !r.multiprocessors)
+      fprintf(stderr, "cvr-auto-replay: %s: no SM count in its meta line: the order of few "
+                      "waves (--many-waves 1 for the other)\n", argv[a]);
     /* over `seeds` noise sequences: one replay's choices hang on a few
      * measurements, so a change is judged on the mean and the worst */
     outcome sum = {0, 0, 0, 0.0, 0.0, 0.0, 0.0};

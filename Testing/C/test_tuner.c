@@ -789,13 +789,16 @@ static void check_rotation(void) {
         "a failed trial counted");
 }
 
-static void make_table(cvr_tuning_table *t, const char *key) {
+static void make_table_of(cvr_tuning_table *t, const char *key, int many_waves) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
   t->layout = CVR_LAYOUT_TEXTURE;
+  t->many_waves = many_waves;
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, many_waves);
 }
+
+static void make_table(cvr_tuning_table *t, const char *key) { make_table_of(t, key, 0); }
 
 static long file_size(const char *path) {
   struct stat st;
@@ -920,6 +923,35 @@ static void check_cache(const char *dir) {
             !cvr_tuning_cell_for(&b, 3, 5, 0) && cvr_tuning_cell_for(&b, 0, 171, 0),
         "the other version's class or its cells were taken, or the others were not");
   printf("other version  -> %s\n", warning);
+  /* a table of many waves round-trips; the few waves' order under its key
+   * (a build before the order depended on it) is measured again */
+  cvr_tuning_table many;
+  make_table_of(&many, "test | 64x64x64 8-bit | image 1024x1024", 1);
+  for (int k = 0; k < CVR_TUNING_CLASSES; k += 5)
+    for (int i = 0; i < many.classes[k].count; ++i)
+      cvr_tuning_record(&many.classes[k], i, 0.2 + 0.01 * ((i * 3 + k) % 7), 1.5);
+  CHECK(cvr_tuning_save(&many, dir, warning, sizeof warning), "save: %s", warning);
+  make_table_of(&b, many.key, 1);
+  warning[0] = '\0';
+  int same = cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 && !warning[0];
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int i = 0; i < many.classes[k].count; ++i)
+      same &= b.classes[k].measured[i] == many.classes[k].measured[i] &&
+              b.classes[k].cost_sum[i] == many.classes[k].cost_sum[i] &&
+              !strcmp(b.classes[k].names[i], many.classes[k].names[i]);
+  CHECK(same, "many waves' round trip: %s", warning);
+  cvr_tuning_table few;
+  make_table_of(&few, many.key, 0);
+  for (int i = 0; i < few.classes[0].count; ++i) cvr_tuning_record(&few.classes[0], i, 0.3, 1.5);
+  CHECK(cvr_tuning_save(&few, dir, warning, sizeof warning), "save: %s", warning);
+  make_table_of(&b, many.key, 1);
+  warning[0] = '\0';
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 1 &&
+            strstr(warning, "another version") && b.classes[0].measured[0] == 0 &&
+            !strcmp(b.classes[0].names[1], "standard 8x16"),
+        "the few waves' order in a table of many: %s (class 0 measured %d, second %s)", warning,
+        b.classes[0].measured[0], b.classes[0].names[1]);
+  printf("few waves' file -> %s\n", warning);
 }
 
 static int count_files(const char *dir) {

@@ -101,10 +101,10 @@ int cvr_tuning_many_waves(int width, int height, int multiprocessors) {
  * Hopper the tall 2 x 128 is the fastest in many views whose stride axis
  * runs across the screen at 512 x 512 rays, against the paper's prediction
  * (tools/bench/results/2026-11-22-h100-auto); at 1024 x 1024 8x16 and 16x16
- * win, and measured last and fourth they were found only late in the first
- * orbit (a shaded orbit cost 7.8% over the converged one; replayed on the
- * same measurements with them first, 0.9%: tools/bench/results/
- * 2026-11-27-h100-many-waves). */
+ * win, and measured last and fourth they were found late: the shaded
+ * cranium's first orbit cost 9.6% over the converged one, 0.7% with them
+ * first, and the other volumes' 1.2-3.0% against 1.1-1.5% (H100, paired:
+ * tools/bench/results/2026-11-27-h100-many-waves). */
 static const int few_waves_blocks[][2] = {{2, 128}, {4, 64}, {8, 8}, {16, 16},
                                           {64, 4},  {32, 8}, {16, 8}, {8, 16}};
 static const int many_waves_blocks[][2] = {{8, 16}, {16, 16}, {2, 128}, {4, 64},

@@ -110,6 +110,8 @@ static const int few_waves_blocks[][2] = {{2, 128}, {4, 64}, {8, 8}, {16, 16},
 static const int many_waves_blocks[][2] = {{8, 16}, {16, 16}, {2, 128}, {4, 64},
                                            {8, 8},  {64, 4},  {32, 8},  {16, 8}};
 #define BLOCKS (int)(sizeof few_waves_blocks / sizeof few_waves_blocks[0])
+_Static_assert(sizeof few_waves_blocks == sizeof many_waves_blocks,
+               "both orders list the same blocks");
 
 void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
                            cvr_blend_mode blend, int many_waves) {

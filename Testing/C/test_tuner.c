@@ -195,6 +195,48 @@ static void check_search(cvr_backend backend, int shaded) {
         "once ready: measured %d, best %s", c.measured[0], c.names[c.best]);
 }
 
+/* Near ties again before further candidates (tuner.h): once a class has
+ * measured its first CVR_TUNING_CORE candidates, those within
+ * CVR_TUNING_NEAR of its best (itself, and one 3% slower) are measured up
+ * to CVR_TUNING_NEAR_REPEATS times, from the further candidates' account;
+ * one 8% slower (a contender still) and the further ones wait. With
+ * `repeats` of CVR_TUNING_NEAR_REPEATS or fewer, near ties stop one short
+ * of it: a best measured `repeats` times tells other classes what to
+ * expect (cvr_tuning_seed), and only once everything was measured. */
+static void check_near_ties(void) {
+  const double prune = 1.5, cost[3] = {1.0, 1.03, 1.08};
+  for (int repeats = 2; repeats <= 6; repeats += 4) {
+    cvr_tuning_class c;
+    cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, 0, 0, CVR_BLEND_COMPOSITE, 0);
+    int core[CVR_TUNING_CORE];
+    for (int n = 0; n < CVR_TUNING_CORE; ++n) {
+      core[n] = cvr_tuning_next(&c, repeats);
+      CHECK(core[n] >= 0 && c.measured[core[n]] == 0 && cvr_tuning_account(&c, core[n]) == 0,
+            "near ties: core candidate %d: %d, measured %d", n, core[n],
+            core[n] >= 0 ? c.measured[core[n]] : -1);
+      if (core[n] < 0) return;
+      cvr_tuning_record(&c, core[n], cost[n], prune);
+    }
+    const int times = repeats - 1 < CVR_TUNING_NEAR_REPEATS ? repeats - 1 : CVR_TUNING_NEAR_REPEATS;
+    int again = 0, wrong_account = 0, i;
+    while ((i = cvr_tuning_next(&c, repeats)) >= 0 && c.measured[i] > 0 && again < 20) {
+      ++again;
+      wrong_account += cvr_tuning_account(&c, i) != 1;
+      cvr_tuning_record(&c, i, cost[i == core[0] ? 0 : i == core[1] ? 1 : 2], prune);
+    }
+    const int near = times > 1 ? 2 * (times - 1) : 0; /* the best and the 3% one */
+    CHECK(again == near && !wrong_account && c.measured[core[0]] == (times > 1 ? times : 1) &&
+              c.measured[core[1]] == c.measured[core[0]] && c.measured[core[2]] == 1 &&
+              i >= 0 && c.measured[i] == 0 && cvr_tuning_account(&c, i) == 1,
+          "near ties, repeats %d: %d measured again (want %d), %d from the core account; "
+          "measured %d %d %d; then %s, measured %d", repeats, again, near, wrong_account,
+          c.measured[core[0]], c.measured[core[1]], c.measured[core[2]],
+          i >= 0 ? c.names[i] : "nothing", i >= 0 ? c.measured[i] : -1);
+  }
+  printf("near ties: measured %d times before further candidates, from their account\n",
+         CVR_TUNING_NEAR_REPEATS);
+}
+
 /* With shading, classes whose views are within 25 degrees of stored x
  * (square and aligned) list 3D warp marching first and render it first,
  * whatever other classes found best: before anything is known elsewhere,
@@ -1377,6 +1419,7 @@ int main(int argc, char **argv) {
     check_budget();
     check_prediction();
     check_many_waves();
+    check_near_ties();
     check_cells();
     check_view_cells();
     check_rotation();

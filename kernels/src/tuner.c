@@ -344,6 +344,29 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
     snprintf(out, size, "%s", cvr_strategy_name(c->strategy));
 }
 
+/* The candidate measured fewer than `times` times (least first) whose mean
+ * is within `factor` of the best's, or -1. */
+static int repeat_within(const cvr_tuning_class *c, double factor, int times,
+                         const unsigned char *waiting) {
+  const double limit = factor * cvr_tuning_mean(c, c->best);
+  int pick = -1;
+  for (int i = 0; i < c->count; ++i)
+    if (!c->dropped[i] && c->measured[i] > 0 && c->measured[i] < times &&
+        cvr_tuning_mean(c, i) <= limit && !(waiting && waiting[i]) &&
+        (pick < 0 || c->measured[i] < c->measured[pick]))
+      pick = i;
+  return pick;
+}
+
+/* Whether the class has measured its first CVR_TUNING_CORE candidates and
+ * has further ones to measure: near ties' repeats then take their turn. */
+static int further_waiting(const cvr_tuning_class *c) {
+  if (measured_count(c) < CVR_TUNING_CORE) return 0;
+  for (int i = 0; i < c->count; ++i)
+    if (!c->dropped[i] && c->measured[i] == 0) return 1;
+  return 0;
+}
+
 int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned char *waiting) {
   for (int i = 0; i < c->count; ++i) /* a win to confirm */
     if (c->pending[i] > 0.0 && !c->dropped[i] && !(waiting && waiting[i])) return i;
@@ -352,14 +375,16 @@ int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats, const unsigned
     if (!c->dropped[i] && c->measured[i] == 0 && !(waiting && waiting[i]) &&
         (first < 0 || c->prior[i] < c->prior[first]))
       first = i;
+  if (first >= 0 && further_waiting(c)) { /* near ties again first (tuner.h) */
+    /* (short of `repeats`: a class's best measured that often tells other
+     * classes what to expect, once everything was measured) */
+    const int times = repeats - 1 < CVR_TUNING_NEAR_REPEATS ? repeats - 1 : CVR_TUNING_NEAR_REPEATS;
+    const int tie = repeat_within(c, CVR_TUNING_NEAR, times, waiting);
+    if (tie >= 0) return tie;
+  }
   if (first >= 0) return first;
-  const double contender = CVR_TUNING_CONTENDER * cvr_tuning_mean(c, c->best);
-  int pick = -1; /* then the contenders, least measured first */
-  for (int i = 0; i < c->count; ++i)
-    if (!c->dropped[i] && c->measured[i] < repeats && cvr_tuning_mean(c, i) <= contender &&
-        !(waiting && waiting[i]) && (pick < 0 || c->measured[i] < c->measured[pick]))
-      pick = i;
-  return pick;
+  /* then the contenders, least measured first */
+  return repeat_within(c, CVR_TUNING_CONTENDER, repeats, waiting);
 }
 
 int cvr_tuning_next(const cvr_tuning_class *c, int repeats) {
@@ -437,7 +462,8 @@ int cvr_tuning_order_valid(const int order[3]) {
 }
 
 int cvr_tuning_account(const cvr_tuning_class *c, int i) {
-  if (i < 0 || i >= c->count || c->measured[i] > 0) return 0;
+  if (i < 0 || i >= c->count) return 0;
+  if (c->measured[i] > 0) return further_waiting(c); /* (a near tie's repeat takes their turn) */
   return measured_count(c) >= CVR_TUNING_CORE;
 }
 

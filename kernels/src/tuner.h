@@ -17,6 +17,18 @@
  * (frames of a class see different views: one measurement may mislead);
  * the rest are measured once. */
 #define CVR_TUNING_CONTENDER 1.10
+/* Near ties are measured again first: once a class has measured its first
+ * CVR_TUNING_CORE candidates, those within CVR_TUNING_NEAR of its best are
+ * measured up to CVR_TUNING_NEAR_REPEATS times (fewer than `repeats`) before
+ * any further candidate, from the further candidates' account. A frame's
+ * time over the frame before varies by 4% at 512 x 512 rays on the H100
+ * (2% at 1024), as much as a class's first candidates differ: measured once
+ * each, a class rendered one 4-5% slower than its best for the rest of a
+ * first orbit while further candidates (mostly losers) took the budget.
+ * Replayed on the H100's costs, first orbits cost 0.1-1.2 points less at
+ * 512 rays (tools/bench/results/2026-11-27-h100-near-ties). */
+#define CVR_TUNING_NEAR 1.05
+#define CVR_TUNING_NEAR_REPEATS 3
 /* A candidate whose first measurement is more than CVR_TUNING_CONTENDER
  * faster than the best is measured once more before it counts, and counts
  * as the slower of the two. Records are ratios to the best at the time:
@@ -299,8 +311,9 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
                              int repeats, double prune);
 /* The candidate to measure in this frame, or -1 when the class has converged:
- * a first measurement to confirm, each candidate once (lowest prior first),
- * then contenders up to `repeats` times. */
+ * a first measurement to confirm, each candidate once (lowest prior first;
+ * once the first CVR_TUNING_CORE are, near ties again first), then
+ * contenders up to `repeats` times. */
 CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* The same among the candidates that are not waiting (waiting[i] != 0: not
  * measurable yet, its kernel still loading); -1 also when every candidate
@@ -346,7 +359,8 @@ CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
 CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
 
 /* The account candidate i of class c is measured from: 1 for a first
- * measurement once the class has measured CVR_TUNING_CORE, else 0. */
+ * measurement once the class has measured CVR_TUNING_CORE, and for a near
+ * tie's repeat while further candidates wait (it takes their turn), else 0. */
 CVR_API int cvr_tuning_account(const cvr_tuning_class *c, int i);
 CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
 /* A frame took ms; of it, excess_ms is what measuring from `account` cost

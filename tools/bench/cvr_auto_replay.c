@@ -1,8 +1,9 @@
 /* cvr-auto-replay: AUTO's search (the library's tuner.c, unchanged) replayed
  * on the costs a GPU measured, without a GPU. Input: a cvr-auto-bench file
  * (tools/bench/results/.../auto-*.jsonl), whose oracle lines hold every
- * candidate's kernel time at every 10th view of the orbit and whose orbit
- * lines hold each view's class. The replay orbits a frame per degree, each
+ * candidate's kernel time at every --oracle-step degrees of the orbit (10
+ * unless the run said otherwise; at 1, the views' own jitter is in them)
+ * and whose orbit lines hold each view's class. The replay orbits a frame per degree, each
  * frame costing what its configuration measured at the oracle views around
  * it, interpolated, times 1 +- 2% of deterministic noise (--noise: frames of
  * 0.15-0.6 ms on an H100 vary by 7% from min to max at a fixed view, about
@@ -11,6 +12,8 @@
  * It reports what cvr-auto-bench reports for AUTO's search: frames spent
  * measuring in the first orbit, the tuning share (the first orbit over the
  * last, minus one), of it what measuring cost (the budget's account), the
+ * first orbit over the oracle's (each frame at its fastest candidate: a
+ * reference no search moves, where the last orbit, without cells, does), the
  * orbits that measured, per view the converged choice over the best
  * candidate there, and how many views one candidate per class could have
  * within 5% at best. In-place rotation and kernel loading are not replayed
@@ -39,7 +42,7 @@
 
 #include "tuner.h"
 
-#define VIEWS 36 /* oracle views, every 10 degrees */
+#define VIEWS_MAX 360 /* oracle views: every step degrees (cvr-auto-bench --oracle-step) */
 
 typedef struct replay {
   char volume[160];
@@ -48,7 +51,8 @@ typedef struct replay {
   int view_class[360];
   int configs;
   char names[32][CVR_TUNING_NAME_SIZE];
-  double ms[VIEWS][32]; /* 0: not measured */
+  int step, views;            /* the oracle's step in degrees, its views (360 / step) */
+  double ms[VIEWS_MAX][32];   /* by azimuth; 0: not measured */
 } replay;
 
 /* The text of "key":"..." or the number of "key":N in a line. */
@@ -102,8 +106,7 @@ static int load(const char *path, replay *r) {
       int c = 0;
       while (c < r->configs && strcmp(r->names[c], config)) ++c;
       if (c == r->configs && r->configs < 32) snprintf(r->names[r->configs++], CVR_TUNING_NAME_SIZE, "%s", config);
-      const int v = (int)az / 10;
-      if (c < 32 && v >= 0 && v < VIEWS) r->ms[v][c] = ms;
+      if (c < 32 && az >= 0 && az < 360) r->ms[(int)az][c] = ms;
     } else if (!strcmp(bench, "auto_summary") && json_number(line, "shaded", &shaded)) {
       r->shaded = shaded != 0;
       double n = 18;
@@ -127,16 +130,44 @@ static int load(const char *path, replay *r) {
       fprintf(stderr, "cvr-auto-replay: %s: no cold orbit frame at %d degrees\n", path, a);
       return 0;
     }
+  r->step = 0; /* the least gap between the oracle's views */
+  for (int a = 1, last = -1; a < 360; ++a) {
+    int seen = 0;
+    for (int k = 0; k < r->configs && !seen; ++k) seen = r->ms[a][k] > 0.0;
+    if (!seen) continue;
+    const int gap = a - (last < 0 ? 0 : last);
+    if (!r->step || gap < r->step) r->step = gap;
+    last = a;
+  }
+  if (!r->step || 360 % r->step) r->step = 360;
+  r->views = 360 / r->step;
   if (!r->configs) fprintf(stderr, "cvr-auto-replay: %s: no oracle lines\n", path);
   return r->configs > 0;
+}
+
+/* The orbit at the best candidate of every frame (interpolated as cost_at):
+ * a reference that, unlike the converged orbit, no search moves. */
+static double oracle_orbit(const replay *r) {
+  double sum = 0.0;
+  for (int a = 0; a < 360; ++a) {
+    const int v0 = a - a % r->step, v1 = (v0 + r->step) % 360;
+    const double t = (double)(a % r->step) / r->step;
+    double best = INFINITY;
+    for (int k = 0; k < r->configs; ++k) {
+      const double x = r->ms[v0][k], y = r->ms[v1][k];
+      if (x > 0.0 && y > 0.0) best = fmin(best, (1.0 - t) * x + t * y);
+    }
+    sum += best;
+  }
+  return sum;
 }
 
 /* Kernel time of candidate i of class c at azimuth a: interpolated between
  * the two oracle views around it; 0 when it was not measured at either (it
  * cannot run: dropped). */
 static double cost_at(const replay *r, const cvr_tuning_class *c, int i, int a) {
-  const int v0 = a / 10 % VIEWS, v1 = (v0 + 1) % VIEWS;
-  const double t = (a % 10) / 10.0;
+  const int v0 = a - a % r->step, v1 = (v0 + r->step) % 360;
+  const double t = (double)(a % r->step) / r->step;
   for (int k = 0; k < r->configs; ++k)
     if (!strcmp(r->names[k], c->names[i])) {
       const double x = r->ms[v0][k], y = r->ms[v1][k];
@@ -163,6 +194,7 @@ static int max_orbits = 20;
 typedef struct outcome {
   int tuning_frames, within5, orbits;
   double share, spent, mean, worst;
+  double over_oracle; /* the first orbit over the per-frame oracle's, minus one */
 } outcome;
 
 /* The candidates named in `names` (comma-separated) moved to right after
@@ -280,18 +312,18 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
                  classes[k].dropped[i] ? " dropped" : "", i == classes[k].best ? " best" : "");
   int within5 = 0;
   double worst = 0.0, sum = 0.0;
-  for (int v = 0; v < VIEWS; ++v) {
-    const cvr_tuning_class *c = &classes[r->view_class[v * 10]];
+  for (int az = 0; az < 360; az += r->step) {
+    const cvr_tuning_class *c = &classes[r->view_class[az]];
     double oracle = INFINITY;
     for (int k = 0; k < r->configs; ++k)
-      if (r->ms[v][k] > 0.0) oracle = fmin(oracle, r->ms[v][k]);
-    const int used = rendered[v * 10];
-    const double ratio = cost_at(r, c, used, v * 10) / oracle;
+      if (r->ms[az][k] > 0.0) oracle = fmin(oracle, r->ms[az][k]);
+    const int used = rendered[az];
+    const double ratio = cost_at(r, c, used, az) / oracle;
     if (print_views) {
       int o = 0;
       for (int k = 1; k < r->configs; ++k)
-        if (r->ms[v][k] > 0.0 && (r->ms[v][o] <= 0.0 || r->ms[v][k] < r->ms[v][o])) o = k;
-      printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", v * 10, r->view_class[v * 10],
+        if (r->ms[az][k] > 0.0 && (r->ms[az][o] <= 0.0 || r->ms[az][k] < r->ms[az][o])) o = k;
+      printf("  %3d deg class %2d: %-32s over %-32s %.3f\n", az, r->view_class[az],
              c->names[used], r->names[o], ratio);
     }
     within5 += ratio <= 1.05;
@@ -299,7 +331,7 @@ static outcome run(const replay *r, int repeats, double prune, double budget_sha
     sum += ratio;
   }
   const outcome o = {tuning_frames, within5, orbits, cold / warm - 1.0, cold_spent / cold,
-                     sum / VIEWS, worst};
+                     sum / r->views, worst, cold / oracle_orbit(r) - 1.0};
   return o;
 }
 
@@ -312,12 +344,12 @@ static int class_oracle(const replay *r) {
     int most = 0;
     for (int c = 0; c < r->configs; ++c) {
       int within = 0;
-      for (int v = 0; v < VIEWS; ++v) {
-        if (r->view_class[v * 10] != k) continue;
+      for (int az = 0; az < 360; az += r->step) {
+        if (r->view_class[az] != k) continue;
         double oracle = INFINITY;
         for (int o = 0; o < r->configs; ++o)
-          if (r->ms[v][o] > 0.0) oracle = fmin(oracle, r->ms[v][o]);
-        within += r->ms[v][c] > 0.0 && r->ms[v][c] <= 1.05 * oracle;
+          if (r->ms[az][o] > 0.0) oracle = fmin(oracle, r->ms[az][o]);
+        within += r->ms[az][c] > 0.0 && r->ms[az][c] <= 1.05 * oracle;
       }
       most = within > most ? within : most;
     }
@@ -365,8 +397,8 @@ int main(int argc, char **argv) {
                       "waves (--many-waves 1 for the other)\n", argv[a]);
     /* over `seeds` noise sequences: one replay's choices hang on a few
      * measurements, so a change is judged on the mean and the worst */
-    outcome sum = {0, 0, 0, 0.0, 0.0, 0.0, 0.0};
-    int fewest = VIEWS;
+    outcome sum = {0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    int fewest = r.views;
     double worst = 0.0;
     for (int seed = 0; seed < seeds; ++seed) {
       rng = 12345u + 7919u * (unsigned)(first_seed + seed);
@@ -377,14 +409,17 @@ int main(int argc, char **argv) {
       sum.share += o.share;
       sum.spent += o.spent;
       sum.mean += o.mean;
+      sum.over_oracle += o.over_oracle;
       worst = fmax(worst, o.worst);
       fewest = o.within5 < fewest ? o.within5 : fewest;
     }
-    printf("%-40.40s%s  frames %5.1f  share %5.2f%% (measuring %4.2f%%)  orbits %4.1f  "
+    printf("%-40.40s%s  frames %5.1f  share %5.2f%% (measuring %4.2f%%)  over the oracle "
+           "%5.2f%%  orbits %4.1f  "
            "mean %.3f worst %.3f  within 5%% %4.1f/%d (fewest %d; one per class at best %d)\n",
            r.volume, r.shaded ? " shaded" : "", (double)sum.tuning_frames / seeds,
-           100.0 * sum.share / seeds, 100.0 * sum.spent / seeds, (double)sum.orbits / seeds,
-           sum.mean / seeds, worst, (double)sum.within5 / seeds, VIEWS, fewest, class_oracle(&r));
+           100.0 * sum.share / seeds, 100.0 * sum.spent / seeds,
+           100.0 * sum.over_oracle / seeds, (double)sum.orbits / seeds,
+           sum.mean / seeds, worst, (double)sum.within5 / seeds, r.views, fewest, class_oracle(&r));
   }
   return rc;
 }

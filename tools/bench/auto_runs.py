@@ -18,8 +18,11 @@ and 14 views timed one after the other, another confirmed 0.89 with AUTO
 and the oracle's best both 6% slow at one view), from orbit files. Runs
 with the paired replay (cvr-auto-bench --replay) add what the first orbit
 cost over the warm one, as timed minutes apart and as timed paired, split
-into the frames that measured, the others and the turns; and the same for
-the runs from the kept tables (cached-*), where there are some.
+into the frames that measured, the others and the turns, beside the class
+floor (first_orbit_floor.py: what the other frames cost at least where each
+class renders one configuration); and the same for the runs from the kept
+tables (cached-*), where there are some. Runs whose oracle swept every
+degree (--oracle-step 1) or at another step get rows of their own.
 
 usage: auto_runs.py [--exclude RUN/VOLUME ...] RUN_DIR...
   (VOLUME as in the file name auto-VOLUME.jsonl.gz, e.g. final-d/bonsai)
@@ -30,6 +33,7 @@ import json
 import os
 import sys
 
+from first_orbit_floor import class_floor
 from json_lines import read_rows
 
 
@@ -56,7 +60,8 @@ def summaries(run):
         rows = read_rows(path)
         s = next((r for r in rows if r.get("bench") == "auto_summary"), None)
         if s:
-            s = dict(s, worst_over_best_confirmed=confirmed_worst_over_best(rows))
+            s = dict(s, worst_over_best_confirmed=confirmed_worst_over_best(rows),
+                     class_floor=class_floor(rows))
         warm = [r for r in rows if r.get("bench") == "auto_orbit" and r["pass"] == "warm"]
         name = os.path.basename(path)[len("auto-"):].split(".jsonl")[0]
         yield name, s, sum(r["rotations"] for r in warm)
@@ -82,7 +87,7 @@ def load(run):
                          worst=(s["auto_worst_over_best_view"],
                                 *s.get("worst_over_best_confirmed", (None, None))),
                          replicate=s.get("replicate_views_within_5pct_confirmed"),
-                         first=first_orbit(s), views=s.get("views", 36))
+                         first=first_orbit(s), views=s.get("views", 36), rays=s.get("R", 512))
     return out
 
 
@@ -91,7 +96,8 @@ def first_orbit(s):
     frames, other frames, turns, the host's time beside the kernels: cold
     minus warm over the warm wall time, both: the paired kernel time and the
     host's over the warm wall time, the warm orbit in the cold one's voxel
-    order over the warm orbit (None before that pass), or None without the
+    order over the warm orbit (None before that pass), the class floor
+    (first_orbit_floor.py; None without the orbit file), or None without the
     replay."""
     if not s or "first_orbit_paired" not in s:
         return None
@@ -99,7 +105,8 @@ def first_orbit(s):
     both = s["first_orbit_paired"] * s["warm_kernel_ms"] + host
     return (s["tuning_share"], s["first_orbit_paired"], s["first_orbit_paired_measured"],
             s["first_orbit_paired_other"], s["first_orbit_paired_turns"],
-            host / s["warm_wall_ms"], both / s["warm_wall_ms"], s.get("first_orbit_paired_order"))
+            host / s["warm_wall_ms"], both / s["warm_wall_ms"], s.get("first_orbit_paired_order"),
+            s.get("class_floor"))
 
 
 def cached_first_orbits(run):
@@ -118,9 +125,9 @@ def first_orbit_table(title, per):
         return
     print(f"\n{title}\n")
     print("| volume | runs | wall, timed apart: mean (range) | kernels, paired: mean (range) | "
-          "measured frames | other frames | turns | of those, the voxel order | host, cold "
-          "minus warm | paired and host: mean (range) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "measured frames | other frames | class floor | turns | of those, the voxel order | "
+          "host, cold minus warm | paired and host: mean (range) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for volume, xs in sorted(per.items()):
         if not xs:
             continue
@@ -130,7 +137,16 @@ def first_orbit_table(title, per):
             cell[k] += f" ({100 * lo:+.1f} to {100 * hi:+.1f})"
         order = [x[7] for x in xs if x[7] is not None]
         cell.insert(5, f"{100 * sum(order) / len(order):+.1f}%" if order else "-")
+        floor = [x[8] for x in xs if x[8] is not None]
+        cell.insert(4, f"{100 * sum(floor) / len(floor):.1f}%" if floor else "-")
         print(f"| {volume} | {len(xs)} | " + " | ".join(cell) + " |")
+
+
+def setting(x):
+    """What sets a run's rows apart: rays other than 512 a side, oracle
+    sweeps at another step than 10 degrees."""
+    return ((f", {x['rays']} rays" if x["rays"] != 512 else "") +
+            (f", {x['views']} views" if x["views"] not in (1, 36) else ""))
 
 
 def spread(c):
@@ -156,7 +172,7 @@ def main(args):
     for run in runs:
         for volume, x in load(run).items():
             if f"{os.path.basename(run)}/{volume}" not in exclude:
-                per[volume].append(x)
+                per[volume + setting(x)].append(x)
         for volume, x in cached_first_orbits(run).items():
             if f"{os.path.basename(run)}/{volume}" not in exclude:
                 cached[volume].append(x)
@@ -164,11 +180,12 @@ def main(args):
           "turns per warm orbit | warm orbit: wall, kernel | orbits to converge | measuring, most "
           "| replicate within 5% |")
     print("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    real = []
+    real = collections.defaultdict(list)  # {setting: runs of real data}
     for volume, xs in sorted(per.items()):
         c = [x["confirmed"] for x in xs]
         if not volume.startswith("micro"):
-            real += xs
+            for x in xs:
+                real[setting(x)].append(x)
         print(f"| {volume} | {len(xs)} | {spread(c)} "
               f"| {sum(x['ratio'] for x in xs) / len(xs):.3f} "
               f"| {' '.join(str(x['turns']) for x in xs)} "
@@ -176,10 +193,10 @@ def main(args):
               f"{sum(x['kernel'] for x in xs) / len(xs):.1f} ms "
               f"| {min(x['orbits'] for x in xs)}–{max(x['orbits'] for x in xs)} "
               f"| {100 * max(x['measuring'] for x in xs):.2f}% |" + replicate(xs))
-    if real:
-        c = [x["confirmed"] for x in real]
-        print(f"| real data | {len(real)} | {spread(c)} "
-              f"| {sum(x['ratio'] for x in real) / len(real):.3f} | | | | |" + replicate(real))
+    for label, xs in sorted(real.items()):
+        c = [x["confirmed"] for x in xs]
+        print(f"| real data{label} | {len(xs)} | {spread(c)} "
+              f"| {sum(x['ratio'] for x in xs) / len(xs):.3f} | | | | |" + replicate(xs))
     first_orbit_table("First orbit over the warm one: wall time, the two orbits timed minutes "
                       "apart; kernel time, paired (cvr-auto-bench --replay: measured frames, "
                       "others, turns; of the warm kernel time; and of those what the cold "

@@ -23,10 +23,14 @@
  * any further candidate, from the further candidates' account. A frame's
  * time over the frame before varies by 4% at 512 x 512 rays on the H100
  * (2% at 1024), as much as a class's first candidates differ: measured once
- * each, a class rendered one 4-5% slower than its best for the rest of a
+ * each, a class rendered one 4-7% slower than its best for the rest of a
  * first orbit while further candidates (mostly losers) took the budget.
- * Replayed on the H100's costs, first orbits cost 0.1-1.2 points less at
- * 512 rays (tools/bench/results/2026-11-27-h100-near-ties). */
+ * From the core account instead, the repeats held up the next class's
+ * first candidates. On the H100 at 512 rays, first orbits of real data cost
+ * 0.32 points less over 7 interleaved pairs (bonsai 2.2% against 3.1%),
+ * their frames that measure nothing as much as one configuration per class
+ * costs at least; at 1024 the same
+ * (tools/bench/results/2026-11-27-h100-near-ties). */
 #define CVR_TUNING_NEAR 1.05
 #define CVR_TUNING_NEAR_REPEATS 3
 /* A candidate whose first measurement is more than CVR_TUNING_CONTENDER

@@ -145,36 +145,36 @@ static int load(const char *path, replay *r) {
   return r->configs > 0;
 }
 
-/* The orbit at the best candidate of every frame (interpolated as cost_at):
- * a reference that, unlike the converged orbit, no search moves. */
+/* Kernel time of the file's configuration k at azimuth a: interpolated
+ * between the two oracle views around it; the nearer one's where the other
+ * has none, 0 where neither has (it cannot run there). */
+static double config_at(const replay *r, int k, int a) {
+  const int v0 = a - a % r->step, v1 = (v0 + r->step) % 360;
+  const double t = (double)(a % r->step) / r->step;
+  const double x = r->ms[v0][k], y = r->ms[v1][k];
+  if (x > 0.0 && y > 0.0) return (1.0 - t) * x + t * y;
+  return t < 0.5 ? x : y;
+}
+
+/* Kernel time of candidate i of class c at azimuth a (config_at); 0 when
+ * the file has no such configuration. */
+static double cost_at(const replay *r, const cvr_tuning_class *c, int i, int a) {
+  for (int k = 0; k < r->configs; ++k)
+    if (!strcmp(r->names[k], c->names[i])) return config_at(r, k, a);
+  return 0.0;
+}
+
+/* The orbit at the fastest configuration of every frame: a reference that,
+ * unlike the converged orbit, no search moves. */
 static double oracle_orbit(const replay *r) {
   double sum = 0.0;
   for (int a = 0; a < 360; ++a) {
-    const int v0 = a - a % r->step, v1 = (v0 + r->step) % 360;
-    const double t = (double)(a % r->step) / r->step;
     double best = INFINITY;
-    for (int k = 0; k < r->configs; ++k) {
-      const double x = r->ms[v0][k], y = r->ms[v1][k];
-      if (x > 0.0 && y > 0.0) best = fmin(best, (1.0 - t) * x + t * y);
-    }
+    for (int k = 0; k < r->configs; ++k)
+      if (config_at(r, k, a) > 0.0) best = fmin(best, config_at(r, k, a));
     sum += best;
   }
   return sum;
-}
-
-/* Kernel time of candidate i of class c at azimuth a: interpolated between
- * the two oracle views around it; 0 when it was not measured at either (it
- * cannot run: dropped). */
-static double cost_at(const replay *r, const cvr_tuning_class *c, int i, int a) {
-  const int v0 = a - a % r->step, v1 = (v0 + r->step) % 360;
-  const double t = (double)(a % r->step) / r->step;
-  for (int k = 0; k < r->configs; ++k)
-    if (!strcmp(r->names[k], c->names[i])) {
-      const double x = r->ms[v0][k], y = r->ms[v1][k];
-      if (x > 0.0 && y > 0.0) return (1.0 - t) * x + t * y;
-      return t < 0.5 ? x : y;
-    }
-  return 0.0;
 }
 
 static unsigned rng = 12345u;

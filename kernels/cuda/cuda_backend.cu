@@ -555,21 +555,20 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       block[0] = block[1] = 16;
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     const cvr_memory_layout layout = frame->volume->cuda->layout;
-    const cvr_scalar_type stored_type = frame->volume->stored_type;
     if (frame->volume->components > 1)
       CVR_CUDA_TRY(ctx,
                    cvr_cuda_launch_components(&l, frame->volume->components,
                                               dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
                    "multi-component kernel launch");
     else if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
-      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, stored_type, s, c->stream),
+      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, s, c->stream),
                    "warp-marching kernel launch");
     else if (s->strategy == CVR_STRATEGY_SLAB)
-      CVR_CUDA_TRY(ctx, cvr_cuda_launch_slab(&l, layout, stored_type, s, ctx->debug.slab_one_sided,
+      CVR_CUDA_TRY(ctx, cvr_cuda_launch_slab(&l, layout, s, ctx->debug.slab_one_sided,
                                              c->stream), "slab kernel launch");
     else
       CVR_CUDA_TRY(ctx,
-                   cvr_cuda_launch_standard(&l, layout, stored_type,
+                   cvr_cuda_launch_standard(&l, layout,
                                             dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
                    "standard kernel launch");
     stats->block_width = block[0];

@@ -148,6 +148,7 @@ typedef struct cvr_storage_view {
   const unsigned long long *index;
   int dims[3];
   int nearest;
+  int stored_type; /* cvr_scalar_type of data */
   /* texel coordinates of the stored copy from the volume's: T[a] = sign[a] *
    * t[axis[a]] + offset[a]; identity skips it */
   int identity;
@@ -220,7 +221,7 @@ cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, int compon
 
 /* standard.cu */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,
-                                     cvr_scalar_type stored_type, dim3 block, cudaStream_t stream);
+                                     dim3 block, cudaStream_t stream);
 /* The most threads a block of each kernel may have: the launch bound its
  * instances are compiled with (nvcc fits an instance's registers to it,
  * spilling if it must). Not asked of the driver: under CUDA's lazy loading
@@ -234,19 +235,18 @@ int cvr_cuda_standard_instances_max_threads(void);
 
 /* warp_marching.cu */
 cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch, cvr_memory_layout layout,
-                                          cvr_scalar_type stored_type,
                                           const cvr_render_settings *settings, cudaStream_t stream);
 int cvr_cuda_warp_marching_max_threads(void);
 int cvr_cuda_warp_marching_instances_max_threads(void);
 
 /* slab.cu; one_sided: the test hook that ignores the border rays */
 cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *launch, cvr_memory_layout layout,
-                                 cvr_scalar_type stored_type, const cvr_render_settings *settings,
-                                 int one_sided, cudaStream_t stream);
+                                 const cvr_render_settings *settings, int one_sided,
+                                 cudaStream_t stream);
 int cvr_cuda_slab_max_threads(void);
 int cvr_cuda_slab_instances_max_threads(void);
 /* slab_global.cu: the same for the layouts other than the texture */
-cudaError_t cvr_cuda_launch_slab_global(const cvr_cuda_launch *launch, cvr_scalar_type stored_type,
+cudaError_t cvr_cuda_launch_slab_global(const cvr_cuda_launch *launch,
                                         const cvr_render_settings *settings, int one_sided,
                                         cudaStream_t stream);
 int cvr_cuda_slab_global_instances_max_threads(void);

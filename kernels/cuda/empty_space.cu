@@ -32,13 +32,20 @@ __global__ void cvr_skip_range_kernel(const cvr_storage_view v, int shift, int3 
   range[((size_t)cz * cells.y + cy) * cells.x + cx] = make_float2(nan ? -INFINITY : lo, hi);
 }
 
+/* *any (zeroed before) becomes 1 where some cell is empty. */
 __global__ void cvr_skip_empty_kernel(const float2 *range, size_t count, const int *visible_prefix,
-                                      int size, float scale, float bias, unsigned char *empty) {
+                                      int size, float scale, float bias, unsigned char *empty,
+                                      int *any) {
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const float2 r = range[i];
-  empty[i] = (unsigned char)cvr_skip_range_empty(visible_prefix, size, scale, bias, r.x, r.y);
+  const int e = cvr_skip_range_empty(visible_prefix, size, scale, bias, r.x, r.y);
+  empty[i] = (unsigned char)e;
+  if (e) *any = 1;
 }
+
+/* Where the empty flags' device buffer keeps the any-empty word after them. */
+static size_t any_empty_offset(size_t count) { return (count + 3) & ~(size_t)3; }
 
 void cvr_cuda_skip_free(cvr_cuda_volume *v) {
   cudaFree(v->skip.range);
@@ -57,7 +64,7 @@ static cudaError_t allocate(cvr_skip_grid *g, const int cells[3]) {
   for (int a = 0; a < 3; ++a) g->cells[a] = cells[a];
   const size_t count = cvr_skip_grid_count(g);
   cudaError_t e = cudaMalloc(&g->range, count * sizeof(float2));
-  if (e == cudaSuccess) e = cudaMalloc(&g->empty, count);
+  if (e == cudaSuccess) e = cudaMalloc(&g->empty, any_empty_offset(count) + sizeof(int));
   if (e != cudaSuccess) {
     cudaFree(g->range);
     g->range = NULL;
@@ -84,7 +91,7 @@ cvr_status cvr_cuda_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr
       const dim3 block(32, 4), grid((cells[0] + 31) / 32, (cells[1] + 3) / 4, cells[2]);
       const int3 c = make_int3(cells[0], cells[1], cells[2]);
       const cvr_storage_view view = cvr_cuda_storage_view(volume, 1); /* exact texels */
-      e = cvr_with_sampler(v->layout, volume->stored_type, [&](auto tag) {
+      e = cvr_with_sampler(v->layout, [&](auto tag) {
         typedef typename decltype(tag)::type S;
         cvr_skip_range_kernel<S><<<grid, block, 0, stream>>>(view, shift, c, (float2 *)g->range);
         return cudaGetLastError();
@@ -98,16 +105,26 @@ cvr_status cvr_cuda_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr
     g->flags_valid = 0;
   }
   if (!cvr_skip_flags_current(g, frame->tf, &frame->ray)) {
+    /* whether any cell is empty comes back to the host (a wait on the
+     * stream when the table changes, not every frame): a frame with nothing
+     * to skip then launches the kernels without skipping */
     const size_t count = cvr_skip_grid_count(g);
-    cvr_skip_empty_kernel<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
-        (const float2 *)g->range, count, visible_prefix, frame->ray.tf_size, frame->ray.tf_scale,
-        frame->ray.tf_bias, g->empty);
-    const cudaError_t e = cudaGetLastError();
+    int *any = (int *)(g->empty + any_empty_offset(count));
+    cudaError_t e = cudaMemsetAsync(any, 0, sizeof(int), stream);
+    if (e == cudaSuccess) {
+      cvr_skip_empty_kernel<<<(unsigned)((count + 255) / 256), 256, 0, stream>>>(
+          (const float2 *)g->range, count, visible_prefix, frame->ray.tf_size, frame->ray.tf_scale,
+          frame->ray.tf_bias, g->empty, any);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(&g->any_empty, any, sizeof(int), cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess) {
       g->flags_valid = 0;
       return device_failure(ctx, e, "empty-space skipping: empty cells");
     }
   }
+  if (!g->any_empty) return CVR_OK; /* (ray->skip_empty stays NULL) */
   ray->skip_empty = g->empty;
   for (int a = 0; a < 3; ++a) ray->skip_cells[a] = g->cells[a];
   ray->skip_shift = shift;

@@ -118,21 +118,40 @@ __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p,
   return cvr_apply_gradient(&p, &ray, t, gradient, value, label, s);
 }
 
+/* The per-sample work a frame may not need, as compile-time flags of a
+ * kernel instance: a frame launches the instance of the features it uses
+ * (cvr_sample_features), so a plain frame's loop carries none of the others'
+ * branches and registers. An instance with a flag set still renders frames
+ * that do not use it (the runtime checks stay): a strategy compiled with
+ * CVR_SAMPLE_ALL alone renders every frame. */
+enum {
+  CVR_SAMPLE_REMOVE = 1, /* cropping or a binary mask removes samples */
+  CVR_SAMPLE_LABELS = 2, /* a label map classifies samples */
+  CVR_SAMPLE_SKIP = 4,   /* empty-space skipping (cvr_ray_params.skip_empty) */
+  CVR_SAMPLE_ALL = 7
+};
+static inline unsigned cvr_sample_features(const cvr_ray_params *p) {
+  return (p->cropping || p->mask == CVR_MASK_REMOVES ? CVR_SAMPLE_REMOVE : 0u) |
+         (p->mask == CVR_MASK_LABELS ? CVR_SAMPLE_LABELS : 0u) |
+         (p->skip_empty ? CVR_SAMPLE_SKIP : 0u);
+}
+
 /* The classified sample of the value fetched at lattice parameter t (with a
  * label map, its label's function mixed in), with GRADIENT its gradient
  * applied where visible (the instance launched when shading or gradient
  * opacity is on, so that the plain one carries none of the gradient's
  * registers): straight colour, opacity corrected for the sample distance.
  * Every CUDA strategy takes its samples through here. */
-template <bool GRADIENT, typename Sampler>
+template <bool GRADIENT, typename Sampler, unsigned FEATURES = CVR_SAMPLE_ALL>
 __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, const cvr_ray &ray,
                                                      const Sampler &volume,
                                                      const uint4 *table, int copies, float value,
                                                      float t) {
-  if (cvr_ray_cropped(&p, &ray, t)) return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
+  if ((FEATURES & CVR_SAMPLE_REMOVE) && cvr_ray_cropped(&p, &ray, t))
+    return cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
   const cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  const int label = cvr_ray_label(&p, &ray, t);
-  const cvr_rgba c = cvr_classify_label(&p, label, value, s);
+  const int label = (FEATURES & CVR_SAMPLE_LABELS) ? cvr_ray_label(&p, &ray, t) : 0;
+  const cvr_rgba c = (FEATURES & CVR_SAMPLE_LABELS) ? cvr_classify_label(&p, label, value, s) : s;
   if (GRADIENT && c.a > 0.0f) return cvr_sample_gradient(p, ray, volume, t, value, label, s);
   return c;
 }
@@ -141,62 +160,85 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
  * whether the ray is finished. ISO: the ISOSURFACE mode, where a sample
  * counts only where the ray crosses an iso value (raycast.h, cvr_iso_take),
  * classified at that value; *interval is the ray's. */
-template <bool GRADIENT, bool ISO, typename Sampler>
-__device__ __forceinline__ bool cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
+template <bool GRADIENT, bool ISO, unsigned FEATURES, typename Sampler>
+__device__ __forceinline__ void cvr_composite_value(const cvr_ray_params &p, const cvr_ray &ray,
                                                     const Sampler &volume, const uint4 *table,
                                                     int copies, float value, float t,
                                                     cvr_rgba &acc, float &t_hit, int &interval) {
-  if (ISO && (cvr_ray_cropped(&p, &ray, t) || !cvr_iso_take(&p, &interval, &value))) return false;
-  const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler>(p, ray, volume, table, copies, value, t);
+  if (ISO && (cvr_ray_cropped(&p, &ray, t) || !cvr_iso_take(&p, &interval, &value))) return;
+  const cvr_rgba s =
+      cvr_sample_color<GRADIENT, Sampler, FEATURES>(p, ray, volume, table, copies, value, t);
   if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
   cvr_composite(&acc, s);
-  return cvr_ray_done(&p, &acc);
 }
 
-/* Marches one ray over [t, t_last] front to back, FETCH_AHEAD texture
+/* The opacity at which a ray stops (cvr_ray_done): one comparison a sample
+ * instead of two; above any opacity without early termination. */
+__device__ __forceinline__ float cvr_stop_opacity(const cvr_ray_params &p) {
+  return p.early_termination ? p.termination_opacity : 2.0f;
+}
+
+/* Marches one ray over its lattice front to back, FETCH_AHEAD texture
  * fetches in flight before their values are composited, so a warp waits on
- * one texture round trip per FETCH_AHEAD samples. Fetches past the end (or
- * past early termination) are clamped reads whose values are dropped: the
- * composited samples are exactly the lattice's. With empty-space skipping
- * (p.skip_empty) the ray looks at the macro-cell of its next sample before
- * a batch of fetches and steps over the samples an empty cell holds;
- * batches are never cut short (on an H100, cutting them at each cell's end
- * cost 20-25% where nothing was empty). Without gradients it looks only
- * after a batch that saw nothing (a visible sample says its cell is not
- * empty); with them, the register that takes would spill. Returns the
- * number of samples taken; *skipped counts those stepped over. */
-template <int FETCH_AHEAD, bool GRADIENT, bool ISO, typename Sampler>
+ * one texture round trip per FETCH_AHEAD samples. Full batches composite
+ * without a bounds check per sample; the last, partial one with it. A batch
+ * past early termination stops at the sample where the opacity reached it:
+ * the composited samples are exactly the lattice's. With empty-space
+ * skipping (FEATURES has CVR_SAMPLE_SKIP and p.skip_empty is set) the ray
+ * looks at the macro-cell of its next sample before a batch and steps over
+ * the samples an empty cell holds; batches are never cut short at a cell's
+ * end (cvr-bench's empty-space step measured that slower where nothing was
+ * empty). Without gradients it looks only after a batch that saw nothing (a
+ * visible sample says its cell is not empty); with them, the register that
+ * takes would spill. Returns the number of samples taken; *skipped counts
+ * those stepped over. */
+template <int FETCH_AHEAD, bool GRADIENT, bool ISO, unsigned FEATURES, typename Sampler>
 __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr_ray &ray,
                                               const Sampler &volume, const uint4 *table,
                                               int copies, cvr_rgba &acc, float &t_hit,
                                               unsigned &skipped) {
+  constexpr bool SKIP = (FEATURES & CVR_SAMPLE_SKIP) != 0;
   const float t_first = cvr_ray_t_first(&ray, p.lattice_offset);
   const float t_last = cvr_ray_t_last(&ray, p.lattice_offset);
+  const float stop = cvr_stop_opacity(p);
   float t = t_first;
-  bool done = false;
   int interval = -1; /* ISO */
   skipped = 0;
-  bool look = p.skip_empty != nullptr; /* for empty cells before the next batch */
-  while (!done && t <= t_last) {
-    int cell[3];
-    if (look && cvr_skip_empty_at(&p, &ray, t, cell)) {
-      const int n = cvr_skip_cell_samples(&p, &ray, t, cell, (int)(t_last - t));
-      skipped += (unsigned)n;
-      t += (float)n;
-      continue;
+  bool look = SKIP && p.skip_empty != nullptr; /* for empty cells before the next batch */
+  while (t <= t_last) {
+    if (SKIP && look) {
+      int cell[3];
+      if (cvr_skip_empty_at(&p, &ray, t, cell)) {
+        const int n = cvr_skip_cell_samples(&p, &ray, t, cell, (int)(t_last - t));
+        skipped += (unsigned)n;
+        t += (float)n;
+        continue;
+      }
     }
     const float seen = GRADIENT ? 0.0f : acc.a; /* grows with every visible sample */
     float v[FETCH_AHEAD];
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+    if (t + (float)(FETCH_AHEAD - 1) <= t_last) {
 #pragma unroll
-    for (int j = 0; j < FETCH_AHEAD; ++j) {
-      if (done || t > t_last) break;
-      done = cvr_composite_value<GRADIENT, ISO, Sampler>(p, ray, volume, table, copies, v[j], t,
-                                                         acc, t_hit, interval);
-      t += 1.0f;
+      for (int j = 0; j < FETCH_AHEAD; ++j) {
+        cvr_composite_value<GRADIENT, ISO, FEATURES, Sampler>(p, ray, volume, table, copies, v[j],
+                                                              t, acc, t_hit, interval);
+        t += 1.0f;
+        if (acc.a >= stop) return (unsigned)(t - t_first) - skipped;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < FETCH_AHEAD; ++j) {
+        if (t > t_last) break;
+        cvr_composite_value<GRADIENT, ISO, FEATURES, Sampler>(p, ray, volume, table, copies, v[j],
+                                                              t, acc, t_hit, interval);
+        t += 1.0f;
+        if (acc.a >= stop) break;
+      }
+      break;
     }
-    look = p.skip_empty && (GRADIENT || acc.a == seen);
+    if (SKIP) look = p.skip_empty && (GRADIENT || acc.a == seen);
   }
   return (unsigned)(t - t_first) - skipped;
 }

@@ -13,7 +13,8 @@
  * turns; the centre of an odd N stays), tiles cover Q0 and are clipped to
  * it, and a voxel is moved only when it belongs to its tile's quarter. The
  * layout's accessor does the reading and writing, so the same kernel turns
- * the texture's array (through a surface) and both global-memory layouts. */
+ * the texture's array (through a surface) and both global-memory layouts.
+ * Blocks of whole tiles move 4 bytes a thread access (rotate_tiles_vector). */
 #include "volume_sampler.cuh"
 
 /* The quarter turn in the plane (a, b): (a, b) -> (N - 1 - b, a). Voxel g
@@ -27,14 +28,82 @@ __device__ __forceinline__ bool in_quarter(int a, int b, int n, int q) {
   return a < (n + 1) / 2 && b < n / 2;
 }
 
+/* Voxels of type T in one 4-byte access along x (the vector path). */
+template <typename T>
+struct cvr_rotation_vector {
+  static constexpr int voxels = 4 / (int)sizeof(T);
+};
+
+/* The vector path of a block whose four tiles lie whole inside the volume
+ * and their quarters (most blocks): 4-byte accesses along x, 32 voxels of a
+ * uint8 volume a warp instruction instead of 32 bytes, and no per-voxel
+ * bounds or quarter checks; the turn is a gather of a column of the tile in
+ * shared memory, whose rows are padded to an odd number of words so that a
+ * warp's column reads fall in distinct banks. */
 template <typename Access, typename T>
+__device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsigned char *tile_memory,
+                                                    int n, int partner, int t, int layers, int c0,
+                                                    int a_origin, int b_origin) {
+  constexpr int V = cvr_rotation_vector<T>::voxels;
+  const int row = t * (int)sizeof(T) + 4, layer = t * row, per_row = t / V;
+  unsigned char *buffer[2] = {tile_memory, tile_memory + (size_t)layers * layer};
+  const int threads = blockDim.x * blockDim.y, tid = threadIdx.x + blockDim.x * threadIdx.y;
+  const int slots = layers * t * per_row;
+  auto at = [&](int a, int b, int c, int &x, int &y, int &z) {
+    x = a;
+    y = partner == 1 ? b : c;
+    z = partner == 1 ? c : b;
+  };
+  auto load = [&](unsigned char *buf, int ao, int bo) {
+    for (int i = tid; i < slots; i += threads) {
+      const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
+      int x, y, z;
+      at(ao + v * V, bo + r, c0 + c, x, y, z);
+      *(unsigned *)(buf + c * layer + r * row + v * 4) = volume.template read_raw<unsigned>(x, y, z);
+    }
+  };
+  load(buffer[0], a_origin, b_origin);
+  for (int s = 0; s < 4; ++s) {
+    const int a_next = n - b_origin - t, b_next = a_origin;
+    if (s < 3) load(buffer[(s + 1) & 1], a_next, b_next);
+    __syncthreads();
+    const unsigned char *from = buffer[s & 1];
+    for (int i = tid; i < slots; i += threads) {
+      /* destination (p1 .. p1 + V - 1, p2) takes source (o1, o2) = (p2, t - 1 - p1 - e) */
+      const int c = i / (t * per_row), p2 = (i / per_row) % t, p1 = (i % per_row) * V;
+      union {
+        unsigned word;
+        T voxel[V];
+      } w;
+#pragma unroll
+      for (int e = 0; e < V; ++e)
+        w.voxel[e] = *(const T *)(from + c * layer + (t - 1 - p1 - e) * row + p2 * (int)sizeof(T));
+      int x, y, z;
+      at(a_next + p1, b_next + p2, c0 + c, x, y, z);
+      volume.template write_raw<unsigned>(w.word, x, y, z);
+    }
+    __syncthreads();
+    a_origin = a_next;
+    b_origin = b_next;
+  }
+}
+
+/* VECTOR: the layout keeps consecutive x consecutive (the texture's array,
+ * array order) and N is a multiple of the voxels of a 4-byte access, so that
+ * blocks of whole tiles take the vector path. */
+template <typename Access, typename T, bool VECTOR>
 __global__ void rotate_kernel(Access volume, int n, int partner, int depth, int t, int k) {
   extern __shared__ __align__(16) unsigned char tile_memory[];
-  const int tile = k * t * (t + 1);
-  T *buffer[2] = {(T *)tile_memory, (T *)tile_memory + tile};
   const int c0 = blockIdx.z * k;
   /* tile origins in the plane: this block's tile of Q0, then its turns */
   int a_origin = blockIdx.x * t, b_origin = blockIdx.y * t;
+  if (VECTOR && a_origin + t <= (n + 1) / 2 && b_origin + t <= n / 2) {
+    rotate_tiles_vector<Access, T>(volume, tile_memory, n, partner, t,
+                                   depth - c0 < k ? depth - c0 : k, c0, a_origin, b_origin);
+    return;
+  }
+  const int tile = k * t * (t + 1);
+  T *buffer[2] = {(T *)tile_memory, (T *)tile_memory + tile};
   /* a voxel of the plane and the rotation axis in volume coordinates */
   auto xyz = [&](int a, int b, int c, int &x, int &y, int &z) {
     x = a;
@@ -72,8 +141,12 @@ __global__ void rotate_kernel(Access volume, int n, int partner, int depth, int 
   }
 }
 
+/* Two tile buffers: the scalar path's rows of t + 1 voxels, the vector
+ * path's of t voxels and 4 bytes. */
 static size_t shared_bytes(cvr_scalar_type stored_type, int t, int k) {
-  return 2 * (size_t)k * t * (t + 1) * cvr_scalar_type_size(stored_type);
+  const size_t size = cvr_scalar_type_size(stored_type);
+  const size_t scalar = (size_t)t * (t + 1) * size, vector = (size_t)t * (t * size + 4);
+  return 2 * (size_t)k * (scalar > vector ? scalar : vector);
 }
 
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k) {
@@ -107,8 +180,11 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
   for (int i = 0; i < turns; ++i) {
     const cudaError_t e = cvr_with_stored_type(stored_type, [&](auto tag) {
       typedef typename decltype(tag)::type T;
+      constexpr int V = cvr_rotation_vector<T>::voxels;
+      const bool vector = v->layout != CVR_LAYOUT_Z_ORDER && n % V == 0 && t % V == 0;
       auto launch = [&](auto access) {
-        const auto kernel = rotate_kernel<decltype(access), T>;
+        const auto kernel = vector ? rotate_kernel<decltype(access), T, true>
+                                   : rotate_kernel<decltype(access), T, false>;
         cudaError_t r = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)bytes);
         if (r != cudaSuccess) return r;

@@ -18,9 +18,8 @@ size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *s) { /* with the st
 }
 
 cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *l, cvr_memory_layout layout,
-                                 cvr_scalar_type stored_type, const cvr_render_settings *s,
-                                 int one_sided, cudaStream_t stream) {
-  if (layout != CVR_LAYOUT_TEXTURE)
-    return cvr_cuda_launch_slab_global(l, stored_type, s, one_sided, stream);
+                                 const cvr_render_settings *s, int one_sided,
+                                 cudaStream_t stream) {
+  if (layout != CVR_LAYOUT_TEXTURE) return cvr_cuda_launch_slab_global(l, s, one_sided, stream);
   return cvr_slab_launch<cvr_texture_sampler>(l, s, one_sided, stream);
 }

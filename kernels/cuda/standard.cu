@@ -34,7 +34,12 @@ enum {
   CVR_KINDS
 };
 
-template <int KIND, typename Sampler>
+/* FEATURES: the per-sample work compiled in (ray_march.cuh,
+ * cvr_sample_features). Compositing with the texture, the frames that
+ * matter for speed, has an instance per feature set a frame commonly uses
+ * (none; empty-space skipping; everything); the other kinds and samplers
+ * have the one that renders everything. */
+template <int KIND, unsigned FEATURES, typename Sampler>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
   constexpr bool GRADIENT = KIND == CVR_COMPOSITE_GRADIENT || KIND == CVR_ISOSURFACE;
@@ -68,8 +73,8 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
         samples = cvr_project<ahead>(l.ray, ray, volume, table, l.table_copies, acc);
         if (acc.a > 0.0f) t_hit = cvr_ray_t_first(&ray, l.ray.lattice_offset);
       } else {
-        samples = cvr_march<GRADIENT ? (ahead < 2 ? ahead : 2) : ahead, GRADIENT, KIND == CVR_ISOSURFACE>(
-            l.ray, ray, volume, table, l.table_copies, acc, t_hit, skipped);
+        samples = cvr_march<GRADIENT ? (ahead < 2 ? ahead : 2) : ahead, GRADIENT, KIND == CVR_ISOSURFACE,
+                            FEATURES>(l.ray, ray, volume, table, l.table_copies, acc, t_hit, skipped);
       }
     }
     /* the ray is set up again for its depth rather than keeping its world
@@ -86,50 +91,68 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
 
 int cvr_cuda_standard_max_threads(void) { return CVR_STANDARD_MAX_THREADS; }
 
-/* What the driver says of every instance (the global-memory samplers use
+/* What the driver says of every instance (the global-memory sampler uses
  * more registers than the texture's): a test's check of the bound. */
 int cvr_cuda_standard_instances_max_threads(void) {
   int limit = 1024;
-  for (int i = 0; i < 6 * CVR_KINDS; ++i) { /* texture, and the five stored types of global memory */
-    const int sampler = i / CVR_KINDS, kind = i % CVR_KINDS;
-    const cvr_memory_layout layout = sampler == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
-    const cvr_scalar_type types[6] = {CVR_UINT8, CVR_INT8, CVR_UINT8, CVR_INT16, CVR_UINT16, CVR_FLOAT32};
+  const auto bound = [&](auto kernel) {
     cudaFuncAttributes a;
-    if (cvr_with_sampler(layout, types[sampler], [&](auto tag) {
+    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return false;
+    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
+    return true;
+  };
+  for (int sampler = 0; sampler < 2; ++sampler) {
+    const cvr_memory_layout layout = sampler == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
+    if (cvr_with_sampler(layout, [&](auto tag) {
           typedef typename decltype(tag)::type S;
-          return cudaFuncGetAttributes(&a, kind == CVR_COMPOSITE_GRADIENT ? cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, S>
-                                           : kind == CVR_PROJECT          ? cvr_standard_kernel<CVR_PROJECT, S>
-                                           : kind == CVR_ISOSURFACE       ? cvr_standard_kernel<CVR_ISOSURFACE, S>
-                                           : kind == CVR_SLICE            ? cvr_standard_kernel<CVR_SLICE, S>
-                                                                          : cvr_standard_kernel<CVR_COMPOSITE, S>);
+          const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE, CVR_SAMPLE_ALL, S>) &&
+                          bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, CVR_SAMPLE_ALL, S>) &&
+                          bound(cvr_standard_kernel<CVR_PROJECT, CVR_SAMPLE_ALL, S>) &&
+                          bound(cvr_standard_kernel<CVR_ISOSURFACE, CVR_SAMPLE_ALL, S>) &&
+                          bound(cvr_standard_kernel<CVR_SLICE, CVR_SAMPLE_ALL, S>);
+          return ok ? cudaSuccess : cudaErrorInvalidValue;
         }) != cudaSuccess)
       return 0;
-    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
   }
-  return limit;
+  const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE, 0, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_COMPOSITE, CVR_SAMPLE_SKIP, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, 0, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, CVR_SAMPLE_SKIP, cvr_texture_sampler>);
+  return ok ? limit : 0;
 }
 
-template <int KIND, typename Sampler>
+template <int KIND, unsigned FEATURES, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
-  l.table_copies = cvr_table_copies(cvr_standard_kernel<KIND, Sampler>, (int)(block.x * block.y),
-                                    l.ray.tf_size, 0);
+  const auto kernel = cvr_standard_kernel<KIND, FEATURES, Sampler>;
+  l.table_copies = cvr_table_copies(kernel, (int)(block.x * block.y), l.ray.tf_size, 0);
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
   const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  cvr_standard_kernel<KIND, Sampler><<<grid, block, shared, stream>>>(l);
+  kernel<<<grid, block, shared, stream>>>(l);
   return cudaGetLastError();
 }
 
+/* Compositing: the instance of the frame's features (see the kernel). */
+template <int KIND, typename Sampler>
+static cudaError_t launch_composite(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
+  if constexpr (Sampler::specialized) {
+    const unsigned features = cvr_sample_features(&l.ray);
+    if (features == 0) return launch<KIND, 0, Sampler>(l, block, stream);
+    if (features == CVR_SAMPLE_SKIP) return launch<KIND, CVR_SAMPLE_SKIP, Sampler>(l, block, stream);
+  }
+  return launch<KIND, CVR_SAMPLE_ALL, Sampler>(l, block, stream);
+}
+
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
-                                     cvr_scalar_type stored_type, dim3 block, cudaStream_t stream) {
-  return cvr_with_sampler(layout, stored_type, [&](auto tag) {
+                                     dim3 block, cudaStream_t stream) {
+  return cvr_with_sampler(layout, [&](auto tag) {
     typedef typename decltype(tag)::type S;
     switch (l->ray.blend) {
     case CVR_BLEND_COMPOSITE:
-      return cvr_needs_gradient(&l->ray) ? launch<CVR_COMPOSITE_GRADIENT, S>(*l, block, stream)
-                                         : launch<CVR_COMPOSITE, S>(*l, block, stream);
-    case CVR_BLEND_ISOSURFACE: return launch<CVR_ISOSURFACE, S>(*l, block, stream);
-    case CVR_BLEND_SLICE: return launch<CVR_SLICE, S>(*l, block, stream);
-    default: return launch<CVR_PROJECT, S>(*l, block, stream);
+      return cvr_needs_gradient(&l->ray) ? launch_composite<CVR_COMPOSITE_GRADIENT, S>(*l, block, stream)
+                                         : launch_composite<CVR_COMPOSITE, S>(*l, block, stream);
+    case CVR_BLEND_ISOSURFACE: return launch<CVR_ISOSURFACE, CVR_SAMPLE_ALL, S>(*l, block, stream);
+    case CVR_BLEND_SLICE: return launch<CVR_SLICE, CVR_SAMPLE_ALL, S>(*l, block, stream);
+    default: return launch<CVR_PROJECT, CVR_SAMPLE_ALL, S>(*l, block, stream);
     }
   });
 }

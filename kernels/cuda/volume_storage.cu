@@ -340,6 +340,7 @@ cvr_storage_view cvr_cuda_storage_view(const cvr_volume *volume, int nearest) {
   view.data = v->data;
   view.index = v->index;
   view.nearest = nearest;
+  view.stored_type = (int)volume->stored_type;
   view.identity = 1;
   for (int a = 0; a < 3; ++a) {
     const cvr_orientation *o = &v->orientation;

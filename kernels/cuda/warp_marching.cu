@@ -64,13 +64,20 @@ struct cvr_shuffle_exchange {
   __device__ __forceinline__ float getf(float v, int src) const {
     return __shfl_sync(CVR_FULL_MASK, v, src, width);
   }
+  /* the value of the lane `off` behind in the group (its own past the end) */
+  __device__ __forceinline__ float4 down(float4 v, int off) const {
+    return make_float4(__shfl_down_sync(CVR_FULL_MASK, v.x, off, width),
+                       __shfl_down_sync(CVR_FULL_MASK, v.y, off, width),
+                       __shfl_down_sync(CVR_FULL_MASK, v.z, off, width),
+                       __shfl_down_sync(CVR_FULL_MASK, v.w, off, width));
+  }
 };
 
 /* Lanes exchange values through this warp's slots in shared memory. */
 struct cvr_shared_exchange {
   float4 *slots;  /* 32 per warp */
   float *fslots;  /* 32 per warp */
-  int lane, group_base;
+  int lane, group_base, width;
   __device__ __forceinline__ void pair(float4 v, int a, int b, float4 &va, float4 &vb) const {
     slots[lane] = v;
     __syncwarp();
@@ -90,19 +97,27 @@ struct cvr_shared_exchange {
     __syncwarp();
     return r;
   }
+  __device__ __forceinline__ float4 down(float4 v, int off) const {
+    slots[lane] = v;
+    __syncwarp();
+    const int g = lane - group_base;
+    const float4 r = slots[g + off < width ? lane + off : lane];
+    __syncwarp();
+    return r;
+  }
 };
 
-/* Single buffer: the group's samples reduced in a tree (Algorithm 1), the
- * segment broadcast from lane 0, and put behind every lane's `acc`. */
+/* Single buffer: the group's samples reduced in a tree (Algorithm 1): at
+ * level `off` every lane puts the partial segment `off` lanes behind it
+ * behind its own, so after log2 W levels the group's first lane holds the
+ * cycle's segment (the other lanes' partial results go unused: "over" is
+ * associative, and no lane reads past its group). One exchange of 4 floats a
+ * level; the segment goes behind the first lane's `acc`. */
 template <typename Exchange>
-__device__ __forceinline__ void cvr_single_buffer_step(const Exchange &x, int g, int width,
-                                                       float4 p, float4 &acc) {
-  for (int i = width / 2; i >= 1; i /= 2) {
-    float4 a, b;
-    x.pair(p, (2 * g) & (width - 1), (2 * g + 1) & (width - 1), a, b);
-    if (g < i) p = cvr_over(a, b);
-  }
-  acc = cvr_over(acc, x.get(p, 0));
+__device__ __forceinline__ void cvr_single_buffer_step(const Exchange &x, int width, float4 p,
+                                                       float4 &acc) {
+  for (int off = 1; off < width; off *= 2) p = cvr_over(p, x.down(p, off));
+  acc = cvr_over(acc, p);
 }
 
 /* Double buffer: where lane g of a group reads in each pipelined step (see
@@ -168,12 +183,23 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
   return n > 0 ? transparency * through : transparency;
 }
 
-/* At most 512 threads (16 warps) per block, so that a lane may use 128
- * registers: the shaded kernels spill at 64. */
+/* At most 512 threads (16 warps) per block, so that a shaded lane may use
+ * 128 registers (those spill at 64). Without gradients at least two such
+ * blocks a multiprocessor: 64 registers, so that enough warps are resident
+ * to hide the texture's latency (a lane has one fetch in flight). */
 #define CVR_WARP_MAX_THREADS 512
-template <int VARIANT, bool GRADIENT, typename Sampler>
-__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
+#define CVR_WARP_MIN_BLOCKS(GRADIENT) ((GRADIENT) ? 1 : 2)
+/* Cycles of fetches in flight per lane without gradients (with them, one:
+ * registers). */
+#ifndef CVR_WARP_FETCH_AHEAD
+#  define CVR_WARP_FETCH_AHEAD 2
+#endif
+/* FEATURES: the per-sample work compiled in (ray_march.cuh); the texture
+ * sampler has instances for none, skipping alone and everything. */
+template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler>
+__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS, CVR_WARP_MIN_BLOCKS(GRADIENT))
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
+  constexpr bool SKIP = (FEATURES & CVR_SAMPLE_SKIP) != 0;
   extern __shared__ uint4 shared_mem[];
   cvr_load_table(shared_mem, l.table, l.ray.tf_size, l.table_copies);
   const uint4 *table = cvr_table_copy(shared_mem, l.table_copies);
@@ -196,6 +222,7 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
     shared.fslots = (float *)(slots + 32 * warps) + 32 * warp;
     shared.lane = lane;
     shared.group_base = group * W;
+    shared.width = W;
   }
 
   cvr_ray ray;
@@ -211,11 +238,18 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
   float transparency = 1.0f;               /* of the kept samples, for termination */
   float t_hit = -1.0f;
   unsigned samples = 0, skipped = 0;
-  bool look = l.ray.skip_empty != nullptr; /* group-uniform: for empty cells at the cycle's start */
-  float v_next = sampling ? cvr_fetch(ray, volume, t_base + (float)g) : 0.0f;
+  /* group-uniform: for empty cells at the cycle's start */
+  bool look = SKIP && l.ray.skip_empty != nullptr;
+  /* the fetches in flight: this cycle's sample and the next AHEAD - 1
+   * cycles' (a lane has no other independent fetch to hide latency with) */
+  constexpr int AHEAD = GRADIENT ? 1 : CVR_WARP_FETCH_AHEAD;
+  float ahead[AHEAD];
+#pragma unroll
+  for (int k = 0; k < AHEAD; ++k)
+    ahead[k] = sampling ? cvr_fetch(ray, volume, t_base + (float)(k * W + g)) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
-    if (sampling && look) {
+    if (SKIP && sampling && look) {
       /* empty-space skipping: after a cycle that saw nothing, the group
        * steps over whole cycles whose every sample lies in an empty
        * macro-cell (or past the ray's end), each lane looking at its own;
@@ -236,38 +270,45 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
         sampling = false;
         drain = double_buffer ? w.log2_width : 0;
       } else if (moved) {
-        v_next = cvr_fetch(ray, volume, t_base + (float)g);
+#pragma unroll
+        for (int k = 0; k < AHEAD; ++k) ahead[k] = cvr_fetch(ray, volume, t_base + (float)(k * W + g));
       }
     }
     const float t = t_base + (float)g;
     const bool take = sampling && t <= t_last;
-    const float v = v_next;
-    /* the next cycle's fetch goes out before this cycle's work */
-    if (sampling && t_base + (float)W <= t_last) v_next = cvr_fetch(ray, volume, t + (float)W);
+    const float v = ahead[0];
+#pragma unroll
+    for (int k = 0; k + 1 < AHEAD; ++k) ahead[k] = ahead[k + 1];
+    /* the fetch AHEAD cycles on goes out before this cycle's work */
+    if (sampling && t_base + (float)(AHEAD * W) <= t_last)
+      ahead[AHEAD - 1] = cvr_fetch(ray, volume, t + (float)(AHEAD * W));
     float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
     if (take)
-      p = cvr_premultiply(cvr_sample_color<GRADIENT, Sampler>(l.ray, ray, volume, table, l.table_copies, v, t));
+      p = cvr_premultiply(
+          cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table, l.table_copies, v, t));
+    /* one vote serves termination, the first visible sample, skipping and
+     * whether the warp has anything to combine */
+    const unsigned warp_visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f);
     bool kept = true, terminated = false;
-    if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
+    if (l.ray.early_termination && warp_visible) {
       transparency = shared_exchange
           ? cvr_terminate_in_cycle(shared, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept)
           : cvr_terminate_in_cycle(shuffle, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept);
       terminated = 1.0f - transparency >= l.ray.termination_opacity;
     }
     samples += take && kept;
-    const unsigned visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f) & group_bits;
-    look = l.ray.skip_empty && !visible;
+    const unsigned visible = warp_visible & group_bits;
+    if (SKIP) look = l.ray.skip_empty && !visible;
     if (visible && t_hit < 0.0f) t_hit = t_base + (float)(__ffs(visible >> (group * W)) - 1);
 
     if (!double_buffer) {
-      if (__any_sync(CVR_FULL_MASK, p.w > 0.0f)) {
-        if (shared_exchange) cvr_single_buffer_step(shared, g, W, p, acc);
-        else cvr_single_buffer_step(shuffle, g, W, p, acc);
+      if (warp_visible) {
+        if (shared_exchange) cvr_single_buffer_step(shared, W, p, acc);
+        else cvr_single_buffer_step(shuffle, W, p, acc);
       }
       if (sampling && (t_base + (float)W > t_last || terminated)) sampling = false;
     } else {
-      const bool busy = p.w > 0.0f || (g != W - 1 && b1.w > 0.0f);
-      if (__any_sync(CVR_FULL_MASK, busy)) {
+      if (warp_visible || __any_sync(CVR_FULL_MASK, g != W - 1 && b1.w > 0.0f)) {
         if (shared_exchange) cvr_double_buffer_step(shared, pipeline, p, b1);
         else cvr_double_buffer_step(shuffle, pipeline, p, b1);
       }
@@ -279,8 +320,8 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
     }
     t_base += (float)W;
   }
-  /* the single buffer's colour is in every lane, the double buffer's in its
-   * accumulator lane; t_hit is the group's */
+  /* the single buffer's colour is in the group's first lane, the double
+   * buffer's in its accumulator lane; t_hit is the group's */
   const int writer = double_buffer ? W - 1 : 0;
   if (inside && g == writer) {
     const float4 c = double_buffer ? b1 : acc;
@@ -296,45 +337,57 @@ int cvr_cuda_warp_marching_max_threads(void) { return CVR_WARP_MAX_THREADS; }
 int cvr_cuda_warp_marching_instances_max_threads(void) {
   int limit = 1024;
   cudaFuncAttributes a;
-#define CVR_WARP_LIMIT(V, S)                                                                       \
-  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, S, cvr_texture_sampler>) != cudaSuccess) \
-    return 0;                                                                                      \
+#define CVR_WARP_LIMIT(V, G, F, S)                                                                 \
+  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, G, F, S>) != cudaSuccess) return 0;     \
   if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
-  CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHARED, true)
-  CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHARED, true)
-  CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_SB_SHUFFLE, true)
-  CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, false) CVR_WARP_LIMIT(CVR_WARP_DB_SHUFFLE, true)
+#define CVR_WARP_LIMITS(V)                                                                         \
+  CVR_WARP_LIMIT(V, false, 0, cvr_texture_sampler)                                                 \
+  CVR_WARP_LIMIT(V, true, CVR_SAMPLE_ALL, cvr_texture_sampler)                                     \
+  CVR_WARP_LIMIT(V, true, CVR_SAMPLE_ALL, cvr_global_sampler)
+  CVR_WARP_LIMITS(CVR_WARP_SB_SHARED) CVR_WARP_LIMITS(CVR_WARP_DB_SHARED)
+  CVR_WARP_LIMITS(CVR_WARP_SB_SHUFFLE) CVR_WARP_LIMITS(CVR_WARP_DB_SHUFFLE)
+#undef CVR_WARP_LIMITS
 #undef CVR_WARP_LIMIT
-  return limit; /* every instance is bounded to 512 threads, whatever its sampler */
+  return limit; /* every instance is bounded to 512 threads */
 }
 
-template <int VARIANT, bool GRADIENT, typename Sampler>
+template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler>
 static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStream_t stream) {
+  const auto kernel = cvr_warp_marching_kernel<VARIANT, GRADIENT, FEATURES, Sampler>;
   const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
   const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
   const size_t exchange = shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0;
-  l.table_copies = cvr_table_copies(cvr_warp_marching_kernel<VARIANT, GRADIENT, Sampler>, threads,
-                                    l.ray.tf_size, exchange);
+  l.table_copies = cvr_table_copies(kernel, threads, l.ray.tf_size, exchange);
   const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
   const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;
   const dim3 grid((l.ray.width + rays_x - 1) / rays_x, (l.ray.height + rays_y - 1) / rays_y);
-  cvr_warp_marching_kernel<VARIANT, GRADIENT, Sampler><<<grid, threads, bytes, stream>>>(l, w);
+  kernel<<<grid, threads, bytes, stream>>>(l, w);
   return cudaGetLastError();
+}
+
+/* The instance of the frame's gradient and features (see the kernel). */
+template <int VARIANT, bool GRADIENT, typename Sampler>
+static cudaError_t launch_features(const cvr_cuda_launch &l, const cvr_warp_layout &w,
+                                   cudaStream_t stream) {
+  if constexpr (Sampler::specialized) {
+    const unsigned features = cvr_sample_features(&l.ray);
+    if (features == 0) return launch<VARIANT, GRADIENT, 0, Sampler>(l, w, stream);
+    if (features == CVR_SAMPLE_SKIP) return launch<VARIANT, GRADIENT, CVR_SAMPLE_SKIP, Sampler>(l, w, stream);
+  }
+  return launch<VARIANT, GRADIENT, CVR_SAMPLE_ALL, Sampler>(l, w, stream);
 }
 
 template <int VARIANT>
 static cudaError_t launch_variant(const cvr_cuda_launch &l, cvr_memory_layout layout,
-                                  cvr_scalar_type stored_type, const cvr_warp_layout &w,
-                                  cudaStream_t stream) {
-  return cvr_with_sampler(layout, stored_type, [&](auto tag) {
+                                  const cvr_warp_layout &w, cudaStream_t stream) {
+  return cvr_with_sampler(layout, [&](auto tag) {
     typedef typename decltype(tag)::type S;
-    return cvr_needs_gradient(&l.ray) ? launch<VARIANT, true, S>(l, w, stream)
-                                      : launch<VARIANT, false, S>(l, w, stream);
+    return cvr_needs_gradient(&l.ray) ? launch_features<VARIANT, true, S>(l, w, stream)
+                                      : launch_features<VARIANT, false, S>(l, w, stream);
   });
 }
 
 cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, cvr_memory_layout layout,
-                                          cvr_scalar_type stored_type,
                                           const cvr_render_settings *s, cudaStream_t stream) {
   cvr_warp_layout w;
   w.width = s->warp_width;
@@ -347,10 +400,10 @@ cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *l, cvr_memory_l
   w.warps_x = s->block_warps[0];
   w.warps_y = s->block_warps[1];
   switch (s->warp_variant) {
-  case CVR_WARP_SB_SHARED: return launch_variant<CVR_WARP_SB_SHARED>(*l, layout, stored_type, w, stream);
-  case CVR_WARP_DB_SHARED: return launch_variant<CVR_WARP_DB_SHARED>(*l, layout, stored_type, w, stream);
-  case CVR_WARP_SB_SHUFFLE: return launch_variant<CVR_WARP_SB_SHUFFLE>(*l, layout, stored_type, w, stream);
-  case CVR_WARP_DB_SHUFFLE: return launch_variant<CVR_WARP_DB_SHUFFLE>(*l, layout, stored_type, w, stream);
+  case CVR_WARP_SB_SHARED: return launch_variant<CVR_WARP_SB_SHARED>(*l, layout, w, stream);
+  case CVR_WARP_DB_SHARED: return launch_variant<CVR_WARP_DB_SHARED>(*l, layout, w, stream);
+  case CVR_WARP_SB_SHUFFLE: return launch_variant<CVR_WARP_SB_SHUFFLE>(*l, layout, w, stream);
+  case CVR_WARP_DB_SHUFFLE: return launch_variant<CVR_WARP_DB_SHUFFLE>(*l, layout, w, stream);
   }
   return cudaErrorInvalidValue;
 }

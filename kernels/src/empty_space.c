@@ -177,12 +177,15 @@ cvr_status cvr_cpu_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr_
     int prefix[CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1];
     cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, prefix);
     const size_t count = cvr_skip_grid_count(g);
-    for (size_t i = 0; i < count; ++i)
+    g->any_empty = 0;
+    for (size_t i = 0; i < count; ++i) {
       g->empty[i] = (unsigned char)cvr_skip_range_empty(prefix, frame->ray.tf_size, frame->ray.tf_scale,
                                                         frame->ray.tf_bias, g->range[2 * i],
                                                         g->range[2 * i + 1]);
+      g->any_empty |= g->empty[i];
+    }
   }
-  *empty = g->empty;
+  *empty = g->any_empty ? g->empty : NULL;
   return CVR_OK;
 }
 

@@ -19,6 +19,9 @@ typedef struct cvr_skip_grid {
   int cells[3];
   float *range;         /* lo, hi per cell, x fastest (NaN inside: lo = -inf) */
   unsigned char *empty; /* per cell: 1 where the table below gives no opacity */
+  /* whether any cell is empty: where none is, a frame skips nothing and
+   * renders without looking (the strategies' leaner instances, CUDA) */
+  int any_empty;
   /* the table the flags were found for */
   int flags_valid;
   unsigned long long tf_version;

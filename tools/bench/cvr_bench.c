@@ -33,6 +33,8 @@ static void usage(void) {
           "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
           "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
           "                          a warp; warps of a block), e.g. wm:DBShuffle:8:2x2:1x8\n"
+          "                          auto (AUTO, each view class swept by cvr_tune_now\n"
+          "                          before it is timed: converged; tables in memory only),\n"
           "                          slab:WxH:D (slab-based: W x H threads, the outer ring\n"
           "                          border rays, slabs of D samples), e.g. slab:32x8:8,\n"
           "                          +gather: every thread a pixel, the border rays gathered\n"
@@ -123,6 +125,10 @@ static int parse_config(const char *spec, bench_config *c) {
     s->strategy = CVR_STRATEGY_SLAB;
     return 1;
   }
+  if (!strcmp(base, "auto")) {
+    s->strategy = CVR_STRATEGY_AUTO;
+    return 1;
+  }
   if (!strcmp(base, "shape")) {
     s->strategy = CVR_STRATEGY_BLOCK_SHAPE;
     return 1;
@@ -144,6 +150,16 @@ static int parse_config(const char *spec, bench_config *c) {
   return 0;
 }
 
+static double wall_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* The process's first frame (wall time: the kernels' loading included),
+ * written once as {"bench":"first_frame"}. */
+static FILE *first_frame_out;
+
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -159,10 +175,24 @@ static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *t
   const cvr_image none = {NULL, NULL, NULL, NULL};
   double ms[64];
   *rotation_ms = 0.0;
+  if (s->strategy == CVR_STRATEGY_AUTO) { /* AUTO converged: a class still tuning is swept now */
+    cvr_tuning_info info;
+    if (cvr_tuning_info_for(ctx, vol, view, s, &info) != CVR_OK ||
+        (info.tuning && cvr_tune_now(ctx, vol, tf, view, s, &none, NULL, NULL, &info) != CVR_OK)) {
+      fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
+      return 0;
+    }
+  }
   for (int k = 0; k < warmups + repeats; ++k) {
+    const double start = wall_ms();
     if (cvr_render(ctx, vol, tf, view, s, &none, st) != CVR_OK) {
       fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(ctx));
       return 0;
+    }
+    if (first_frame_out) {
+      fprintf(first_frame_out, "{\"bench\":\"first_frame\",\"ms\":%.3f,\"kernel_ms\":%.4f}\n",
+              wall_ms() - start, st->kernel_ms);
+      first_frame_out = NULL;
     }
     *rotation_ms += st->rotation_ms;
     if (k >= warmups) ms[k - warmups] = st->kernel_ms;
@@ -393,6 +423,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cvr-bench: %s\n", cvr_last_error(NULL));
     return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
   }
+  cvr_tuning_set_cache_dir(ctx, ""); /* AUTO's tables: this run's own */
+  first_frame_out = out;
   cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
 #ifdef CVR_BENCH_HAVE_CUDA
   if (ceiling && o.backend == CVR_BACKEND_CUDA) {

@@ -71,6 +71,8 @@ if [[ ${CVR_PACK_EGL:-0} == 1 ]]; then
   mkdir -p "$pack/egl"
   cp -L /usr/lib/$(gcc -print-multiarch)/{libEGL.so.1,libGLdispatch.so.0} "$pack/egl/"
 fi
+# the lean reference kernels (run.sh lean), where ../shared/bench has them
+[[ -e $root/../shared/bench/lean_reference.cu ]] && cp "$root/../shared/bench/lean_reference.cu" "$pack/"
 # the library's kernels for every strategy, layout and type make it the
 # largest file by far: compressed, the pack fits a device call's carry with
 # the working tree (run.sh unpacks it)

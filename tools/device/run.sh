@@ -27,6 +27,8 @@
 #      empty empty-space skipping on and off: its cost on the micro-benchmark
 #      (random data, nothing to skip) and its gain on real-data orbits, per
 #      strategy and cell size;
+#      lean the lean reference kernels of ../shared/bench (pack.sh copies
+#      them) at 1024^3 and 2048^3; sass the library's machine code;
 #      egl whether OpenGL gets a context on the GPU without a display: the
 #      NVIDIA libraries present, and egl-probe through the machine's EGL and
 #      through glvnd's carried one)
@@ -133,6 +135,21 @@ if [[ " $steps " == *" sanitize "* ]]; then
     done
   done
   note "sanitizers: $clean clean, $dirty with findings or failures"
+fi
+
+# lean: the lean reference kernels (../shared/bench, packed by pack.sh) on this
+# GPU, 1024^3 every 15 degrees and 2048^3 every 45, to hold the library's
+# kernels against in the same call
+if [[ " $steps " == *" lean "* && -e $pack/lean_reference.cu ]]; then
+  (cd "$out" && nvcc -O3 -arch=sm_90 "$pack/lean_reference.cu" -o "$pack/bin/lean_reference" &&
+    "$pack/bin/lean_reference" 1024 512 >lean-1024.txt && "$pack/bin/lean_reference" 2048 512 >lean-2048.txt)
+  note "lean reference rc=$? ($(head -n 2 "$out/lean-1024.txt" | tail -n 1))"
+fi
+
+# sass: the machine code of the standard and warp-marching kernels
+if [[ " $steps " == *" sass "* ]]; then
+  cuobjdump -sass "$pack/lib/libcvr.so.0" 2>&1 | xz -T0 >"$out/sass.txt.xz"
+  note "sass: $(xz -dc "$out/sass.txt.xz" | grep -c 'Function :') functions"
 fi
 
 # every strategy configuration the strategies, orbit and ncu steps compare

@@ -16,13 +16,15 @@ steps=" ${*:-tests guard rotation lean sass} "
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)/check
 mkdir -p "$work" "$out"
-run_steps=""
-for s in tests lean sass sanitize; do [[ $steps == *" $s "* ]] && run_steps+=" $s"; done
-[[ -n $run_steps ]] && "$root/tools/device/run.sh" "$work" $run_steps >"$work/run.log" 2>&1
+# (what is done so far reaches OUT after each step, should the call be cut short)
+save() { cp "$work/summary.txt" "$work/guard-report.txt" "$out/" 2>/dev/null; }
+[[ $steps == *" tests "* ]] && "$root/tools/device/run.sh" "$work" tests >"$work/run.log" 2>&1
+save
 if [[ $steps == *" guard "* ]]; then
   "$root/tools/bench/guard.sh" run "$work" >"$work/guard.log" 2>&1
   echo "guard rc=$?" >>"$work/summary.txt"
 fi
+save
 if [[ $steps == *" rotation "* ]]; then
   # one quarter turn per layout and tile, the reference's library and the
   # working tree's, through the working tree's harness (guard.sh's pack)
@@ -51,8 +53,17 @@ for layout in sorted({k[0] for k in best}):
     print("  ".join(row))
 PY
 fi
-cp "$work/summary.txt" "$out/" 2>/dev/null
-cp "$work/guard-report.txt" "$out/" 2>/dev/null
+save
+run_steps=""
+for s in lean sass sanitize; do [[ $steps == *" $s "* ]] && run_steps+=" $s"; done
+# (run.sh starts its summary afresh: keep what is there)
+if [[ -n $run_steps ]]; then
+  mv "$work/summary.txt" "$work/summary.before"
+  "$root/tools/device/run.sh" "$work" $run_steps >>"$work/run.log" 2>&1
+  cat "$work/summary.before" "$work/summary.txt" >"$work/summary.all" 2>/dev/null
+  mv "$work/summary.all" "$work/summary.txt"
+fi
+save
 tar cJf "$out/check.tar.xz" -C "$(dirname "$work")" check
 cat "$work/summary.txt"
 [[ -e $work/guard-report.txt ]] && cat "$work/guard-report.txt"

@@ -205,7 +205,8 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   int interval = -1; /* ISO */
   skipped = 0;
   bool look = SKIP && p.skip_empty != nullptr; /* for empty cells before the next batch */
-  while (t <= t_last) {
+  bool done = false;
+  while (!done && t <= t_last) {
     if (SKIP && look) {
       int cell[3];
       if (cvr_skip_empty_at(&p, &ray, t, cell)) {
@@ -219,7 +220,9 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
     float v[FETCH_AHEAD];
 #pragma unroll
     for (int j = 0; j < FETCH_AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
-    if (t + (float)(FETCH_AHEAD - 1) <= t_last) {
+    if (!GRADIENT && t + (float)(FETCH_AHEAD - 1) <= t_last) {
+      /* a full batch: no bounds check per sample (only the small unshaded
+       * body is worth the second copy of the loop) */
 #pragma unroll
       for (int j = 0; j < FETCH_AHEAD; ++j) {
         cvr_composite_value<GRADIENT, ISO, FEATURES, Sampler>(p, ray, volume, table, copies, v[j],
@@ -230,13 +233,12 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
     } else {
 #pragma unroll
       for (int j = 0; j < FETCH_AHEAD; ++j) {
-        if (t > t_last) break;
+        if (done || t > t_last) break;
         cvr_composite_value<GRADIENT, ISO, FEATURES, Sampler>(p, ray, volume, table, copies, v[j],
                                                               t, acc, t_hit, interval);
+        done = acc.a >= stop;
         t += 1.0f;
-        if (acc.a >= stop) break;
       }
-      break;
     }
     if (SKIP) look = p.skip_empty && (GRADIENT || acc.a == seen);
   }

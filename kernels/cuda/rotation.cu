@@ -40,12 +40,13 @@ struct cvr_rotation_vector {
  * bounds or quarter checks; the turn is a gather of a column of the tile in
  * shared memory, whose rows are padded to an odd number of words so that a
  * warp's column reads fall in distinct banks. */
+#define CVR_ROTATION_VECTOR_TILE 32 /* the vector path's tile side (the default's) */
 template <typename Access, typename T>
 __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsigned char *tile_memory,
-                                                    int n, int partner, int t, int layers, int c0,
+                                                    int n, int partner, int layers, int c0,
                                                     int a_origin, int b_origin) {
-  constexpr int V = cvr_rotation_vector<T>::voxels;
-  const int row = t * (int)sizeof(T) + 4, layer = t * row, per_row = t / V;
+  constexpr int V = cvr_rotation_vector<T>::voxels, t = CVR_ROTATION_VECTOR_TILE;
+  constexpr int row = t * (int)sizeof(T) + 4, layer = t * row, per_row = t / V;
   unsigned char *buffer[2] = {tile_memory, tile_memory + (size_t)layers * layer};
   const int threads = blockDim.x * blockDim.y, tid = threadIdx.x + blockDim.x * threadIdx.y;
   const int slots = layers * t * per_row;
@@ -54,15 +55,32 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
     y = partner == 1 ? b : c;
     z = partner == 1 ? c : b;
   };
+  /* UNROLL reads in flight per thread before their stores into the tile (a
+   * store waits for its read: one at a time would leave the memory idle) */
+  constexpr int UNROLL = 8;
   auto load = [&](unsigned char *buf, int ao, int bo) {
-    for (int i = tid; i < slots; i += threads) {
-      const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
-      int x, y, z;
-      at(ao + v * V, bo + r, c0 + c, x, y, z);
-      *(unsigned *)(buf + c * layer + r * row + v * 4) = volume.template read_raw<unsigned>(x, y, z);
+    for (int i0 = tid; i0 < slots; i0 += UNROLL * threads) {
+      unsigned word[UNROLL];
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const int i = i0 + u * threads;
+        if (i >= slots) break;
+        const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
+        int x, y, z;
+        at(ao + v * V, bo + r, c0 + c, x, y, z);
+        word[u] = volume.template read_raw<unsigned>(x, y, z);
+      }
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const int i = i0 + u * threads;
+        if (i >= slots) break;
+        const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
+        *(unsigned *)(buf + c * layer + r * row + v * 4) = word[u];
+      }
     }
   };
   load(buffer[0], a_origin, b_origin);
+#pragma unroll
   for (int s = 0; s < 4; ++s) {
     const int a_next = n - b_origin - t, b_next = a_origin;
     if (s < 3) load(buffer[(s + 1) & 1], a_next, b_next);
@@ -89,8 +107,9 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
 }
 
 /* VECTOR: the layout keeps consecutive x consecutive (the texture's array,
- * array order) and N is a multiple of the voxels of a 4-byte access, so that
- * blocks of whole tiles take the vector path. */
+ * array order), tiles are CVR_ROTATION_VECTOR_TILE voxels a side and N is a
+ * multiple of the voxels of a 4-byte access, so that blocks of whole tiles
+ * take the vector path. */
 template <typename Access, typename T, bool VECTOR>
 __global__ void rotate_kernel(Access volume, int n, int partner, int depth, int t, int k) {
   extern __shared__ __align__(16) unsigned char tile_memory[];
@@ -98,8 +117,8 @@ __global__ void rotate_kernel(Access volume, int n, int partner, int depth, int 
   /* tile origins in the plane: this block's tile of Q0, then its turns */
   int a_origin = blockIdx.x * t, b_origin = blockIdx.y * t;
   if (VECTOR && a_origin + t <= (n + 1) / 2 && b_origin + t <= n / 2) {
-    rotate_tiles_vector<Access, T>(volume, tile_memory, n, partner, t,
-                                   depth - c0 < k ? depth - c0 : k, c0, a_origin, b_origin);
+    rotate_tiles_vector<Access, T>(volume, tile_memory, n, partner, depth - c0 < k ? depth - c0 : k,
+                                   c0, a_origin, b_origin);
     return;
   }
   const int tile = k * t * (t + 1);
@@ -181,7 +200,7 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
     const cudaError_t e = cvr_with_stored_type(stored_type, [&](auto tag) {
       typedef typename decltype(tag)::type T;
       constexpr int V = cvr_rotation_vector<T>::voxels;
-      const bool vector = v->layout != CVR_LAYOUT_Z_ORDER && n % V == 0 && t % V == 0;
+      const bool vector = v->layout != CVR_LAYOUT_Z_ORDER && n % V == 0 && t == CVR_ROTATION_VECTOR_TILE;
       auto launch = [&](auto access) {
         const auto kernel = vector ? rotate_kernel<decltype(access), T, true>
                                    : rotate_kernel<decltype(access), T, false>;

@@ -7,6 +7,10 @@
  * rays_x x rays_y on screen (3D warp marching, warp shape rays_x x rays_y x
  * width).
  *
+ * Each lane takes a segment of CVR_WARP_SEGMENT consecutive samples a cycle
+ * (1: the paper's one sample), composited front to back before the group
+ * combines the segments; the group's cycle covers width x segment samples.
+ *
  * Variants (cvr_warp_variant):
  *  - single buffer: each cycle the group reduces its samples in a tree
  *    (the paper's Algorithm 1), and every lane puts the result behind its
@@ -21,8 +25,9 @@
  * and each exchanges values through shared memory or through warp shuffles.
  * With early ray termination, the opacity is blended every cycle in both
  * (the paper's repair for the double buffer, which would otherwise learn of
- * it log2 W cycles late), as a scan, so that a group stops at exactly the
- * sample where one thread per ray would: no sample past it is composited.
+ * it log2 W cycles late), as a scan over the segments, so that a group stops
+ * at exactly the sample where one thread per ray would: no sample past it is
+ * composited.
  *
  * All samples lie on the global lattice (raycast.h) and are classified and
  * shaded by cvr_sample_color, as in every strategy. A warp whose samples (and
@@ -158,46 +163,53 @@ __device__ __forceinline__ void cvr_double_buffer_step(const Exchange &x, const 
   b1 = l.from_b2 ? cvr_over(n1, n2) : cvr_over(o1, o2);
 }
 
-/* Early ray termination as exact as one thread per ray: the transparency
- * in front of each lane's sample (an exclusive product scan of 1 - alpha over
- * the group, Hillis-Steele, times what the ray had before this cycle) keeps
- * exactly the samples the sequential loop would composite, those in front
- * of which the opacity is still below the threshold. Drops the others
- * (p = 0), and returns the ray's transparency after the kept samples; this is
+/* Early ray termination as exact as one thread per ray: the ray's
+ * transparency in front of each lane's segment (an exclusive product scan of
+ * its transparency over the group, Hillis-Steele, times what the ray had
+ * before this cycle). The sequential loop composites a sample while the
+ * opacity in front of it is below the threshold, so a lane keeps its whole
+ * segment (cut 0), keeps it up to the sample where the opacity reaches the
+ * threshold (cut 1: it composites it again up to there), or drops it (cut 2:
+ * the threshold was reached in front of it). *before: the transparency in
+ * front of this lane's segment. Returns the ray's transparency after the
+ * whole cycle (what the next cycle starts from when no lane is cut); this is
  * the paper's per-cycle opacity blending, extended to stop mid-cycle. */
 template <typename Exchange>
 __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g, int width,
-                                                        unsigned group_bits, float transparency,
-                                                        float threshold, float4 &p, bool &kept) {
-  float inclusive = 1.0f - p.w;
+                                                        float transparency, float threshold,
+                                                        float alpha, float &before, int &cut) {
+  float inclusive = 1.0f - alpha;
   for (int d = 1; d < width; d *= 2) {
     const float other = x.getf(inclusive, g >= d ? g - d : 0);
     if (g >= d) inclusive *= other;
   }
   const float exclusive = x.getf(inclusive, g > 0 ? g - 1 : 0);
-  kept = 1.0f - transparency * (g > 0 ? exclusive : 1.0f) < threshold;
-  if (!kept) p = make_float4(0.f, 0.f, 0.f, 0.f);
-  /* the kept lanes are a prefix of the group: the last one's product */
-  const int n = __popc(__ballot_sync(CVR_FULL_MASK, kept) & group_bits);
-  const float through = x.getf(inclusive, n > 0 ? n - 1 : 0);
-  return n > 0 ? transparency * through : transparency;
+  before = transparency * (g > 0 ? exclusive : 1.0f);
+  cut = 1.0f - before >= threshold ? 2 : (1.0f - transparency * inclusive >= threshold ? 1 : 0);
+  return transparency * x.getf(inclusive, width - 1);
 }
 
-/* At most 512 threads (16 warps) per block, so that a shaded lane may use
- * 128 registers (those spill at 64). Without gradients at least two such
- * blocks a multiprocessor: 64 registers, so that enough warps are resident
- * to hide the texture's latency (a lane has one fetch in flight). */
+/* At most 512 threads (16 warps) per block, so that a lane may use 128
+ * registers: shaded lanes take about 100, and a segment of 4 samples with
+ * the next cycle's 4 in flight about 80 (capped at 64 they spill). */
 #define CVR_WARP_MAX_THREADS 512
-#define CVR_WARP_MIN_BLOCKS(GRADIENT) ((GRADIENT) ? 1 : 2)
-/* Cycles of fetches in flight per lane without gradients (with them, one:
- * registers). */
-#ifndef CVR_WARP_FETCH_AHEAD
-#  define CVR_WARP_FETCH_AHEAD 2
+/* Consecutive samples per lane and cycle (its segment), without and with
+ * gradients: the group's cycle covers width x CVR_WARP_SEGMENT samples of
+ * its ray. 1 is the paper's mapping, a sample per lane; with more, a lane
+ * composites its segment front to back before the group combines the
+ * segments, so the per-cycle work (votes, the reduction's exchanges, the
+ * bookkeeping) is shared by that many samples, while a warp's fetches still
+ * lie along its rays. */
+#ifndef CVR_WARP_SEGMENT
+#  define CVR_WARP_SEGMENT 4
+#endif
+#ifndef CVR_WARP_SEGMENT_GRADIENT
+#  define CVR_WARP_SEGMENT_GRADIENT 2
 #endif
 /* FEATURES: the per-sample work compiled in (ray_march.cuh); the texture
  * sampler has instances for none, skipping alone and everything. */
 template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler>
-__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS, CVR_WARP_MIN_BLOCKS(GRADIENT))
+__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
   constexpr bool SKIP = (FEATURES & CVR_SAMPLE_SKIP) != 0;
   extern __shared__ uint4 shared_mem[];
@@ -230,6 +242,8 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS, CVR_WARP_MIN_BLOCKS(GRAD
   const bool inside = px < l.ray.width && py < l.ray.height;
   if (inside) hit = cvr_setup_ray(l, px, py, &ray);
   const Sampler volume(l.volume);
+  constexpr int K = GRADIENT ? CVR_WARP_SEGMENT_GRADIENT : CVR_WARP_SEGMENT;
+  const int span = W * K;                  /* samples of the ray a cycle */
   const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
   float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
   bool sampling = hit;                     /* group-uniform */
@@ -240,29 +254,31 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS, CVR_WARP_MIN_BLOCKS(GRAD
   unsigned samples = 0, skipped = 0;
   /* group-uniform: for empty cells at the cycle's start */
   bool look = SKIP && l.ray.skip_empty != nullptr;
-  /* the fetches in flight: this cycle's sample and the next AHEAD - 1
-   * cycles' (a lane has no other independent fetch to hide latency with) */
-  constexpr int AHEAD = GRADIENT ? 1 : CVR_WARP_FETCH_AHEAD;
-  float ahead[AHEAD];
+  /* this cycle's values (fetched a cycle ahead: a lane's K fetches of the
+   * next cycle are in flight while it composites this one's) */
+  float v[K];
 #pragma unroll
-  for (int k = 0; k < AHEAD; ++k)
-    ahead[k] = sampling ? cvr_fetch(ray, volume, t_base + (float)(k * W + g)) : 0.0f;
+  for (int j = 0; j < K; ++j) v[j] = sampling ? cvr_fetch(ray, volume, t_base + (float)(g * K + j)) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
     if (SKIP && sampling && look) {
       /* empty-space skipping: after a cycle that saw nothing, the group
        * steps over whole cycles whose every sample lies in an empty
        * macro-cell (or past the ray's end), each lane looking at its own;
-       * t_base moves by W, so the samples keep their lanes and cycles (with
-       * the single buffer the image is exact) */
+       * t_base moves by whole cycles, so the samples keep their lanes */
       bool moved = false;
       for (;;) {
-        const float t_own = t_base + (float)g;
-        int cell[3];
-        const bool empty = t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell);
+        bool empty = true;
+        unsigned inside_ray = 0;
+        for (int j = 0; j < K; ++j) {
+          const float t_own = t_base + (float)(g * K + j);
+          int cell[3];
+          empty = empty && (t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell));
+          inside_ray += t_own <= t_last;
+        }
         if (__ballot_sync(group_bits, !empty) != 0u) break; /* group-uniform: its lanes only */
-        skipped += t_own <= t_last;
-        t_base += (float)W;
+        skipped += inside_ray;
+        t_base += (float)span;
         moved = true;
         if (t_base > t_last) break;
       }
@@ -271,65 +287,103 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS, CVR_WARP_MIN_BLOCKS(GRAD
         drain = double_buffer ? w.log2_width : 0;
       } else if (moved) {
 #pragma unroll
-        for (int k = 0; k < AHEAD; ++k) ahead[k] = cvr_fetch(ray, volume, t_base + (float)(k * W + g));
+        for (int j = 0; j < K; ++j) v[j] = cvr_fetch(ray, volume, t_base + (float)(g * K + j));
       }
     }
-    const float t = t_base + (float)g;
-    const bool take = sampling && t <= t_last;
-    const float v = ahead[0];
+    const float t0 = t_base + (float)(g * K);
+    float value[K];
 #pragma unroll
-    for (int k = 0; k + 1 < AHEAD; ++k) ahead[k] = ahead[k + 1];
-    /* the fetch AHEAD cycles on goes out before this cycle's work */
-    if (sampling && t_base + (float)(AHEAD * W) <= t_last)
-      ahead[AHEAD - 1] = cvr_fetch(ray, volume, t + (float)(AHEAD * W));
-    float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (take)
-      p = cvr_premultiply(
-          cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table, l.table_copies, v, t));
-    /* one vote serves termination, the first visible sample, skipping and
-     * whether the warp has anything to combine */
-    const unsigned warp_visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f);
-    bool kept = true, terminated = false;
-    if (l.ray.early_termination && warp_visible) {
-      transparency = shared_exchange
-          ? cvr_terminate_in_cycle(shared, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept)
-          : cvr_terminate_in_cycle(shuffle, g, W, group_bits, transparency, l.ray.termination_opacity, p, kept);
-      terminated = 1.0f - transparency >= l.ray.termination_opacity;
+    for (int j = 0; j < K; ++j) value[j] = v[j];
+    /* the next cycle's fetches go out before this cycle's work */
+    if (sampling && t_base + (float)span <= t_last) {
+#pragma unroll
+      for (int j = 0; j < K; ++j) v[j] = cvr_fetch(ray, volume, t0 + (float)(span + j));
     }
-    samples += take && kept;
+    /* the lane's segment, front to back; a lane whose segment holds the
+     * sample that terminates the ray composites it a second time, up to
+     * that sample (pass 1, opacity in front of each sample checked) */
+    float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
+    float first = -1.0f; /* the segment's first visible sample */
+    unsigned taken = 0;
+    bool terminated = false;
+    float from = 1.0f; /* pass 1: the ray's transparency in front of the segment */
+#pragma unroll 1 /* (one copy of the segment's code) */
+    for (int pass = 0; pass < 2; ++pass) {
+      p = make_float4(0.f, 0.f, 0.f, 0.f);
+      first = -1.0f;
+      taken = 0;
+      float through = from;
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const float t = t0 + (float)j;
+        if (!sampling || t > t_last || (pass == 1 && 1.0f - through >= l.ray.termination_opacity)) break;
+        const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
+                                                                         l.table_copies, value[j], t);
+        if (s.a > 0.0f && first < 0.0f) first = t;
+        p = cvr_over(p, cvr_premultiply(s));
+        through *= 1.0f - s.a;
+        ++taken;
+      }
+      if (pass == 1 || !l.ray.early_termination || !__any_sync(CVR_FULL_MASK, p.w > 0.0f)) break;
+      int cut;
+      transparency = shared_exchange
+          ? cvr_terminate_in_cycle(shared, g, W, transparency, l.ray.termination_opacity, p.w, from, cut)
+          : cvr_terminate_in_cycle(shuffle, g, W, transparency, l.ray.termination_opacity, p.w, from, cut);
+      terminated = (__ballot_sync(CVR_FULL_MASK, cut != 0) & group_bits) != 0u;
+      if (cut == 2) {
+        p = make_float4(0.f, 0.f, 0.f, 0.f);
+        first = -1.0f;
+        taken = 0;
+      }
+      if (cut != 1) break;
+    }
+    samples += taken;
+    /* one vote serves the first visible sample, skipping and whether the
+     * warp has anything to combine */
+    const unsigned warp_visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f);
     const unsigned visible = warp_visible & group_bits;
     if (SKIP) look = l.ray.skip_empty && !visible;
-    if (visible && t_hit < 0.0f) t_hit = t_base + (float)(__ffs(visible >> (group * W)) - 1);
+    /* the group's first visible sample: its first lane's with one */
+    if (__any_sync(CVR_FULL_MASK, visible && t_hit < 0.0f)) {
+      const float f = shared_exchange ? shared.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0)
+                                      : shuffle.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0);
+      if (visible && t_hit < 0.0f) t_hit = f;
+    }
 
     if (!double_buffer) {
       if (warp_visible) {
         if (shared_exchange) cvr_single_buffer_step(shared, W, p, acc);
         else cvr_single_buffer_step(shuffle, W, p, acc);
       }
-      if (sampling && (t_base + (float)W > t_last || terminated)) sampling = false;
+      if (sampling && (t_base + (float)span > t_last || terminated)) sampling = false;
     } else {
       if (warp_visible || __any_sync(CVR_FULL_MASK, g != W - 1 && b1.w > 0.0f)) {
         if (shared_exchange) cvr_double_buffer_step(shared, pipeline, p, b1);
         else cvr_double_buffer_step(shuffle, pipeline, p, b1);
       }
       if (drain > 0) --drain;
-      if (sampling && (t_base + (float)W > t_last || terminated)) {
+      if (sampling && (t_base + (float)span > t_last || terminated)) {
         sampling = false;
-        drain = w.log2_width; /* the last cycle's samples reach the accumulator */
+        drain = w.log2_width; /* the last cycle's segments reach the accumulator */
       }
     }
-    t_base += (float)W;
+    t_base += (float)span;
   }
   /* the single buffer's colour is in the group's first lane, the double
    * buffer's in its accumulator lane; t_hit is the group's */
   const int writer = double_buffer ? W - 1 : 0;
+  const bool counts = inside && hit && g == writer;
+  const unsigned lattice = counts ? cvr_lattice_samples(ray) : 0u;
   if (inside && g == writer) {
     const float4 c = double_buffer ? b1 : acc;
     const cvr_rgba colour = {c.x, c.y, c.z, c.w};
-    cvr_write_pixel(l, px, py, colour, t_hit >= 0.0f ? cvr_ray_depth(&l.ray, &ray, t_hit) : 1.0f);
+    /* the ray is set up again for its depth rather than keeping its world
+     * coordinates live in registers through the loop */
+    float depth = 1.0f;
+    if (t_hit >= 0.0f && cvr_setup_ray(l, px, py, &ray)) depth = cvr_ray_depth(&l.ray, &ray, t_hit);
+    cvr_write_pixel(l, px, py, colour, depth);
   }
-  const bool counts = inside && hit && g == writer;
-  cvr_count(l.counters, counts ? 1u : 0u, samples, counts ? cvr_lattice_samples(ray) : 0u, skipped);
+  cvr_count(l.counters, counts ? 1u : 0u, samples, lattice, skipped);
 }
 
 int cvr_cuda_warp_marching_max_threads(void) { return CVR_WARP_MAX_THREADS; }

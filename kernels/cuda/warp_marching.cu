@@ -206,6 +206,9 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 #ifndef CVR_WARP_SEGMENT_GRADIENT
 #  define CVR_WARP_SEGMENT_GRADIENT 2
 #endif
+#ifndef CVR_WARP_CYCLE
+#  define CVR_WARP_CYCLE 32
+#endif
 /* FEATURES: the per-sample work compiled in (ray_march.cuh); the texture
  * sampler has instances for none, skipping alone and everything. */
 template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler>
@@ -243,7 +246,11 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
   if (inside) hit = cvr_setup_ray(l, px, py, &ray);
   const Sampler volume(l.volume);
   constexpr int K = GRADIENT ? CVR_WARP_SEGMENT_GRADIENT : CVR_WARP_SEGMENT;
-  const int span = W * K;                  /* samples of the ray a cycle */
+  /* the segment's samples: at most CVR_WARP_CYCLE samples a cycle for the
+   * group (the 1D warp's lanes take one each), so that empty-space skipping,
+   * which steps over whole cycles, and the double buffer's drain stay short */
+  const int k = K < CVR_WARP_CYCLE / W ? K : (W < CVR_WARP_CYCLE ? CVR_WARP_CYCLE / W : 1);
+  const int span = W * k;                  /* samples of the ray a cycle */
   const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
   float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
   bool sampling = hit;                     /* group-uniform */
@@ -258,7 +265,8 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
    * next cycle are in flight while it composites this one's) */
   float v[K];
 #pragma unroll
-  for (int j = 0; j < K; ++j) v[j] = sampling ? cvr_fetch(ray, volume, t_base + (float)(g * K + j)) : 0.0f;
+  for (int j = 0; j < K; ++j)
+    v[j] = sampling && j < k ? cvr_fetch(ray, volume, t_base + (float)(g * k + j)) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
     if (SKIP && sampling && look) {
@@ -270,8 +278,8 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
       for (;;) {
         bool empty = true;
         unsigned inside_ray = 0;
-        for (int j = 0; j < K; ++j) {
-          const float t_own = t_base + (float)(g * K + j);
+        for (int j = 0; j < k; ++j) {
+          const float t_own = t_base + (float)(g * k + j);
           int cell[3];
           empty = empty && (t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell));
           inside_ray += t_own <= t_last;
@@ -287,17 +295,19 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
         drain = double_buffer ? w.log2_width : 0;
       } else if (moved) {
 #pragma unroll
-        for (int j = 0; j < K; ++j) v[j] = cvr_fetch(ray, volume, t_base + (float)(g * K + j));
+        for (int j = 0; j < K; ++j)
+          if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(g * k + j));
       }
     }
-    const float t0 = t_base + (float)(g * K);
+    const float t0 = t_base + (float)(g * k);
     float value[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) value[j] = v[j];
     /* the next cycle's fetches go out before this cycle's work */
     if (sampling && t_base + (float)span <= t_last) {
 #pragma unroll
-      for (int j = 0; j < K; ++j) v[j] = cvr_fetch(ray, volume, t0 + (float)(span + j));
+      for (int j = 0; j < K; ++j)
+        if (j < k) v[j] = cvr_fetch(ray, volume, t0 + (float)(span + j));
     }
     /* the lane's segment, front to back; a lane whose segment holds the
      * sample that terminates the ray composites it a second time, up to
@@ -316,7 +326,7 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
 #pragma unroll
       for (int j = 0; j < K; ++j) {
         const float t = t0 + (float)j;
-        if (!sampling || t > t_last || (pass == 1 && 1.0f - through >= l.ray.termination_opacity)) break;
+        if (j >= k || !sampling || t > t_last || (pass == 1 && 1.0f - through >= l.ray.termination_opacity)) break;
         const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
                                                                          l.table_copies, value[j], t);
         if (s.a > 0.0f && first < 0.0f) first = t;

@@ -141,10 +141,11 @@ extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volum
 
 /* Every component at texel coordinate (x, y, z), the channels beyond them
  * unused. */
-template <int CHANNELS>
+/* (the texture's channels a uniform branch, not an instance per count: the
+ * classification of several components costs far more than the branch) */
 __device__ __forceinline__ void cvr_fetch_components(cudaTextureObject_t tex, const float pos[3],
-                                                     float v[CVR_MAX_COMPONENTS]) {
-  if constexpr (CHANNELS == 2) {
+                                                     float v[CVR_MAX_COMPONENTS], int components) {
+  if (components == 2) {
     const float2 s = tex3D<float2>(tex, pos[0], pos[1], pos[2]);
     v[0] = s.x, v[1] = s.y, v[2] = 0.0f, v[3] = 0.0f;
   } else {
@@ -156,7 +157,7 @@ __device__ __forceinline__ void cvr_fetch_components(cudaTextureObject_t tex, co
 /* A classified sample at pos (cvr_classify_components, or for an iso
  * crossing cvr_classify_crossing), with every component's gradient from its
  * six neighbours applied where visible and GRADIENT asks for them. */
-template <int CHANNELS, bool GRADIENT>
+template <bool GRADIENT>
 __device__ __forceinline__ cvr_rgba cvr_components_sample(const cvr_ray_params &p, const cvr_ray &ray,
                                                           cudaTextureObject_t tex, const float pos[3],
                                                           float t, const float *v, bool crossing) {
@@ -169,9 +170,9 @@ __device__ __forceinline__ cvr_rgba cvr_components_sample(const cvr_ray_params &
       for (int a = 0; a < 3; ++a) {
         float q[3] = {pos[0], pos[1], pos[2]};
         q[a] = pos[a] + 1.0f;
-        cvr_fetch_components<CHANNELS>(tex, q, plus);
+        cvr_fetch_components(tex, q, plus, p.components);
         q[a] = pos[a] - 1.0f;
-        cvr_fetch_components<CHANNELS>(tex, q, minus);
+        cvr_fetch_components(tex, q, minus, p.components);
 #pragma unroll
         for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) g[c][a] = 0.5f * (plus[c] - minus[c]);
       }
@@ -187,7 +188,7 @@ enum { CVR_COMPONENTS_COMPOSITE = 0, CVR_COMPONENTS_PROJECT, CVR_COMPONENTS_SLIC
 
 /* At most 256 threads a block, so that the gradient instances keep their
  * four components' differences in registers (at 1024 they spilled). */
-template <int KIND, int CHANNELS, bool GRADIENT, bool ISO>
+template <int KIND, bool GRADIENT, bool ISO>
 __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_kernel(const cvr_cuda_launch l) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -204,8 +205,8 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
         hit = samples = lattice = 1;
         cvr_ray_position(&ray, t, pos);
         if (cvr_sample_kept(&p, pos)) {
-          cvr_fetch_components<CHANNELS>(tex, pos, v);
-          cvr_composite(&acc, cvr_components_sample<CHANNELS, GRADIENT>(p, ray, tex, pos, t, v, false));
+          cvr_fetch_components(tex, pos, v, p.components);
+          cvr_composite(&acc, cvr_components_sample<GRADIENT>(p, ray, tex, pos, t, v, false));
           if (acc.a > 0.0f) t_hit = t;
         }
       }
@@ -221,7 +222,7 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
           cvr_ray_position(&ray, t, pos);
           ++samples;
           if (!cvr_sample_kept(&p, pos)) continue;
-          cvr_fetch_components<CHANNELS>(tex, pos, v);
+          cvr_fetch_components(tex, pos, v, p.components);
           cvr_component_blend_take(&p, &q, v);
         }
         acc = cvr_component_blend_pixel(&p, &q);
@@ -232,9 +233,9 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
           cvr_ray_position(&ray, t, pos);
           ++samples;
           if (!cvr_sample_kept(&p, pos)) continue;
-          cvr_fetch_components<CHANNELS>(tex, pos, v);
+          cvr_fetch_components(tex, pos, v, p.components);
           if (ISO && !cvr_iso_take(&p, &interval, &v[p.iso_component])) continue;
-          const cvr_rgba s = cvr_components_sample<CHANNELS, GRADIENT>(p, ray, tex, pos, t, v, ISO);
+          const cvr_rgba s = cvr_components_sample<GRADIENT>(p, ray, tex, pos, t, v, ISO);
           if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
           cvr_composite(&acc, s);
           if (cvr_ray_done(&p, &acc)) break;
@@ -255,32 +256,26 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
   cvr_count(l.counters, hit, samples, lattice, 0);
 }
 
-template <int KIND, int CHANNELS, bool GRADIENT, bool ISO>
+template <int KIND, bool GRADIENT, bool ISO>
 static cudaError_t launch_components(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
-  cvr_components_kernel<KIND, CHANNELS, GRADIENT, ISO><<<grid, block, 0, stream>>>(l);
+  cvr_components_kernel<KIND, GRADIENT, ISO><<<grid, block, 0, stream>>>(l);
   return cudaGetLastError();
 }
 
-template <int CHANNELS>
-static cudaError_t launch_for_blend(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
+cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream) {
+  const cvr_cuda_launch &l = *launch; /* (l.ray.components: how many the texture holds) */
   const bool gradient = cvr_needs_gradient(&l.ray);
   switch (l.ray.blend) {
   case CVR_BLEND_COMPOSITE:
-    return gradient ? launch_components<CVR_COMPONENTS_COMPOSITE, CHANNELS, true, false>(l, block, stream)
-                    : launch_components<CVR_COMPONENTS_COMPOSITE, CHANNELS, false, false>(l, block, stream);
+    return gradient ? launch_components<CVR_COMPONENTS_COMPOSITE, true, false>(l, block, stream)
+                    : launch_components<CVR_COMPONENTS_COMPOSITE, false, false>(l, block, stream);
   case CVR_BLEND_ISOSURFACE:
-    return gradient ? launch_components<CVR_COMPONENTS_COMPOSITE, CHANNELS, true, true>(l, block, stream)
-                    : launch_components<CVR_COMPONENTS_COMPOSITE, CHANNELS, false, true>(l, block, stream);
+    return gradient ? launch_components<CVR_COMPONENTS_COMPOSITE, true, true>(l, block, stream)
+                    : launch_components<CVR_COMPONENTS_COMPOSITE, false, true>(l, block, stream);
   case CVR_BLEND_SLICE:
-    return gradient ? launch_components<CVR_COMPONENTS_SLICE, CHANNELS, true, false>(l, block, stream)
-                    : launch_components<CVR_COMPONENTS_SLICE, CHANNELS, false, false>(l, block, stream);
-  default: return launch_components<CVR_COMPONENTS_PROJECT, CHANNELS, false, false>(l, block, stream);
+    return gradient ? launch_components<CVR_COMPONENTS_SLICE, true, false>(l, block, stream)
+                    : launch_components<CVR_COMPONENTS_SLICE, false, false>(l, block, stream);
+  default: return launch_components<CVR_COMPONENTS_PROJECT, false, false>(l, block, stream);
   }
-}
-
-cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *l, int components, dim3 block,
-                                       cudaStream_t stream) {
-  return channels_for(components) == 2 ? launch_for_blend<2>(*l, block, stream)
-                                       : launch_for_blend<4>(*l, block, stream);
 }

@@ -557,8 +557,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     const cvr_memory_layout layout = frame->volume->cuda->layout;
     if (frame->volume->components > 1)
       CVR_CUDA_TRY(ctx,
-                   cvr_cuda_launch_components(&l, frame->volume->components,
-                                              dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
+                   cvr_cuda_launch_components(&l, dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
                    "multi-component kernel launch");
     else if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
       CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, s, c->stream),

@@ -216,8 +216,7 @@ extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *vo
                                                 cvr_scalar_type type, const void *data);
 extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volume *volume, void *out);
 #define CVR_COMPONENTS_MAX_THREADS 256 /* larger standard blocks launch as 16 x 16 */
-cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, int components, dim3 block,
-                                       cudaStream_t stream);
+cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
 
 /* standard.cu */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,

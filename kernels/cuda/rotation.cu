@@ -197,7 +197,15 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
   const size_t bytes = shared_bytes(stored_type, t, k);
   if (grid.y == 0) return cudaSuccess; /* N = 1: nothing moves */
   for (int i = 0; i < turns; ++i) {
-    const cudaError_t e = cvr_with_stored_type(stored_type, [&](auto tag) {
+    /* a turn moves bits: one instance per voxel size, not per type */
+    const auto with_size = [&](auto f) {
+      switch (cvr_scalar_type_size(stored_type)) {
+      case 1: return f(cvr_type_tag<unsigned char>());
+      case 2: return f(cvr_type_tag<unsigned short>());
+      default: return f(cvr_type_tag<unsigned int>());
+      }
+    };
+    const cudaError_t e = with_size([&](auto tag) {
       typedef typename decltype(tag)::type T;
       constexpr int V = cvr_rotation_vector<T>::voxels;
       const bool vector = v->layout != CVR_LAYOUT_Z_ORDER && n % V == 0 && t == CVR_ROTATION_VECTOR_TILE;

@@ -73,7 +73,9 @@ struct cvr_global_sampler {
     default: return texel<float>(i);
     }
   }
-  __device__ __forceinline__ float operator()(float x, float y, float z) const {
+  /* not inlined: a kernel fetches at many places, and the filter of five
+   * types is long; one copy per kernel instead of one per fetch */
+  __device__ __noinline__ float operator()(float x, float y, float z) const {
     if (nearest)
       return voxel(__ldg(lx + cvr_nearest_texel(x, n[0])) + __ldg(ly + cvr_nearest_texel(y, n[1])) +
                    __ldg(lz + cvr_nearest_texel(z, n[2])));

@@ -152,8 +152,10 @@ typedef struct cvr_ray_params {
 
 #ifdef __CUDACC__
 #  define CVR_UNROLL _Pragma("unroll")
+#  define CVR_NO_UNROLL _Pragma("unroll 1")
 #else
 #  define CVR_UNROLL
+#  define CVR_NO_UNROLL
 #endif
 
 /* cvr_ray_params.mask: no mask, or cvr_mask_type + 1 */
@@ -719,6 +721,7 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
   }
   float ambient[3] = {0.0f, 0.0f, 0.0f}, diffuse[3] = {0.0f, 0.0f, 0.0f};
   float specular[3] = {0.0f, 0.0f, 0.0f};
+  CVR_NO_UNROLL /* (a kernel inlines this at every sample it shades: one copy of the body) */
   for (int i = 0; i < sh->light_count; ++i) {
     const cvr_light_params *l = &sh->lights[i];
     for (int c = 0; c < 3; ++c) ambient[c] += l->ambient[c];

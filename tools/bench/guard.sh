@@ -100,8 +100,19 @@ pack)
     pack_build "$root/build-guard-$foundation" "$pack/foundation" "$foundation"
   fi
   if [[ ${CVR_GUARD_SELF_CHECK:-0} == 1 ]]; then
-    build_commit WORKTREE "$root/build-guard-slow" -DCVR_STANDARD_FETCH_AHEAD=1
-    pack_build "$root/build-guard-slow" "$pack/slow" "$new_label with CVR_STANDARD_FETCH_AHEAD=1"
+    slow_flags=-DCVR_STANDARD_FETCH_AHEAD=1
+    if [[ -n ${CVR_GUARD_NEW_BUILD:-} ]]; then # standard.cu alone again, over that build's objects
+      CVR_VARIANT_BASE=$new_build CVR_VARIANT_FILES=kernels/cuda/standard.cu \
+        "$root/tools/device/pack-variants.sh" "guard-slow=$slow_flags" >/dev/null
+      mkdir -p "$pack/slow/lib"
+      mv "$root/.device/variants/guard-slow/libcvr.so.0.xz" "$pack/slow/lib/"
+      find "$pack/new/lib" -maxdepth 1 -type f ! -name 'libcvr.so*' -exec cp {} "$pack/slow/lib/" \;
+      rm -rf "$root/.device/variants/guard-slow"
+      echo "$new_label with $slow_flags" >"$pack/slow/commit"
+    else
+      build_commit WORKTREE "$root/build-guard-slow" "$slow_flags"
+      pack_build "$root/build-guard-slow" "$pack/slow" "$new_label with $slow_flags"
+    fi
   fi
   # one harness for both where the public header (the ABI) is the same
   if git -C "$root" diff --quiet "$ref" -- kernels/include/cvr.h; then

@@ -8,10 +8,11 @@
 #     a whole library per variant (all CUDA files with the flags)
 #   CVR_VARIANT_FILES="kernels/cuda/warp_marching.cu ..." tools/device/pack-variants.sh ...
 #     only those files compiled again with the flags, over the objects of the
-#     sm_90 build pack.sh made (build-device): a minute a variant, not ten
+#     sm_90 build pack.sh made (build-device; CVR_VARIANT_BASE another): a
+#     minute a variant, not ten
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-base=$root/build-device
+base=${CVR_VARIANT_BASE:-$root/build-device}
 for spec in "$@"; do
   name=${spec%%=*}
   flags=${spec#*=}

@@ -210,8 +210,8 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 #  define CVR_WARP_CYCLE 32
 #endif
 /* FEATURES: the per-sample work compiled in (ray_march.cuh); the shuffle
- * variants without gradients have texture instances for none, skipping alone
- * and everything (launch_features). */
+ * variants have texture instances for skipping alone and everything, and
+ * without gradients for none (launch_features). */
 template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler, int SEGMENT = 0>
 __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
@@ -248,10 +248,11 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
   const Sampler volume(l.volume);
   /* (SEGMENT: an instance's own; 0: the default) */
   constexpr int K = SEGMENT > 0 ? SEGMENT : GRADIENT ? CVR_WARP_SEGMENT_GRADIENT : CVR_WARP_SEGMENT;
-  /* the segment's samples: at most CVR_WARP_CYCLE samples a cycle for the
-   * group (the 1D warp's lanes take one each), so that empty-space skipping,
-   * which steps over whole cycles, and the double buffer's drain stay short */
-  const int k = K < CVR_WARP_CYCLE / W ? K : (W < CVR_WARP_CYCLE ? CVR_WARP_CYCLE / W : 1);
+  /* the segment's samples: with empty-space skipping, which steps over whole
+   * cycles, at most CVR_WARP_CYCLE samples a cycle for the group (the 1D
+   * warp's lanes then take one each); without, the whole segment (the 1D
+   * warp ran 1.3x faster with 4 samples a lane than with one) */
+  const int k = !l.ray.skip_empty || W * K <= CVR_WARP_CYCLE ? K : (W < CVR_WARP_CYCLE ? CVR_WARP_CYCLE / W : 1);
   const int span = W * k;                  /* samples of the ray a cycle */
   const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
   float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
@@ -437,14 +438,12 @@ template <int VARIANT, bool GRADIENT, typename Sampler>
 static cudaError_t launch_features(const cvr_cuda_launch &l, const cvr_warp_layout &w,
                                    cudaStream_t stream) {
   /* the instances per feature set only where they pay: the shuffle variants
-   * (the fast ones) without gradients (shading outweighs a feature's checks) */
+   * (the fast ones), without gradients for none, with and without them for
+   * skipping (real data's frames) */
   constexpr bool SHUFFLE = VARIANT == CVR_WARP_SB_SHUFFLE || VARIANT == CVR_WARP_DB_SHUFFLE;
-  if constexpr (Sampler::specialized && SHUFFLE && !GRADIENT) {
-    /* the 1D warp takes a sample a lane (the cycle's cap): an instance
-     * without the segment's registers ran 1.2-1.35x faster on the H100 */
-    if (w.width == 32) return launch<VARIANT, GRADIENT, CVR_SAMPLE_ALL, Sampler, 1>(l, w, stream);
+  if constexpr (Sampler::specialized && SHUFFLE) {
     const unsigned features = cvr_sample_features(&l.ray);
-    if (features == 0) return launch<VARIANT, GRADIENT, 0, Sampler>(l, w, stream);
+    if (features == 0 && !GRADIENT) return launch<VARIANT, GRADIENT, 0, Sampler>(l, w, stream);
     if (features == CVR_SAMPLE_SKIP) return launch<VARIANT, GRADIENT, CVR_SAMPLE_SKIP, Sampler>(l, w, stream);
   }
   /* the global layouts (a fifth of the texture's speed) take a sample a lane:

@@ -190,9 +190,13 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 }
 
 /* At most 512 threads (16 warps) per block, so that a lane may use 128
- * registers: shaded lanes take about 100, and a segment of 4 samples with
- * the next cycle's 4 in flight about 80 (capped at 64 they spill). */
+ * registers: shaded lanes take about 100. Without gradients 80, which keep
+ * three blocks of 8 warps resident: a segment of 4 samples with the next
+ * cycle's 4 in flight takes 80 or 81, and at 81 (allocated as 88) only two
+ * fit, which cost the 3D warp a fifth of its speed on the H100 (at 64 it
+ * spills). */
 #define CVR_WARP_MAX_THREADS 512
+#define CVR_WARP_REGISTERS(GRADIENT) ((GRADIENT) ? 128 : 80)
 /* Consecutive samples per lane and cycle (its segment), without and with
  * gradients: the group's cycle covers width x CVR_WARP_SEGMENT samples of
  * its ray. 1 is the paper's mapping, a sample per lane; with more, a lane
@@ -213,7 +217,7 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
  * variants have texture instances for skipping alone and everything, and
  * without gradients for none (launch_features). */
 template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler, int SEGMENT = 0>
-__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS)
+__global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REGISTERS(GRADIENT))
     cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
   constexpr bool SKIP = (FEATURES & CVR_SAMPLE_SKIP) != 0;
   extern __shared__ uint4 shared_mem[];

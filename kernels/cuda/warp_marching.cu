@@ -1,5 +1,5 @@
 /* Warp marching (Wang, Yang and Cao 2014, sections 4 and 5): a group of
- * `width` lanes marches one ray, lane g taking sample t_base + g of each
+ * `width` lanes marches one ray, the lanes taking consecutive samples of each
  * cycle, so the texture fetches of a warp lie along rays rather than across
  * them. The group's samples are combined with the associative "over"
  * operator and put behind what the ray has gathered. width 32 is the paper's
@@ -7,14 +7,16 @@
  * rays_x x rays_y on screen (3D warp marching, warp shape rays_x x rays_y x
  * width).
  *
- * Each lane takes a segment of CVR_WARP_SEGMENT consecutive samples a cycle
- * (1: the paper's one sample), composited front to back before the group
- * combines the segments; the group's cycle covers width x segment samples.
+ * Each lane takes a segment of consecutive samples a cycle (CVR_WARP_SEGMENT;
+ * 1 is the paper's one sample a lane), composites it front to back, and the
+ * group combines the segments: the per-cycle work is shared by the
+ * segment's samples. With empty-space skipping a group's cycle covers at
+ * most CVR_WARP_CYCLE samples.
  *
  * Variants (cvr_warp_variant):
- *  - single buffer: each cycle the group reduces its samples in a tree
- *    (the paper's Algorithm 1), and every lane puts the result behind its
- *    copy of the accumulated colour;
+ *  - single buffer: each cycle the group reduces its segments in a tree
+ *    (the paper's Algorithm 1, as a shuffle-down tree) into its first lane,
+ *    which puts the result behind the accumulated colour;
  *  - double buffer: the reduction is pipelined over cycles. Buffer 2 takes
  *    the new samples; each cycle, lanes [0, W/2) combine pairs of them into
  *    buffer 1, the lanes of level k in [W - W/2^(k-1), W - W/2^k) combine

@@ -1376,6 +1376,17 @@ void vtkCudaVolumeMapper::GetDepthImage(vtkImageData* output)
   }
 }
 
+void vtkCudaVolumeMapper::SetImageSampleDistance(float distance)
+{
+  if (!(distance >= 0.1f && distance <= 100.0f))
+  {
+    vtkErrorMacro("ImageSampleDistance " << distance << " is outside 0.1 to 100 pixels between "
+                                         << "rays: kept at " << this->ImageSampleDistance);
+    return;
+  }
+  this->Superclass::SetImageSampleDistance(distance);
+}
+
 void vtkCudaVolumeMapper::GetReductionRatio(double ratio[3])
 {
   ratio[0] = ratio[1] = ratio[2] = 1.0;

@@ -419,6 +419,12 @@ public:
   void GetDepthImage(vtkImageData* output) override;
   void GetColorImage(vtkImageData* output) override;
   void GetReductionRatio(double ratio[3]) override;
+  /**
+   * Pixels between rays, VTK's range 0.1 to 100. A value outside it (or not
+   * finite) is refused with an error and the distance kept: VTK's setter
+   * would clamp 0 or -2 to 0.1 silently, a hundred times the rays.
+   */
+  void SetImageSampleDistance(float distance) override;
 
 protected:
   vtkCudaVolumeMapper();

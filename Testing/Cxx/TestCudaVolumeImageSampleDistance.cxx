@@ -13,6 +13,8 @@
 //    samples fall to about a tenth; a still frame samples fully again.
 #include "cvrPeerViewports.h"
 
+#include <limits>
+
 int TestCudaVolumeImageSampleDistance(int argc, char* argv[])
 {
   const std::string file = cvrTest::DataFile(argc, argv, "scivis/bonsai.nii.gz");
@@ -51,8 +53,33 @@ int TestCudaVolumeImageSampleDistance(int argc, char* argv[])
     ok &= scaled;
   }
 
-  // AutoAdjustSampleDistances in interactive and still frames
+  // a distance outside VTK's 0.1 to 100 pixels (VTK's setter clamps it, 0
+  // becoming a hundred times the rays) is refused with an error, the rays
+  // kept as they were
   vtkCudaVolumeMapper* mapper = scene.Viewports[0].Ours;
+  {
+    cvrTest::MessageLog log(mapper);
+    const unsigned long long before = mapper->GetLastRayCount();
+    const float refused[] = { 0.0f, -2.0f, 0.05f, 101.0f, std::numeric_limits<float>::quiet_NaN() };
+    for (float d : refused)
+    {
+      mapper->SetImageSampleDistance(d);
+    }
+    scene.Window->Render();
+    const bool kept = mapper->GetImageSampleDistance() == 1.0f && mapper->GetLastRayCount() == before;
+    size_t errors = 0;
+    for (const std::string& m : log.Messages)
+    {
+      errors += m.find("error: ") == 0 && m.find("outside 0.1 to 100") != std::string::npos;
+    }
+    std::printf("ImageSampleDistance 0, -2, 0.05, 101, NaN: %zu errors, distance %g, %llu rays "
+                "(%llu before): %s\n",
+      errors, mapper->GetImageSampleDistance(), static_cast<unsigned long long>(mapper->GetLastRayCount()),
+      static_cast<unsigned long long>(before), errors == 5 && kept ? "refused" : "WRONG");
+    ok &= errors == 5 && kept;
+  }
+
+  // AutoAdjustSampleDistances in interactive and still frames
   mapper->SetAutoAdjustSampleDistances(1);
   scene.Window->Render();
   const double still = cvrTest::SamplesReached(mapper);

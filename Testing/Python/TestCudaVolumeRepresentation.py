@@ -166,6 +166,13 @@ every_other = rays()
 print("rays: %d every pixel, %d every 2 pixels" % (every_pixel, every_other))
 ok &= check(0.2 * every_pixel < every_other < 0.3 * every_pixel,
             "Image Sample Distance 2 casts %d rays, against %d" % (every_other, every_pixel))
+# outside 0.1 to 100 it is refused (an error) and the distance kept: VTK's
+# setter would clamp 0 to 0.1, a hundred times the rays
+for refused in (0.0, -2.0):
+    rep.CudaImageSampleDistance = refused
+    Render(view)
+    ok &= check(rays() == every_other, "Image Sample Distance %g was taken: %d rays, against %d"
+                % (refused, rays(), every_other))
 rep.CudaImageSampleDistance = 1.0
 
 # Empty-space skipping: the statistics count the samples it skipped, and the

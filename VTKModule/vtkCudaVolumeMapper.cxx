@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,10 @@ public:
   std::vector<unsigned char> Color8;
   int ImageSize[2] = { 0, 0 };
   cvr_render_stats Stats = {};
+  // what the render path said (Say): in this frame, and in the frame before,
+  // which is not said again while it stays the same; the frame's first error
+  std::set<std::string> SaidThisFrame, SaidLastFrame;
+  std::string FrameError;
   // the last frame's stages, wall time in ms (see GetLastUploadTimeMs())
   double UploadMs = 0, DepthReadMs = 0, RenderCallMs = 0, CompositeMs = 0;
   std::string Configuration;
@@ -155,6 +160,70 @@ public:
 vtkCudaVolumeMapper::vtkCudaVolumeMapper()
   : Internals(new vtkInternals)
 {
+}
+
+// The render path's errors and warnings, said once until they change: a
+// message said in the frame before is not said again (a broken input
+// renders every frame; its error appears once, and again after a frame
+// without it).
+#define cvrSayError(x)                                                                             \
+  do                                                                                               \
+  {                                                                                                \
+    std::ostringstream cvr_said_;                                                                  \
+    cvr_said_ << "" x;                                                                             \
+    this->Say(true, cvr_said_.str());                                                              \
+  } while (false)
+#define cvrSayWarning(x)                                                                           \
+  do                                                                                               \
+  {                                                                                                \
+    std::ostringstream cvr_said_;                                                                  \
+    cvr_said_ << "" x;                                                                             \
+    this->Say(false, cvr_said_.str());                                                             \
+  } while (false)
+
+void vtkCudaVolumeMapper::Say(bool error, const std::string& text)
+{
+  vtkInternals& in = *this->Internals;
+  if (error && in.FrameError.empty())
+  {
+    in.FrameError = text;
+  }
+  const bool repeated = in.SaidLastFrame.count(text) != 0;
+  in.SaidThisFrame.insert(text);
+  if (repeated)
+  {
+    return;
+  }
+  if (error)
+  {
+    vtkErrorMacro(<< text);
+  }
+  else
+  {
+    vtkWarningMacro(<< text);
+  }
+}
+
+// A frame begins: what the last one said is what this one need not repeat,
+// and the last frame's statistics are gone (a frame that fails leaves none).
+void vtkCudaVolumeMapper::BeginFrame()
+{
+  vtkInternals& in = *this->Internals;
+  in.SaidLastFrame.swap(in.SaidThisFrame);
+  in.SaidThisFrame.clear();
+  in.FrameError.clear();
+  in.Stats = cvr_render_stats{};
+  in.Configuration = "no frame rendered";
+}
+
+// A frame ends: one that failed says why in its configuration.
+void vtkCudaVolumeMapper::EndFrame()
+{
+  vtkInternals& in = *this->Internals;
+  if (!in.FrameError.empty() && in.Stats.rays == 0)
+  {
+    in.Configuration = "no frame rendered: " + in.FrameError;
+  }
 }
 
 vtkCudaVolumeMapper::~vtkCudaVolumeMapper()
@@ -261,7 +330,7 @@ void vtkCudaVolumeMapper::ReportStrategySwitch(
     " renders with the " + cvr_strategy_name(stats.strategy) + " strategy";
   if (report != in.StrategyReported)
   {
-    vtkWarningMacro(<< report);
+    cvrSayWarning(<< report);
     in.StrategyReported = report;
   }
 }
@@ -326,7 +395,7 @@ bool vtkCudaVolumeMapper::UpdateContext()
   in.ContextThreads = this->CpuThreads;
   if (cvr_context_create(&options, &ctx) != CVR_OK)
   {
-    vtkErrorMacro("cannot render: " << cvr_last_error(nullptr));
+    cvrSayError("cannot render: " << cvr_last_error(nullptr));
     return false;
   }
   in.Context.reset(ctx);
@@ -336,7 +405,7 @@ bool vtkCudaVolumeMapper::UpdateContext()
   if (this->Backend == BACKEND_AUTO && cvr_context_backend(ctx) == CVR_BACKEND_CPU &&
     !in.FallbackReported && !in.DeviceLost)
   {
-    vtkWarningMacro("rendering on the CPU: " << cvr_context_description(ctx));
+    cvrSayWarning("rendering on the CPU: " << cvr_context_description(ctx));
     in.FallbackReported = true;
   }
   return true;
@@ -349,7 +418,7 @@ bool vtkCudaVolumeMapper::FallBackAfterDeviceLoss()
   {
     return false;
   }
-  vtkWarningMacro("the CUDA device was lost: " << cvr_last_error(in.Context.get())
+  cvrSayWarning("the CUDA device was lost: " << cvr_last_error(in.Context.get())
                                                << "; rendering on the CPU from now on");
   in.DeviceLost = true;
   return true;
@@ -380,7 +449,7 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
       in.RectilinearSource = nullptr;
       if (!vtkCudaVolumeConversion::RectilinearAsImage(grid, in.RectilinearImage, error))
       {
-        vtkErrorMacro(<< error);
+        cvrSayError(<< error);
         return;
       }
       in.RectilinearSource = grid;
@@ -390,7 +459,7 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
   }
   if (!image)
   {
-    vtkErrorMacro("the input must be vtkImageData or a vtkRectilinearGrid with evenly spaced "
+    cvrSayError("the input must be vtkImageData or a vtkRectilinearGrid with evenly spaced "
                   "coordinates, not "
       << (input ? input->GetClassName() : "nothing"));
     return;
@@ -404,10 +473,12 @@ void vtkCudaVolumeMapper::GPURender(vtkRenderer* ren, vtkVolume* vol)
 
 void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
+  this->BeginFrame();
   auto* tree = vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0));
   if (!tree)
   {
     this->Superclass::Render(ren, vol);
+    this->EndFrame();
     return;
   }
   // The superclass validates and renders vtkImageData only: composite input
@@ -419,12 +490,12 @@ void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
   if (skipped && !this->Internals->SkippedBlocksReported)
   {
-    vtkWarningMacro(<< skipped << " blocks of the input are not vtkImageData: not rendered");
+    cvrSayWarning(<< skipped << " blocks of the input are not vtkImageData: not rendered");
     this->Internals->SkippedBlocksReported = true;
   }
   if (images.empty())
   {
-    vtkErrorMacro("the composite input holds no non-empty vtkImageData to render");
+    cvrSayError("the composite input holds no non-empty vtkImageData to render");
   }
   else
   {
@@ -440,6 +511,7 @@ void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
   (vol->GetAllocatedRenderTime() < 1.0 ? this->SmallTimeToDraw : this->BigTimeToDraw) =
     this->TimeToDraw;
   this->InvokeEvent(vtkCommand::VolumeMapperRenderEndEvent, nullptr);
+  this->EndFrame();
 }
 
 double* vtkCudaVolumeMapper::GetBounds()
@@ -521,7 +593,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       image, this->ScalarMode, this->ArrayAccessMode, this->ArrayId, this->ArrayName, cellFlag);
     if (!scalars)
     {
-      vtkErrorMacro("no scalars to render" << which);
+      cvrSayError("no scalars to render" << which);
       return false;
     }
     // the 2D function's y axis, beside the scalars (as VTK's mapper finds it)
@@ -537,7 +609,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
         " arrays of the input" + which + ": the gradient magnitude is the y axis";
       if (!yAxis && in.IgnoredReported.insert(missing).second)
       {
-        vtkWarningMacro(<< missing);
+        cvrSayWarning(<< missing);
       }
     }
     vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
@@ -560,12 +632,12 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       {
         // (a null name would end the stream's output there)
         const char* name = scalars->GetName() ? scalars->GetName() : "the unnamed scalars";
-        vtkErrorMacro("cannot render " << name << which << ": " << error);
+        cvrSayError("cannot render " << name << which << ": " << error);
         return false;
       }
       if (yAxis && !vtkCudaVolumeConversion::AppendYAxis(yAxis, input, error))
       {
-        vtkErrorMacro("cannot render with the 2D transfer function's y axis" << which << ": "
+        cvrSayError("cannot render with the 2D transfer function's y axis" << which << ": "
                                                                                << error);
         return false;
       }
@@ -574,7 +646,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       {
         if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
         {
-          vtkErrorMacro(
+          cvrSayError(
             "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
         }
         return false;
@@ -593,14 +665,14 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
     }
     if (b > 0 && (block.YAxis != nullptr) != in.YAxis)
     {
-      vtkErrorMacro("block " << b << (block.YAxis ? " has" : " lacks")
+      cvrSayError("block " << b << (block.YAxis ? " has" : " lacks")
                              << " the 2D transfer function's y axis array: blocks must agree");
       return false;
     }
     in.YAxis = block.YAxis != nullptr;
     if (b > 0 && block.Components != in.Components)
     {
-      vtkErrorMacro("block " << b << " has " << block.Components << " components, block 0 "
+      cvrSayError("block " << b << " has " << block.Components << " components, block 0 "
                              << in.Components << ": blocks must agree");
       return false;
     }
@@ -666,7 +738,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   const bool mode2D = wants2D && components == 1;
   if (wants2D && !mode2D && in.IgnoredReported.insert("2D with components").second)
   {
-    vtkWarningMacro("a 2D transfer function with " << components
+    cvrSayWarning("a 2D transfer function with " << components
                                                    << " components is not supported: rendered "
                                                       "with the 1D functions");
   }
@@ -677,13 +749,13 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   const bool labels = anyLabels && components == 1;
   if (anyLabels && !labels && in.IgnoredReported.insert("labels with components").second)
   {
-    vtkWarningMacro("a label map's label functions with " << components
+    cvrSayWarning("a label map's label functions with " << components
                                                           << " components are not supported: "
                                                              "rendered without them");
   }
   if (labels && mode2D && in.IgnoredReported.insert("labels with 2D").second)
   {
-    vtkWarningMacro("a label map's label functions with a 2D transfer function are not supported: "
+    cvrSayWarning("a label map's label functions with a 2D transfer function are not supported: "
                     "rendered with the 2D function alone");
   }
   if (labels && !mode2D)
@@ -726,11 +798,11 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
                                         : property->GetGrayTransferFunction(0)->GetSize() == 0);
   if (noOpacity && in.IgnoredReported.insert("empty opacity").second)
   {
-    vtkWarningMacro("the scalar opacity function has no points: the volume is transparent");
+    cvrSayWarning("the scalar opacity function has no points: the volume is transparent");
   }
   if (noColour && in.IgnoredReported.insert("empty colour").second)
   {
-    vtkWarningMacro("the colour transfer function has no points: the volume is black");
+    cvrSayWarning("the colour transfer function has no points: the volume is black");
   }
   std::vector<float> table;
   vtkCudaVolumeConversion::SampleTransferFunction(
@@ -754,12 +826,12 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     desc.gradient_max_2d = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
     if (clamped2D && in.IgnoredReported.insert("2D clamped").second)
     {
-      vtkWarningMacro("the 2D transfer function has values outside [0, 1] (or NaN): clamped");
+      cvrSayWarning("the 2D transfer function has values outside [0, 1] (or NaN): clamped");
     }
   }
   else if (mode2D && in.IgnoredReported.insert(error2D).second)
   {
-    vtkWarningMacro(<< error2D << ": rendered with the 1D functions");
+    cvrSayWarning(<< error2D << ": rendered with the 1D functions");
   }
   desc.rgba = table.data();
   desc.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
@@ -781,7 +853,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     desc.gradient_opacity_max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
     if (ignored && in.IgnoredReported.insert("labels above 255").second)
     {
-      vtkWarningMacro("label functions of labels above " << CVR_MAX_LABEL
+      cvrSayWarning("label functions of labels above " << CVR_MAX_LABEL
                                                          << " are ignored (a mask holds bytes)");
     }
   }
@@ -812,7 +884,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     const bool independent = property->GetIndependentComponents() != 0;
     if (!independent && components != 2 && components != 4)
     {
-      vtkErrorMacro("dependent components are 2 (luminance and alpha) or 4 (RGBA), these scalars "
+      cvrSayError("dependent components are 2 (luminance and alpha) or 4 (RGBA), these scalars "
                     "have "
         << components << ": turn the property's IndependentComponents on, or choose a vector mode");
       return false;
@@ -858,7 +930,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     }();
     if (independent && !sameShading && in.IgnoredReported.insert("component shading").second)
     {
-      vtkWarningMacro("shading parameters per component are not supported: component 0's "
+      cvrSayWarning("shading parameters per component are not supported: component 0's "
                       "(Shade, Ambient, Diffuse, Specular, SpecularPower) light every component");
     }
   }
@@ -875,7 +947,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   }
   if (st != CVR_OK)
   {
-    vtkErrorMacro("invalid transfer function: " << cvr_last_error(in.Context.get()));
+    cvrSayError("invalid transfer function: " << cvr_last_error(in.Context.get()));
     return false;
   }
   ++in.TransferFunctionUploads;
@@ -897,7 +969,7 @@ bool vtkCudaVolumeMapper::UpdateMask(const std::vector<vtkImageData*>& images)
   {
     if (mask && images.size() > 1 && in.IgnoredReported.insert("mask of blocks").second)
     {
-      vtkWarningMacro("a mask with partitioned input is not supported (as VTK's mapper, masks "
+      cvrSayWarning("a mask with partitioned input is not supported (as VTK's mapper, masks "
                       "apply to one image): rendered without");
     }
     if (in.MaskOnUpload && in.MaskOnUpload == in.VolumeUploads)
@@ -924,13 +996,13 @@ bool vtkCudaVolumeMapper::UpdateMask(const std::vector<vtkImageData*>& images)
   if (!vtkCudaVolumeConversion::DescribeMask(
         mask, images[0], this->MaskType != LabelMapMaskType, labels, error))
   {
-    vtkErrorMacro("cannot use the mask: " << error << "; rendered without");
+    cvrSayError("cannot use the mask: " << error << "; rendered without");
     cvr_volume_set_mask(volume, nullptr);
     return false;
   }
   if (cvr_volume_set_mask(volume, labels.data()) != CVR_OK)
   {
-    vtkErrorMacro("cannot use the mask: " << cvr_last_error(in.Context.get())
+    cvrSayError("cannot use the mask: " << cvr_last_error(in.Context.get())
                                           << "; rendered without");
     return false;
   }
@@ -952,7 +1024,7 @@ bool vtkCudaVolumeMapper::PrepareTuning(const cvr_view& view, const cvr_render_s
   {
     if (cvr_tuning_set_cache_dir(ctx, useDefault ? nullptr : dir.c_str()) != CVR_OK)
     {
-      vtkErrorMacro("tuning cache directory: " << cvr_last_error(ctx));
+      cvrSayError("tuning cache directory: " << cvr_last_error(ctx));
       return false;
     }
     in.CacheDirectoryDefault = useDefault;
@@ -976,7 +1048,7 @@ bool vtkCudaVolumeMapper::PrepareTuning(const cvr_view& view, const cvr_render_s
     this->InvokeEvent(vtkCommand::EndEvent);
     if (st != CVR_OK)
     {
-      vtkErrorMacro("tune now failed: " << cvr_last_error(ctx));
+      cvrSayError("tune now failed: " << cvr_last_error(ctx));
       return false;
     }
   }
@@ -996,7 +1068,7 @@ void vtkCudaVolumeMapper::DescribeTuning(const cvr_view& view, const cvr_render_
   if (cvr_tuning_info_for(in.Context.get(), in.Blocks[0].Volume.get(), &view, &settings, &info) !=
     CVR_OK)
   {
-    vtkErrorMacro("auto-tuning: " << cvr_last_error(in.Context.get()));
+    cvrSayError("auto-tuning: " << cvr_last_error(in.Context.get()));
     return;
   }
   char line[400];
@@ -1015,7 +1087,7 @@ void vtkCudaVolumeMapper::DescribeTuning(const cvr_view& view, const cvr_render_
   if (info.warning[0] && in.TuningWarning != info.warning)
   {
     in.TuningWarning = info.warning;
-    vtkWarningMacro(<< info.warning);
+    cvrSayWarning(<< info.warning);
   }
 }
 
@@ -1058,7 +1130,7 @@ void vtkCudaVolumeMapper::RenderImages(
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
   if (!BlendModeOf(this->BlendMode, blend))
   {
-    vtkErrorMacro("blend mode " << this->GetBlendModeName() << " is not supported yet");
+    cvrSayError("blend mode " << this->GetBlendModeName() << " is not supported yet");
     return;
   }
 
@@ -1168,7 +1240,7 @@ void vtkCudaVolumeMapper::RenderImages(
         this->ClippingPlanes, settings, settingsError) ||
     !vtkCudaVolumeConversion::DescribeSurfaces(property, settings, settingsError))
   {
-    vtkErrorMacro(<< settingsError);
+    cvrSayError(<< settingsError);
     return;
   }
   if (blend == CVR_BLEND_ISOSURFACE && settings.iso_value_count == 0)
@@ -1176,7 +1248,7 @@ void vtkCudaVolumeMapper::RenderImages(
     // VTK's OpenGL mapper draws nothing then, and says nothing
     if (in.IgnoredReported.insert("no iso values").second)
     {
-      vtkWarningMacro("isosurface blending without iso values (vtkVolumeProperty::"
+      cvrSayWarning("isosurface blending without iso values (vtkVolumeProperty::"
                       "GetIsoSurfaceValues): nothing to render");
     }
     return;
@@ -1185,7 +1257,7 @@ void vtkCudaVolumeMapper::RenderImages(
   vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
   if (droppedLights && !in.LightsReported)
   {
-    vtkWarningMacro("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights
+    cvrSayWarning("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights
                                               << " more are ignored");
     in.LightsReported = true;
   }
@@ -1226,7 +1298,7 @@ void vtkCudaVolumeMapper::RenderImages(
     {
       if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
       {
-        vtkErrorMacro("rendering failed: " << cvr_last_error(in.Context.get()));
+        cvrSayError("rendering failed: " << cvr_last_error(in.Context.get()));
       }
       return;
     }

@@ -36,6 +36,7 @@
 #include "vtkGPUVolumeRayCastMapper.h"
 
 #include <memory> // For std::unique_ptr
+#include <string> // For the messages said (Say)
 #include <vector> // For the image blocks
 
 // the C library's frame description (cvr.h), used by private helpers
@@ -427,6 +428,11 @@ public:
   void SetImageSampleDistance(float distance) override;
 
 protected:
+  /// The render path's messages, said once until they change (see the .cxx).
+  void Say(bool error, const std::string& text);
+  void BeginFrame();
+  void EndFrame();
+
   vtkCudaVolumeMapper();
   ~vtkCudaVolumeMapper() override;
 

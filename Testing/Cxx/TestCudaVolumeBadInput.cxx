@@ -1,4 +1,5 @@
-// Bad input through the mapper: each case renders once with one thing wrong
+// Bad input through the mapper (an error is said once until it changes, see
+// the end): each case renders once with one thing wrong
 // (the input, its scalars or geometry, the transfer functions, the sample
 // distance, the viewport, a tuning value), must say what is wrong in a VTK
 // error or warning naming it (or, where the input is merely unusual, render
@@ -324,5 +325,37 @@ int TestCudaVolumeBadInput(int, char*[])
     ok &= pass && usable;
   }
   std::printf("%zu cases\n", sizeof cases / sizeof cases[0]);
+
+  // An error is said once until it changes: ten frames with a negative
+  // sample distance say it once, and the statistics of each failed frame
+  // are none (not the last good frame's); after a good frame it is said
+  // again.
+  {
+    Scene s(view);
+    cvrTest::MessageLog log(s.Mapper);
+    view.Window->Render();
+    const size_t before = log.Messages.size(); // (a CPU backend says so once)
+    s.Mapper->SetAutoAdjustSampleDistances(0);
+    s.Mapper->SetSampleDistance(-1.0f);
+    for (int frame = 0; frame < 10; ++frame)
+    {
+      view.Window->Render();
+    }
+    const size_t tenFrames = log.Messages.size() - before;
+    const bool noStats = s.Mapper->GetLastRayCount() == 0 &&
+      std::string(s.Mapper->GetLastConfiguration()).find("no frame rendered: ") == 0 &&
+      std::string(s.Mapper->GetLastConfiguration()).find("sample distance -1") != std::string::npos;
+    s.Mapper->SetSampleDistance(1.0f);
+    view.Window->Render();
+    const bool good = s.Mapper->GetLastRayCount() > 0 && log.Messages.size() - before == tenFrames;
+    s.Mapper->SetSampleDistance(-1.0f);
+    view.Window->Render();
+    const size_t again = log.Messages.size() - before - tenFrames;
+    const bool once = tenFrames == 1 && noStats && good && again == 1;
+    std::printf("a negative sample distance over 10 frames: said %zu times; a failed frame's "
+                "configuration \"%s\"; said %zu more after a good frame: %s\n",
+      tenFrames, s.Mapper->GetLastConfiguration(), again, once ? "ok" : "WRONG");
+    ok &= once;
+  }
   return ok ? 0 : 1;
 }

@@ -28,6 +28,7 @@
 #include "vtkVolumeProperty.h"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -694,6 +695,14 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
     // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
     double r[2];
     cvr_volume_get_range(block.Volume.get(), r);
+    if (!std::isfinite(r[0]) || !std::isfinite(r[1]))
+    {
+      // ±Inf values: the functions span the finite values, as VTK's mapper
+      // (an infinite value takes the end entry); only such data pays the scan
+      const double* finite = block.Scalars->GetFiniteRange(-1);
+      r[0] = finite[0];
+      r[1] = finite[1];
+    }
     if (block.YAxis) // the function's x axis: component 0 alone
     {
       r[0] = block.AxisRanges[0][0];

@@ -8,6 +8,7 @@
 // backend here and the CUDA backend on the GPU machine. Messages are caught
 // by observers, so the test's output holds none of VTK's error lines.
 #include "cvrTestScene.h"
+#include "vtkDoubleArray.h"
 #include "vtkExecutive.h"
 #include "vtkFloatArray.h"
 #include "vtkLongLongArray.h"
@@ -191,6 +192,16 @@ int TestCudaVolumeBadInput(int, char*[])
         auto* v = vtkFloatArray::SafeDownCast(s.Image->GetPointData()->GetScalars());
         v->SetValue(7, inf);
         v->SetValue(8, -inf);
+      },
+      nullptr,
+      true },
+    { "one infinite double value", // (VTK's mapper draws it: the functions span the finite values)
+      [inf](Scene& s)
+      {
+        vtkNew<vtkDoubleArray> v;
+        v->DeepCopy(s.Image->GetPointData()->GetScalars());
+        v->SetValue(7, inf);
+        s.Image->GetPointData()->SetScalars(v);
       },
       nullptr,
       true },

@@ -476,19 +476,35 @@ void vtkCudaVolumeMapper::Render(vtkRenderer* ren, vtkVolume* vol)
 {
   this->BeginFrame();
   auto* tree = vtkDataObjectTree::SafeDownCast(this->GetInputDataObject(0, 0));
+  std::vector<vtkImageData*> images;
   if (!tree)
   {
-    this->Superclass::Render(ren, vol);
-    this->EndFrame();
-    return;
+    // The superclass validates and renders vtkImageData, but refuses more
+    // than four components before a vector mode can reduce them (ParaView's
+    // Volume takes the magnitude first, in vtkSmartVolumeMapper): such an
+    // image is rendered here, as one block.
+    auto* image = vtkImageData::SafeDownCast(this->GetInputDataObject(0, 0));
+    int cellFlag = 0;
+    vtkDataArray* scalars = image ? this->GetScalars(image, this->ScalarMode, this->ArrayAccessMode,
+                                      this->ArrayId, this->ArrayName, cellFlag)
+                                  : nullptr;
+    if (!scalars || scalars->GetNumberOfComponents() <= 4 || this->VectorMode == VECTOR_DISABLED)
+    {
+      this->Superclass::Render(ren, vol);
+      this->EndFrame();
+      return;
+    }
+    images.push_back(image);
   }
-  // The superclass validates and renders vtkImageData only: composite input
-  // (vtkPartitionedDataSet, vtkMultiBlockDataSet, ...) is rendered here.
+  // Composite input (vtkPartitionedDataSet, vtkMultiBlockDataSet, ...), which
+  // the superclass does not render, is rendered here.
   this->InvokeEvent(vtkCommand::VolumeMapperRenderStartEvent, nullptr);
   this->Timer->StartTimer();
-  std::vector<vtkImageData*> images;
   int skipped = 0;
-  vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
+  if (tree)
+  {
+    vtkCudaVolumeBlocks::CollectImages(tree, images, skipped);
+  }
   if (skipped && !this->Internals->SkippedBlocksReported)
   {
     cvrSayWarning(<< skipped << " blocks of the input are not vtkImageData: not rendered");

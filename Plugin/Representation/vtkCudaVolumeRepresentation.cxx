@@ -6,6 +6,9 @@
 #include "vtkVolumeProperty.h"
 
 #include "vtkCellData.h"
+#include "vtkAbstractArray.h"
+#include "vtkDataArray.h"
+#include "vtkPointData.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
 #include "vtkImageData.h"
@@ -22,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 vtkStandardNewMacro(vtkCudaVolumeRepresentation);
 
@@ -295,6 +300,54 @@ void vtkCudaVolumeRepresentation::UpdateMapperParameters()
     this->UseTransfer2D && !this->UseGradientForTransfer2D && !this->ColorArray2Name.empty()
       ? this->ColorArray2Name.c_str()
       : nullptr);
+  this->CheckColorArray();
+}
+
+void vtkCudaVolumeRepresentation::CheckColorArray()
+{
+  const char* name = this->CudaMapper->GetArrayName();
+  std::vector<vtkImageData*> images;
+  if (auto* image = vtkImageData::SafeDownCast(this->Cache))
+  {
+    images.push_back(image);
+  }
+  else if (auto* partitions = vtkPartitionedDataSet::SafeDownCast(this->Cache))
+  {
+    for (unsigned int p = 0; p < partitions->GetNumberOfPartitions(); ++p)
+    {
+      if (auto* image = vtkImageData::SafeDownCast(partitions->GetPartition(p)))
+      {
+        images.push_back(image);
+      }
+    }
+  }
+  std::string problem;
+  const bool cells = this->CudaMapper->GetScalarMode() == VTK_SCALAR_MODE_USE_CELL_FIELD_DATA;
+  for (vtkImageData* image : images) // (none on a process without the data)
+  {
+    if (!name || !*name || !problem.empty())
+    {
+      break;
+    }
+    vtkDataSetAttributes* arrays = cells ? static_cast<vtkDataSetAttributes*>(image->GetCellData())
+                                         : static_cast<vtkDataSetAttributes*>(image->GetPointData());
+    vtkAbstractArray* array = arrays->GetAbstractArray(name);
+    if (!array)
+    {
+      problem = std::string("the colour array \"") + name + "\" is not among the input's " +
+        (cells ? "cell" : "point") + " arrays: nothing is drawn";
+    }
+    else if (!vtkDataArray::SafeDownCast(array))
+    {
+      problem = std::string("the colour array \"") + name + "\" is a " + array->GetClassName() +
+        ", not numeric: nothing is drawn";
+    }
+  }
+  if (problem != this->ColorArrayProblem && !problem.empty())
+  {
+    vtkErrorMacro(<< problem);
+  }
+  this->ColorArrayProblem = problem;
 }
 
 int vtkCudaVolumeRepresentation::RequestData(

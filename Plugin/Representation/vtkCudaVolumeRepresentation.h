@@ -134,6 +134,10 @@ private:
   vtkSmartPointer<vtkImplicitFunction> CudaSlice, StockSlice;
   void UpdateSurfaceInputs();
   std::string Statistics;
+  /// A colour array the data lacks or that is not numeric: said once until it
+  /// changes (the view hides such a volume without asking the mapper).
+  void CheckColorArray();
+  std::string ColorArrayProblem;
 };
 
 #endif

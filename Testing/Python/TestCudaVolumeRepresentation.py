@@ -370,4 +370,43 @@ lower, rendered = frame(hrep, "separate-opacity")
 ok &= check(rendered and 1000 < shown(lower) < shown(whole) - 1000,
             "Use Separate Opacity Array: %d pixels shown against the whole vase's %d"
             % (shown(lower), shown(whole)))
+Hide(halves, view)
+
+# A colour array the data lacks, or a string array: the view hides such a
+# volume without asking its mapper, so the representation says why, once
+# until it changes (the stock Volume's mapper reports it too)
+from vtkmodules.util.misc import calldata_type  # noqa: E402
+from vtkmodules.util.vtkConstants import VTK_STRING  # noqa: E402
+named = ProgrammableFilter(Input=source)
+named.Script = """
+from vtkmodules.vtkCommonCore import vtkStringArray
+out = self.GetOutput()
+out.ShallowCopy(self.GetInput())
+names = vtkStringArray()
+names.SetName("names")
+names.SetNumberOfValues(out.GetNumberOfPoints())
+for i in range(out.GetNumberOfPoints()):
+    names.SetValue(i, "vase")
+out.GetPointData().AddArray(names)
+"""
+nrep = Show(named, view)
+nrep.Representation = "CUDA Volume"
+said = []
+
+
+@calldata_type(VTK_STRING)
+def collect(caller, event, message):
+    said.append(message)
+
+
+nrep.GetClientSideObject().GetActiveRepresentation().AddObserver("ErrorEvent", collect)
+for array, expected in (("missing", 'the colour array "missing" is not among the input\'s point arrays'),
+                        ("names", 'the colour array "names" is a vtkStringArray, not numeric')):
+    del said[:]
+    nrep.ColorArrayName = ["POINTS", array]
+    for _ in range(3):
+        Render(view)
+    ok &= check(len(said) == 1 and expected in said[0],
+                "colour array %s: the representation said %r over three frames" % (array, said))
+Hide(named, view)
 finish(ok)

@@ -36,6 +36,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 vtkStandardNewMacro(vtkCudaVolumeMapper);
@@ -319,6 +320,19 @@ void vtkCudaVolumeMapper::ReportStrategySwitch(
   const cvr_render_settings& settings, const cvr_render_stats& stats)
 {
   vtkInternals& in = *this->Internals;
+  if (stats.backend == CVR_BACKEND_CPU && settings.strategy != CVR_STRATEGY_AUTO &&
+    settings.strategy != CVR_STRATEGY_STANDARD)
+  {
+    // the strategies are the CUDA backend's: said once per strategy
+    const std::string report = std::string("the ") + cvr_strategy_name(settings.strategy) +
+      " strategy applies to the CUDA backend: the CPU backend renders with its own tiles "
+      "(CpuTileSize, CpuSchedule)";
+    if (in.IgnoredReported.insert(report).second)
+    {
+      cvrSayWarning(<< report);
+    }
+    return;
+  }
   if (settings.strategy == CVR_STRATEGY_AUTO || stats.backend != CVR_BACKEND_CUDA ||
     stats.strategy == settings.strategy)
   {
@@ -359,6 +373,27 @@ int vtkCudaVolumeMapper::LocalRankDevice(int deviceCount)
   return deviceCount > 0 && rank >= 0 ? rank % deviceCount : 0;
 }
 
+int vtkCudaVolumeMapper::LocalRankThreads()
+{
+  static const char* const variables[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS",
+    "MV2_COMM_WORLD_LOCAL_SIZE", "PMI_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE" };
+  int ranks = 0;
+  for (const char* name : variables)
+  {
+    if (const char* value = std::getenv(name))
+    {
+      ranks = std::atoi(value);
+      break;
+    }
+  }
+  if (ranks <= 1)
+  {
+    return 0;
+  }
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, cores / ranks);
+}
+
 int vtkCudaVolumeMapper::GetNumberOfCudaDevices()
 {
   return cvr_cuda_device_count();
@@ -389,7 +424,7 @@ bool vtkCudaVolumeMapper::UpdateContext()
   options.backend = ToBackend(backend);
   options.device_index =
     this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
-  options.cpu_threads = this->CpuThreads;
+  options.cpu_threads = this->CpuThreads > 0 ? this->CpuThreads : LocalRankThreads();
   cvr_context* ctx = nullptr;
   in.ContextBackend = backend;
   in.ContextDevice = this->DeviceIndex;

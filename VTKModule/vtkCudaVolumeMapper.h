@@ -251,7 +251,8 @@ public:
 
   ///@{
   /**
-   * CPU backend: worker threads (0 = one per core), image tile size (default
+   * CPU backend: worker threads (0 = one per core, or in an MPI job the
+   * node's cores over its local ranks: LocalRankThreads), image tile size (default
    * 32 x 32) and how tiles go to threads (default dynamic).
    */
   vtkSetMacro(CpuThreads, int);
@@ -398,6 +399,15 @@ public:
    * one) modulo deviceCount, so ranks on one node spread over its GPUs.
    */
   static int LocalRankDevice(int deviceCount);
+
+  /**
+   * The CPU backend's threads by default (CpuThreads 0) in a process of an
+   * MPI job: the node's cores over its node-local ranks (from the launcher's
+   * OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS, MV2_COMM_WORLD_LOCAL_SIZE,
+   * PMI_LOCAL_SIZE or SLURM_NTASKS_PER_NODE), at least 1; 0 (a thread per
+   * core) without one, or with one rank.
+   */
+  static int LocalRankThreads();
 
   /**
    * 1 when this mapper can render: always with BACKEND_AUTO or BACKEND_CPU;

@@ -368,5 +368,27 @@ int TestCudaVolumeBadInput(int, char*[])
       tenFrames, s.Mapper->GetLastConfiguration(), again, once ? "ok" : "WRONG");
     ok &= once;
   }
+
+  // On the CPU backend a CUDA strategy is said once to apply to CUDA only
+  // (the frame renders with the CPU's tiles)
+  {
+    Scene s(view);
+    s.Mapper->SetBackend(vtkCudaVolumeMapper::BACKEND_CPU);
+    s.Mapper->SetStrategy(vtkCudaVolumeMapper::STRATEGY_WARP_MARCHING);
+    cvrTest::MessageLog log(s.Mapper);
+    for (int frame = 0; frame < 3; ++frame)
+    {
+      view.Window->Render();
+    }
+    size_t said = 0;
+    for (const std::string& m : log.Messages)
+    {
+      said += m.find("warp-marching strategy applies to the CUDA backend") != std::string::npos;
+    }
+    const bool told = said == 1 && s.Mapper->GetLastRayCount() > 0;
+    std::printf("warp marching on the CPU backend over 3 frames: said %zu times, %llu rays: %s\n",
+      said, static_cast<unsigned long long>(s.Mapper->GetLastRayCount()), told ? "ok" : "WRONG");
+    ok &= told;
+  }
   return ok ? 0 : 1;
 }

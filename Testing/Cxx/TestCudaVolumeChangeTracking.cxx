@@ -7,7 +7,9 @@
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <thread>
 
 int TestCudaVolumeChangeTracking(int argc, char* argv[])
 {
@@ -69,5 +71,33 @@ int TestCudaVolumeChangeTracking(int argc, char* argv[])
   std::cout << "local rank 5 on 4, 1, 0 devices: " << d4 << ", " << d1 << ", " << d0
             << "; SLURM local id 2 on 4: " << slurm << "\n";
   ok &= d4 == 1 && d1 == 0 && d0 == 0 && slurm == 2;
+
+  // and share the node's cores on the CPU backend: its cores over the local
+  // ranks by default (not every rank a thread per core)
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const int alone = vtkCudaVolumeMapper::LocalRankThreads();
+  setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+  const int two = vtkCudaVolumeMapper::LocalRankThreads();
+  setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "1000000", 1);
+  const int many = vtkCudaVolumeMapper::LocalRankThreads();
+  unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  std::cout << "CPU threads by default: " << alone << " alone (0: one per core), " << two
+            << " of 2 local ranks, " << many << " of a million (" << cores << " cores)\n";
+  ok &= alone == 0 && two == std::max(1, cores / 2) && many == 1;
+  {
+    // a mapper of such a rank renders with that many
+    vtkNew<vtkCudaVolumeMapper> rank;
+    rank->SetBackend(vtkCudaVolumeMapper::BACKEND_CPU);
+    rank->SetInputData(image);
+    scene.Volume->SetMapper(rank);
+    setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+    scene.Window->Render();
+    unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const std::string backend = rank->GetBackendDescription();
+    const std::string expected = "CPU: " + std::to_string(two) + " thread";
+    std::cout << "a rank of 2 on the node renders on \"" << backend << "\"\n";
+    ok &= backend.compare(0, expected.size(), expected) == 0;
+    scene.Volume->SetMapper(scene.Mapper);
+  }
   return scene.Finish(argc, argv, ok);
 }

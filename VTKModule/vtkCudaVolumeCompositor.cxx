@@ -13,6 +13,10 @@
 
 namespace
 {
+// The resolved depth's format where the scene has a stencil too (beside
+// vtkTextureObject's depth formats)
+constexpr int DepthStencilFormat = -2;
+
 // A full-screen quad whose fragment shader samples one texture (sampler) and
 // writes impl; created once, made current on later calls. False when its
 // program did not compile.
@@ -71,11 +75,85 @@ vtkCudaVolumeCompositor::~vtkCudaVolumeCompositor()
   this->ReleaseGraphicsResources(nullptr);
 }
 
+unsigned int vtkCudaVolumeCompositor::DepthSource(
+  vtkRenderer* ren, int& x, int& y, int width, int height)
+{
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
+  vtkOpenGLState* state = window->GetState();
+  GLint draw = 0, samples = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+  glGetIntegerv(GL_SAMPLES, &samples); // (of the draw framebuffer)
+  if (samples <= 0)
+  {
+    return static_cast<unsigned int>(draw);
+  }
+  // the resolved copy must have the scene's depth format (a blit of depth
+  // needs the same on both sides), as VTK's own mapper does it
+  state->PushFramebufferBindings();
+  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
+  const GLenum depthAttachment = draw ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
+  const GLenum stencilAttachment = draw ? GL_STENCIL_ATTACHMENT : GL_STENCIL;
+  GLint depthBits = 0, stencilBits = 0, type = GL_NONE;
+  glGetFramebufferAttachmentParameteriv(
+    GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depthBits);
+  glGetFramebufferAttachmentParameteriv(
+    GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type);
+  glGetFramebufferAttachmentParameteriv(
+    GL_READ_FRAMEBUFFER, stencilAttachment, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencilBits);
+  const int format = stencilBits > 0 ? DepthStencilFormat
+    : type == GL_FLOAT               ? vtkTextureObject::Float32
+    : depthBits <= 16                ? vtkTextureObject::Fixed16
+    : depthBits <= 24                ? vtkTextureObject::Fixed24
+                                     : vtkTextureObject::Fixed32;
+  const auto w = static_cast<unsigned int>(width);
+  const auto h = static_cast<unsigned int>(height);
+  if (!this->ResolveFramebuffer)
+  {
+    this->ResolvedDepth = vtkTextureObject::New();
+    this->ResolvedColor = vtkTextureObject::New();
+    this->ResolveFramebuffer = vtkOpenGLFramebufferObject::New();
+  }
+  this->ResolvedDepth->SetContext(window);
+  this->ResolvedColor->SetContext(window);
+  this->ResolveFramebuffer->SetContext(window);
+  if (!this->ResolvedDepth->GetHandle() || this->ResolvedDepth->GetWidth() != w ||
+    this->ResolvedDepth->GetHeight() != h || this->ResolvedFormat != format)
+  {
+    this->ResolvedDepth->ReleaseGraphicsResources(window);
+    if (format == DepthStencilFormat)
+    {
+      this->ResolvedDepth->AllocateDepthStencil(w, h);
+    }
+    else
+    {
+      this->ResolvedDepth->AllocateDepth(w, h, format);
+    }
+    this->ResolvedColor->Allocate2D(w, h, 4, VTK_UNSIGNED_CHAR); // (a complete framebuffer)
+    this->ResolvedFormat = format;
+    this->ResolveFramebuffer->Bind(GL_DRAW_FRAMEBUFFER);
+    this->ResolveFramebuffer->AddDepthAttachment(this->ResolvedDepth);
+    this->ResolveFramebuffer->AddColorAttachment(0, this->ResolvedColor);
+  }
+  this->ResolveFramebuffer->Bind(GL_DRAW_FRAMEBUFFER);
+  state->vtkglBlitFramebuffer(
+    x, y, x + width, y + height, 0, 0, width, height, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
+  state->PopFramebufferBindings();
+  x = y = 0;
+  return this->ResolveFramebuffer->GetFBOIndex();
+}
+
 void vtkCudaVolumeCompositor::ReadDepth(
   vtkRenderer* ren, int x, int y, int width, int height, std::vector<float>& depth)
 {
   depth.resize(static_cast<size_t>(width) * height);
-  ReadDepthInto(ren, x, y, width, height, depth.data());
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
+  vtkOpenGLState* state = window->GetState();
+  const unsigned int source = this->DepthSource(ren, x, y, width, height);
+  state->PushReadFramebufferBinding();
+  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, source);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, depth.data());
+  state->PopReadFramebufferBinding();
 }
 
 void vtkCudaVolumeCompositor::ReadDepth(
@@ -83,8 +161,7 @@ void vtkCudaVolumeCompositor::ReadDepth(
 {
   auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   vtkOpenGLState* state = window->GetState();
-  GLint draw = 0;
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+  const unsigned int source = this->DepthSource(ren, x, y, width, height);
   const auto w = static_cast<unsigned int>(width);
   const auto h = static_cast<unsigned int>(height);
   if (!this->DepthCopy)
@@ -106,7 +183,7 @@ void vtkCudaVolumeCompositor::ReadDepth(
   }
   // 1. the scene's depth into a texture (a copy on the GPU)
   state->PushReadFramebufferBinding();
-  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
+  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, source);
   this->DepthCopy->CopyFromFrameBuffer(x, y, 0, 0, width, height);
   state->PopReadFramebufferBinding();
 
@@ -136,21 +213,6 @@ void vtkCudaVolumeCompositor::ReadDepth(
   glReadPixels(0, 0, width, height, GL_RED, GL_FLOAT, nullptr);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   state->PopFramebufferBindings();
-}
-
-void vtkCudaVolumeCompositor::ReadDepthInto(
-  vtkRenderer* ren, int x, int y, int width, int height, void* target)
-{
-  auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
-  vtkOpenGLState* state = window->GetState();
-  // read from whatever framebuffer the scene is being drawn into
-  GLint draw = 0;
-  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
-  state->PushReadFramebufferBinding();
-  state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(x, y, width, height, GL_DEPTH_COMPONENT, GL_FLOAT, target);
-  state->PopReadFramebufferBinding();
 }
 
 void vtkCudaVolumeCompositor::Composite(vtkRenderer* ren, int x, int y, int width, int height,
@@ -225,6 +287,10 @@ void vtkCudaVolumeCompositor::Draw(vtkRenderer* ren, int x, int y, int width, in
 
 void vtkCudaVolumeCompositor::ReleaseGraphicsResources(vtkWindow* window)
 {
+  Release(this->ResolvedDepth, window);
+  Release(this->ResolvedColor, window);
+  Release(this->ResolveFramebuffer, window);
+  this->ResolvedFormat = -1;
   Release(this->DepthCopy, window);
   Release(this->DepthAsColor, window);
   Release(this->DepthFramebuffer, window);

@@ -20,9 +20,9 @@ public:
   vtkCudaVolumeCompositor& operator=(const vtkCudaVolumeCompositor&) = delete;
 
   /// Window depths of the renderer's viewport (bottom row first), into host
-  /// memory or, on the GPU, into an OpenGL pixel buffer.
-  static void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height,
-    std::vector<float>& depth);
+  /// memory or, on the GPU, into an OpenGL pixel buffer. A multisampled
+  /// framebuffer (a window's default) has its depth resolved first.
+  void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height, std::vector<float>& depth);
   void ReadDepth(vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer);
 
   /// Draws premultiplied float RGBA over the viewport with "over" blending;
@@ -37,7 +37,16 @@ public:
   void ReleaseGraphicsResources(vtkWindow* window);
 
 private:
-  static void ReadDepthInto(vtkRenderer* ren, int x, int y, int width, int height, void* target);
+  /// The framebuffer holding the scene's depth of the viewport at (x, y):
+  /// the one drawn into, or where that is multisampled (which cannot be read
+  /// or copied from) a single-sampled copy of its depth, at (0, 0).
+  unsigned int DepthSource(vtkRenderer* ren, int& x, int& y, int width, int height);
+  // the multisampled depth resolved: a depth (and stencil) texture of the
+  // scene's format and the framebuffer it is attached to
+  vtkTextureObject* ResolvedDepth = nullptr;
+  vtkTextureObject* ResolvedColor = nullptr;
+  vtkOpenGLFramebufferObject* ResolveFramebuffer = nullptr;
+  int ResolvedFormat = -1;
   void Draw(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
     int imageHeight, const void* pixels);
 

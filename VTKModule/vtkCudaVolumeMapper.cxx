@@ -1226,12 +1226,12 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   else if (fullSize)
   {
-    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
     view.opaque_depth = in.OpaqueDepth.data();
   }
   else
   {
-    vtkCudaVolumeCompositor::ReadDepth(ren, x0, y0, width, height, in.ViewportDepth);
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.ViewportDepth);
     vtkCudaVolumeConversion::ResampleDepth(
       in.ViewportDepth, width, height, imageWidth, imageHeight, in.OpaqueDepth);
     view.opaque_depth = in.OpaqueDepth.data();

@@ -4,10 +4,6 @@
 // the multisampled framebuffer before it is read), apart from the sphere's
 // antialiased silhouette; and the samples its rays take are the same.
 #include "cvrPeerViewports.h"
-#include "vtkActor.h"
-#include "vtkPolyDataMapper.h"
-#include "vtkProperty.h"
-#include "vtkSphereSource.h"
 
 int TestCudaVolumeMultiSamples(int argc, char* argv[])
 {
@@ -20,17 +16,7 @@ int TestCudaVolumeMultiSamples(int argc, char* argv[])
   scene.Mapper->SetInputData(cvrTest::ReadNifti(file));
   scene.Mapper->EarlyRayTerminationOff();
   cvrTest::SetRamp(scene.Property, 30, 180, 0.3);
-  vtkNew<vtkSphereSource> sphere;
-  sphere->SetCenter(128, 128, 128);
-  sphere->SetRadius(70);
-  sphere->SetThetaResolution(48);
-  sphere->SetPhiResolution(48);
-  vtkNew<vtkPolyDataMapper> sphereMapper;
-  sphereMapper->SetInputConnection(sphere->GetOutputPort());
-  vtkNew<vtkActor> actor;
-  actor->SetMapper(sphereMapper);
-  actor->GetProperty()->SetColor(0.3, 0.6, 0.9);
-  scene.Renderer->AddActor(actor);
+  cvrTest::AddOpaqueSphere(scene.Renderer);
   scene.View(30, 15);
 
   // multisampled from the first frame, as a window is by default; then the

@@ -2,10 +2,6 @@
 // TestGPURayCastVolumePolyData: rays stop at the geometry's depth, so the
 // sphere hides what lies behind it and the volume covers what lies inside.
 #include "cvrTestScene.h"
-#include "vtkActor.h"
-#include "vtkPolyDataMapper.h"
-#include "vtkProperty.h"
-#include "vtkSphereSource.h"
 
 int TestCudaVolumeOpaqueGeometry(int argc, char* argv[])
 {
@@ -22,17 +18,7 @@ int TestCudaVolumeOpaqueGeometry(int argc, char* argv[])
   scene.Window->Render();
   const vtkTypeUInt64 alone = scene.Mapper->GetLastSampleCount();
 
-  vtkNew<vtkSphereSource> sphere;
-  sphere->SetCenter(128, 128, 128);
-  sphere->SetRadius(70);
-  sphere->SetThetaResolution(48);
-  sphere->SetPhiResolution(48);
-  vtkNew<vtkPolyDataMapper> sphereMapper;
-  sphereMapper->SetInputConnection(sphere->GetOutputPort());
-  vtkNew<vtkActor> actor;
-  actor->SetMapper(sphereMapper);
-  actor->GetProperty()->SetColor(0.3, 0.6, 0.9);
-  scene.Renderer->AddActor(actor);
+  cvrTest::AddOpaqueSphere(scene.Renderer);
   scene.Window->Render();
   const vtkTypeUInt64 withSphere = scene.Mapper->GetLastSampleCount();
   std::cout << "samples without and with the sphere: " << alone << ", " << withSphere << "\n";

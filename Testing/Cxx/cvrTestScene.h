@@ -3,6 +3,7 @@
 #ifndef cvrTestScene_h
 #define cvrTestScene_h
 
+#include "vtkActor.h"
 #include "vtkCallbackCommand.h"
 #include "vtkCamera.h"
 #include "vtkCommand.h"
@@ -17,7 +18,10 @@
 #include "vtkNIFTIImageReader.h"
 #include "vtkNew.h"
 #include "vtkPiecewiseFunction.h"
+#include "vtkPolyDataMapper.h"
+#include "vtkProperty.h"
 #include "vtkSmartPointer.h"
+#include "vtkSphereSource.h"
 #include "vtkTestUtilities.h"
 #include "vtkTesting.h"
 #include "vtkVolumeProperty.h"
@@ -72,8 +76,6 @@ inline vtkSmartPointer<vtkImageData> ReadNifti(const std::string& path)
   return reader->GetOutput();
 }
 
-/// Colour ramp dark red -> white and opacity rising from 0 at lo to
-/// maxOpacity at hi, as the C tests use.
 /// The samples the last frame's rays reached: taken, or stepped over in
 /// empty macro-cells, which each strategy does at its own granularity (Auto
 /// may pick another strategy in any frame), so that this, not the samples
@@ -84,6 +86,8 @@ inline double SamplesReached(vtkCudaVolumeMapper* mapper)
     static_cast<double>(mapper->GetLastSamplesSkippedEmpty());
 }
 
+/// Colour ramp dark red -> white and opacity rising from 0 at lo to
+/// maxOpacity at hi, as the C tests use.
 inline void SetRamp(vtkVolumeProperty* property, double lo, double hi, double maxOpacity = 0.5)
 {
   vtkNew<vtkColorTransferFunction> color;
@@ -96,6 +100,23 @@ inline void SetRamp(vtkVolumeProperty* property, double lo, double hi, double ma
   property->SetColor(color);
   property->SetScalarOpacity(opacity);
   property->SetInterpolationTypeToLinear();
+}
+
+/// An opaque blue sphere of radius 70 in the middle of the bonsai (256^3,
+/// unit spacing), for the tests of depth against opaque geometry.
+inline void AddOpaqueSphere(vtkRenderer* renderer)
+{
+  vtkNew<vtkSphereSource> sphere;
+  sphere->SetCenter(128, 128, 128);
+  sphere->SetRadius(70);
+  sphere->SetThetaResolution(48);
+  sphere->SetPhiResolution(48);
+  vtkNew<vtkPolyDataMapper> sphereMapper;
+  sphereMapper->SetInputConnection(sphere->GetOutputPort());
+  vtkNew<vtkActor> actor;
+  actor->SetMapper(sphereMapper);
+  actor->GetProperty()->SetColor(0.3, 0.6, 0.9);
+  renderer->AddActor(actor);
 }
 
 /// Says which backend rendered, compares the window with the test's baseline

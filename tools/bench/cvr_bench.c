@@ -64,6 +64,8 @@ static void usage(void) {
           "                          first (a derived volume, labelled as such)\n"
           "  --azimuths A:B          with --volume: only the views from A to B degrees\n"
           "                          (every --step), e.g. to profile a few with ncu\n"
+          "  --elevation DEG         with --volume: the orbit's elevation (default 20; at 0\n"
+          "                          azimuth 0 faces the XY plane and 90 the ZY plane)\n"
           "  --backend cuda|cpu      (default cuda)\n"
           "  --ceiling               also measure the texture-filtering ceiling\n"
           "  --out FILE              JSON lines (default stdout)\n");
@@ -205,7 +207,8 @@ static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *t
 
 /* The orbit on real data: every configuration at every azimuth. */
 static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resample, double lo,
-                 double hi, const int *rays, int n_rays, const int azimuths[2], int step,
+                 double hi, const int *rays, int n_rays, const int azimuths[2], double elevation,
+                 int step,
                  int warmups, int repeats, const bench_config *configs, int n_configs) {
   cvr_tools_volume data;
   char err[512], derived[64] = "";
@@ -251,7 +254,7 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
     for (int ri = 0; ri < n_rays && !rc; ++ri)
       for (int az = azimuths[0]; az <= azimuths[1]; az += step) {
         cvr_view view;
-        cvr_tools_orbit_view(center, radius, az, 20.0, CVR_PROJECTION_PERSPECTIVE, rays[ri], rays[ri],
+        cvr_tools_orbit_view(center, radius, az, elevation, CVR_PROJECTION_PERSPECTIVE, rays[ri], rays[ri],
                              &view);
         cvr_render_settings s = configs[b].settings;
         s.sample_distance = 0.5 * spacing;
@@ -264,12 +267,12 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
         }
         fprintf(out,
                 "{\"bench\":\"orbit\",\"volume\":\"%s\",\"resampled_from\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
-                "\"azimuth\":%d,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
+                "\"azimuth\":%d,\"elevation\":%g,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
                 "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"slab_border\":\"%s\",\"rays\":%llu,"
                 "\"samples\":%llu,\"skipped_empty\":%llu,\"skipped_terminated\":%llu,"
                 "\"gsamples_per_s\":%.2f}\n",
-                name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az,
+                name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az, elevation,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                 st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], s.shading.enabled,
@@ -346,7 +349,7 @@ int main(int argc, char **argv) {
   int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
   int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0}, azimuths[2] = {0, 359};
   const char *volume_path = NULL;
-  double lo = 0.0, hi = 0.0;
+  double lo = 0.0, hi = 0.0, elevation = 20.0;
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = CVR_BACKEND_CUDA;
@@ -389,7 +392,8 @@ int main(int argc, char **argv) {
         resample[0] = -1;
     } else if (!strcmp(a, "--azimuths") && v) {
       if (sscanf(argv[++i], "%d:%d", &azimuths[0], &azimuths[1]) != 2) azimuths[0] = -1;
-    } else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
+    } else if (!strcmp(a, "--elevation") && v) elevation = atof(argv[++i]);
+    else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--ceiling")) ceiling = 1;
@@ -401,7 +405,8 @@ int main(int argc, char **argv) {
   }
   if (step < 1 || repeats < 1 || warmups < 0 || repeats + warmups > 64 || range < 0 ||
       range > 360 || shape[0] < 0 || resample[0] < 0 || (volume_path && !(hi > lo)) ||
-      azimuths[0] < 0 || azimuths[1] < azimuths[0] || azimuths[1] > 359) {
+      azimuths[0] < 0 || azimuths[1] < azimuths[0] || azimuths[1] > 359 || elevation < -89.0 ||
+      elevation > 89.0) {
     usage();
     return 2;
   }
@@ -440,7 +445,7 @@ int main(int argc, char **argv) {
 #endif
 
   if (volume_path) {
-    const int rc = orbit(ctx, out, volume_path, resample, lo, hi, rays, n_rays, azimuths, step,
+    const int rc = orbit(ctx, out, volume_path, resample, lo, hi, rays, n_rays, azimuths, elevation, step,
                          warmups, repeats, configs, n_configs);
     cvr_context_destroy(ctx);
     if (out != stdout) fclose(out);

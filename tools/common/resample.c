@@ -44,6 +44,7 @@ int cvr_tools_resample(const cvr_tools_volume *in, const int dims[3], cvr_tools_
   }
   const void *src = in->desc.data;
   const size_t sy = (size_t)n[0], sz = (size_t)n[0] * n[1];
+#pragma omp parallel for schedule(dynamic, 1) /* (slices are independent) */
   for (int k = 0; k < dims[2]; ++k) {
     const double z = (double)k * (n[2] - 1) / (dims[2] - 1);
     const int z0 = (int)z < n[2] - 1 ? (int)z : n[2] - 2;

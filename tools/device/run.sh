@@ -3,7 +3,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|launch|empty]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|launch|empty|wang2|ncuwarp]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
 #      CVR_SANITIZE_TIMEOUT limiting each run, 300 s by default;
@@ -29,6 +29,8 @@
 #      strategy and cell size;
 #      lean the lean reference kernels of ../shared/bench (pack.sh copies
 #      them) at 1024^3 and 2048^3; sass the library's machine code;
+#      wang2 Wang et al.'s Table 2 (wang_table2.py); ncuwarp ncu's sections for
+#      warp marching and the standard kernel beside the lean ones at 2048^3;
 #      egl whether OpenGL gets a context on the GPU without a display: the
 #      NVIDIA libraries present, and egl-probe through the machine's EGL and
 #      through glvnd's carried one)
@@ -353,6 +355,43 @@ if [[ " $steps " == *" launch "* ]]; then
     note "launch timing ${us} us rc=$?"
   done
   grep '"mode"' "$out/launch-timing.jsonl" | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" wang2 "* ]]; then
+  # Wang et al.'s Table 2: the standard kernel against 1D warp marching
+  # (single and double buffer) and 3D warp marching facing the XY and the ZY
+  # plane, on the 2048^3 micro-benchmark and on a real volume resampled to
+  # 2048^3 (CVR_WANG2_SPEC FILE:LO:HI:RESAMPLE), no empty-space skipping
+  wconfigs=std:16x16+noskip,wm:SBShuffle:32:1x1:1x8+noskip,wm:DBShuffle:32:1x1:1x8+noskip
+  wconfigs+=,wm:DBShuffle:8:2x2:1x8+noskip
+  "$pack/bin/cvr-bench" --sizes 2048 --rays 512 --axes y --step 90 --range 90 --repeats 5 \
+    --configs "$wconfigs" --out "$out/wang2-micro.jsonl" 2>"$out/wang2.err"
+  note "wang2 micro rc=$?"
+  IFS=: read -r file lo hi size <<<"${CVR_WANG2_SPEC:-ct/cranium_ct.nii.gz:100:1500:2048x2048x2048}"
+  "$pack/bin/cvr-bench" --volume "$pack/data/$file" --resample "$size" --lo "$lo" --hi "$hi" \
+    --rays 1024 --elevation 0 --step 90 --azimuths 0:90 --repeats 5 --configs "$wconfigs" \
+    --out "$out/wang2-real.jsonl" 2>>"$out/wang2.err"
+  note "wang2 real rc=$?"
+  python3 "$root/tools/bench/wang_table2.py" "$out"/wang2-*.jsonl | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" ncuwarp "* ]]; then
+  # where warp marching's time goes at 2048^3, y 45: ncu's issue, occupancy,
+  # stall and memory sections for the library's 3D and 1D warp marching and
+  # standard kernel, and for the lean reference's (its views x 0, 45, 90,
+  # then y 0, 45: each view launches 36 kernels, the y 45 ones profiled)
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
+    --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section SchedulerStats)
+  "$ncu" "${sections[@]}" -k regex:'cvr_warp_marching_kernel|cvr_standard_kernel' --launch-count 12 \
+    "$pack/bin/cvr-bench" --sizes 2048 --rays 512 --axes y --step 45 --range 45 --repeats 1 --warmups 0 \
+    --configs wm:DBShuffle:8:2x2:1x8+noskip,wm:DBShuffle:32:1x1:1x8+noskip,std:16x16+noskip \
+    --out "$out/ncuwarp-lib.jsonl" >"$out/ncuwarp-lib.txt" 2>"$out/ncuwarp.err"
+  note "ncuwarp library rc=$?"
+  [[ -x $pack/bin/lean_reference ]] || nvcc -O3 -arch=sm_90 "$pack/lean_reference.cu" -o "$pack/bin/lean_reference"
+  "$ncu" "${sections[@]}" -k regex:'standard|warpmarch' --launch-skip 144 --launch-count 36 \
+    "$pack/bin/lean_reference" 2048 512 >"$out/ncuwarp-lean.txt" 2>>"$out/ncuwarp.err"
+  note "ncuwarp lean rc=$?"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -10,8 +10,10 @@
  * Each lane takes a segment of consecutive samples a cycle (CVR_WARP_SEGMENT;
  * 1 is the paper's one sample a lane), composites it front to back, and the
  * group combines the segments: the per-cycle work is shared by the
- * segment's samples. With empty-space skipping a lane takes one sample a
- * cycle.
+ * segment's samples. The fetches still lie along the rays as the paper's
+ * do: fetch j of every lane takes consecutive samples, and shared memory
+ * transposes them into the segments (CVR_WARP_FETCH_ACROSS). With
+ * empty-space skipping a lane takes one sample a cycle.
  *
  * Variants (cvr_warp_variant):
  *  - single buffer: each cycle the group reduces its segments in a tree
@@ -43,10 +45,6 @@ typedef struct cvr_warp_layout {
   int rays_x, rays_y;      /* rays of a warp on screen */
   int warps_x, warps_y;    /* warps of a block */
 } cvr_warp_layout;
-
-__device__ __forceinline__ float4 cvr_premultiply(const cvr_rgba &s) {
-  return make_float4(s.r * s.a, s.g * s.a, s.b * s.a, s.a);
-}
 
 /* front over back, both premultiplied */
 __device__ __forceinline__ float4 cvr_over(const float4 front, const float4 back) {
@@ -198,7 +196,10 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
  * fit, which cost the 3D warp a fifth of its speed on the H100 (at 64 it
  * spills). */
 #define CVR_WARP_MAX_THREADS 512
-#define CVR_WARP_REGISTERS(GRADIENT) ((GRADIENT) ? 128 : 80)
+#ifndef CVR_WARP_PLAIN_REGISTERS
+#  define CVR_WARP_PLAIN_REGISTERS 80
+#endif
+#define CVR_WARP_REGISTERS(GRADIENT) ((GRADIENT) ? 128 : CVR_WARP_PLAIN_REGISTERS)
 /* Consecutive samples per lane and cycle (its segment), without and with
  * gradients: the group's cycle covers width x CVR_WARP_SEGMENT samples of
  * its ray. 1 is the paper's mapping, a sample per lane; with more, a lane
@@ -212,6 +213,55 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
 #ifndef CVR_WARP_SEGMENT_GRADIENT
 #  define CVR_WARP_SEGMENT_GRADIENT 2
 #endif
+/* A lane's fetches of a cycle lie across the group's lanes (fetch j of lane
+ * g: sample j * W + g of the cycle), so each texture instruction of a warp
+ * takes consecutive samples of its rays, as the paper's one sample a lane
+ * does; the values are then transposed in shared memory into the lanes'
+ * segments (sample g * K + j). With 0 a lane fetches its own segment, which
+ * spreads a warp's instruction over K times the length of its rays. */
+#ifndef CVR_WARP_FETCH_ACROSS
+#  define CVR_WARP_FETCH_ACROSS 1
+#endif
+
+/* The segment of an instance (SEGMENT: its own; 0: the default). */
+template <bool GRADIENT, int SEGMENT>
+__host__ __device__ constexpr int cvr_warp_segment() {
+  return SEGMENT > 0 ? SEGMENT : GRADIENT ? CVR_WARP_SEGMENT_GRADIENT : CVR_WARP_SEGMENT;
+}
+
+/* Shared memory for the transposition: per group of W lanes W * K values and
+ * a pad that keeps a warp's stores (fetch j of every lane) on distinct banks
+ * and each lane's segment aligned for one vector load. */
+__host__ __device__ constexpr int cvr_transpose_stride(int width, int K) {
+  return width * K + (width > K ? width : K);
+}
+static size_t cvr_transpose_bytes(int warps, int width, int K) {
+  return K > 1 && CVR_WARP_FETCH_ACROSS ? (size_t)warps * (32 / width) *
+                                              cvr_transpose_stride(width, K) * sizeof(float)
+                                        : 0;
+}
+
+/* Puts the K values lane g fetched across its group (sample j * W + g) into
+ * its segment (sample g * K + j), through its group's slots. */
+template <int K>
+__device__ __forceinline__ void cvr_transpose_segment(float *group_slots, int width, int g,
+                                                      float (&value)[K]) {
+  __syncwarp(); /* the last cycle's loads are done */
+#pragma unroll
+  for (int j = 0; j < K; ++j) group_slots[j * width + g] = value[j];
+  __syncwarp();
+  if constexpr (K == 4) {
+    const float4 q = *reinterpret_cast<const float4 *>(group_slots + g * K);
+    value[0] = q.x, value[1] = q.y, value[2] = q.z, value[3] = q.w;
+  } else if constexpr (K == 2) {
+    const float2 q = *reinterpret_cast<const float2 *>(group_slots + g * K);
+    value[0] = q.x, value[1] = q.y;
+  } else {
+#pragma unroll
+    for (int j = 0; j < K; ++j) value[j] = group_slots[g * K + j];
+  }
+}
+
 /* FEATURES: the per-sample work compiled in (ray_march.cuh); the shuffle
  * variants have texture instances for skipping alone and everything, and
  * without gradients for none (launch_features). */
@@ -233,10 +283,11 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
 
   cvr_shuffle_exchange shuffle = {W};
   const cvr_pipeline_lane pipeline = cvr_pipeline_sources(g, W, w.log2_width);
+  const int warps = blockDim.x >> 5;
+  float4 *after_table = (float4 *)(shared_mem + (size_t)l.ray.tf_size * l.table_copies);
   cvr_shared_exchange shared;
   if (shared_exchange) {
-    float4 *slots = (float4 *)(shared_mem + (size_t)l.ray.tf_size * l.table_copies);
-    const int warps = blockDim.x >> 5;
+    float4 *slots = after_table;
     shared.slots = slots + 32 * warp;
     shared.fslots = (float *)(slots + 32 * warps) + 32 * warp;
     shared.lane = lane;
@@ -249,14 +300,23 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
   const bool inside = px < l.ray.width && py < l.ray.height;
   if (inside) hit = cvr_setup_ray(l, px, py, &ray);
   const Sampler volume(l.volume);
-  /* (SEGMENT: an instance's own; 0: the default) */
-  constexpr int K = SEGMENT > 0 ? SEGMENT : GRADIENT ? CVR_WARP_SEGMENT_GRADIENT : CVR_WARP_SEGMENT;
+  constexpr int K = cvr_warp_segment<GRADIENT, SEGMENT>();
   /* the segment's samples: with empty-space skipping a sample a lane (the
    * paper's cycle), since skipping steps over whole cycles and longer ones
    * skip less (shaded cranium, 3D warp: 8.6% more samples taken with
    * segments of 2, 3% slower on the H100); without, the whole segment */
-  const int k = l.ray.skip_empty ? 1 : K;
+  const int k = (FEATURES & CVR_SAMPLE_SKIP) && l.ray.skip_empty ? 1 : K;
   const int span = W * k;                  /* samples of the ray a cycle */
+  /* fetch j of this lane: sample f_first + j * f_step of the cycle (one
+   * sample a lane: its own) */
+  constexpr bool ACROSS = CVR_WARP_FETCH_ACROSS && K > 1;
+  const bool across = ACROSS && k > 1;
+  const int f_first = across ? g : g * k, f_step = across ? W : 1;
+  float *transpose_slots = nullptr;
+  if (ACROSS) {
+    float *area = (float *)(after_table + (shared_exchange ? (size_t)warps * 32 * 5 / 4 : 0));
+    transpose_slots = area + (size_t)(warp * (32 / W) + group) * cvr_transpose_stride(W, K);
+  }
   const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
   float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
   bool sampling = hit;                     /* group-uniform */
@@ -272,7 +332,7 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
   float v[K];
 #pragma unroll
   for (int j = 0; j < K; ++j)
-    v[j] = sampling && j < k ? cvr_fetch(ray, volume, t_base + (float)(g * k + j)) : 0.0f;
+    v[j] = sampling && j < k ? cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step)) : 0.0f;
 
   while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
     if (SKIP && sampling && look) {
@@ -302,7 +362,7 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
       } else if (moved) {
 #pragma unroll
         for (int j = 0; j < K; ++j)
-          if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(g * k + j));
+          if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step));
       }
     }
     const float t0 = t_base + (float)(g * k);
@@ -313,46 +373,56 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
     if (sampling && t_base + (float)span <= t_last) {
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < k) v[j] = cvr_fetch(ray, volume, t0 + (float)(span + j));
+        if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(span + f_first + j * f_step));
     }
-    /* the lane's segment, front to back; a lane whose segment holds the
-     * sample that terminates the ray composites it a second time, up to
-     * that sample (pass 1, opacity in front of each sample checked) */
-    float4 p = make_float4(0.f, 0.f, 0.f, 0.f);
-    float first = -1.0f; /* the segment's first visible sample */
-    unsigned taken = 0;
-    bool terminated = false;
-    float from = 1.0f; /* pass 1: the ray's transparency in front of the segment */
-#pragma unroll 1 /* (one copy of the segment's code) */
-    for (int pass = 0; pass < 2; ++pass) {
-      p = make_float4(0.f, 0.f, 0.f, 0.f);
+    /* (group-uniform, and so warp-uniform: every group of a warp has k) */
+    if (ACROSS && across) cvr_transpose_segment<K>(transpose_slots, W, g, value);
+    /* the lane's segment on the ray: its first n samples (none once the
+     * group has stopped, fewer at the ray's end) */
+    const int n = sampling ? min(k, max(0, (int)(t_last - t0) + 1)) : 0;
+    /* composites the segment front to back (the sequential order), with
+     * `stop` only while the ray's opacity in front of a sample (`through`:
+     * its transparency in front of the segment) is below the threshold;
+     * returns the samples taken. Without `stop` the loop has one check a
+     * sample; with it, it runs once a ray at most (below). */
+    cvr_rgba seg;
+    float first; /* the segment's first visible sample */
+    const auto composite_segment = [&](bool stop, float through) {
+      seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
       first = -1.0f;
-      taken = 0;
-      float through = from;
+      unsigned taken = 0;
 #pragma unroll
-      for (int j = 0; j < K; ++j) {
-        const float t = t0 + (float)j;
-        if (j >= k || !sampling || t > t_last || (pass == 1 && 1.0f - through >= l.ray.termination_opacity)) break;
-        const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
-                                                                         l.table_copies, value[j], t);
-        if (s.a > 0.0f && first < 0.0f) first = t;
-        p = cvr_over(p, cvr_premultiply(s));
-        through *= 1.0f - s.a;
-        ++taken;
-      }
-      if (pass == 1 || !l.ray.early_termination || !__any_sync(CVR_FULL_MASK, p.w > 0.0f)) break;
+      for (int j = 0; j < K; ++j)
+        if (j < n && (!stop || 1.0f - through < l.ray.termination_opacity)) {
+          const float t = t0 + (float)j;
+          const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
+                                                                           l.table_copies, value[j], t);
+          if (s.a > 0.0f && first < 0.0f) first = t;
+          cvr_composite(&seg, s);
+          if (stop) through *= 1.0f - s.a;
+          ++taken;
+        }
+      return taken;
+    };
+    composite_segment(false, 1.0f);
+    unsigned taken = (unsigned)n;
+    bool terminated = false;
+    if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, seg.a > 0.0f)) {
+      float from; /* the ray's transparency in front of the segment */
       int cut;
       transparency = shared_exchange
-          ? cvr_terminate_in_cycle(shared, g, W, transparency, l.ray.termination_opacity, p.w, from, cut)
-          : cvr_terminate_in_cycle(shuffle, g, W, transparency, l.ray.termination_opacity, p.w, from, cut);
+          ? cvr_terminate_in_cycle(shared, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut)
+          : cvr_terminate_in_cycle(shuffle, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut);
       terminated = (__ballot_sync(CVR_FULL_MASK, cut != 0) & group_bits) != 0u;
       if (cut == 2) {
-        p = make_float4(0.f, 0.f, 0.f, 0.f);
+        seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
         first = -1.0f;
         taken = 0;
+      } else if (cut == 1) { /* it holds the sample that terminates the ray: up to it */
+        taken = composite_segment(true, from);
       }
-      if (cut != 1) break;
     }
+    const float4 p = make_float4(seg.r, seg.g, seg.b, seg.a); /* premultiplied */
     samples += taken;
     /* one vote serves the first visible sample, skipping and whether the
      * warp has anything to combine */
@@ -427,7 +497,8 @@ static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStrea
   const auto kernel = cvr_warp_marching_kernel<VARIANT, GRADIENT, FEATURES, Sampler, SEGMENT>;
   const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
   const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
-  const size_t exchange = shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0;
+  const size_t exchange = (shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0) +
+                          cvr_transpose_bytes(warps, w.width, cvr_warp_segment<GRADIENT, SEGMENT>());
   l.table_copies = cvr_table_copies(kernel, threads, l.ray.tf_size, exchange);
   const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
   const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;

@@ -130,7 +130,12 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
   {
     const cvrTest::ImageDifference d = cvrTest::Compare(cvrTest::Grab(scene.Window), alongX, 1);
     const std::string config = scene.Mapper->GetLastConfiguration();
-    const bool turned = !cuda || config.find("axes -3+2+1") != std::string::npos;
+    // the stored copy's x is another axis now: x trades places with y or z,
+    // whichever the view looks along least (rotation_policy.c)
+    const size_t axes = config.find("axes ");
+    const bool turned = !cuda ||
+      (axes != std::string::npos && config.compare(axes + 5, 2, "+1") != 0 &&
+        config.compare(axes + 5, 2, "-1") != 0);
     const bool same = d.MeanLevels <= 0.05 && d.FractionOver <= 0.001;
     std::printf("%-20s \"%s\": mean %.3f levels, %.3f%% over 1: %s\n", "turned along x",
       config.c_str(), d.MeanLevels, 100.0 * d.FractionOver, same && turned ? "ok" : "FAILED");
@@ -148,11 +153,12 @@ int TestCudaVolumeStrategies(int argc, char* argv[])
   scene.Mapper->SetWarpWidth(12);
   const auto frames = vtkCudaVolumeMapper::GetNumberOfFramesRendered();
   scene.Window->Render();
-  ok &= errors == 1 && vtkCudaVolumeMapper::GetNumberOfFramesRendered() == frames;
+  bool refused = errors == 1 && vtkCudaVolumeMapper::GetNumberOfFramesRendered() == frames;
   scene.Mapper->SetWarpWidth(8);
   scene.Window->Render();
-  ok &= errors == 1 && vtkCudaVolumeMapper::GetNumberOfFramesRendered() == frames + 1;
+  refused &= errors == 1 && vtkCudaVolumeMapper::GetNumberOfFramesRendered() == frames + 1;
   std::printf("invalid warp width: %d error(s), then rendered again: %s\n", errors,
-    ok ? "ok" : "FAILED");
+    refused ? "ok" : "FAILED");
+  ok &= refused;
   return scene.Finish(argc, argv, ok);
 }

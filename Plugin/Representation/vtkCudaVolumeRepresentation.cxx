@@ -13,6 +13,7 @@
 #include "vtkCudaVolumeMapper.h"
 #include "vtkImageData.h"
 #include "vtkInformationVector.h"
+#include "vtkLogger.h"
 #include "vtkMath.h"
 #include "vtkObjectFactory.h"
 #include "vtkOutlineSource.h"
@@ -32,14 +33,31 @@ vtkStandardNewMacro(vtkCudaVolumeRepresentation);
 
 namespace
 {
-// The plugin turns the factory override on where it is loaded, unless the
-// environment says CVR_OVERRIDE_GPU_VOLUME_MAPPER=0.
+// The plugin turns the factory override on where it is loaded and finds a
+// CUDA device, so that the stock Volume representation renders on it too.
+// Without one, VTK's own mapper stays: its OpenGL path is faster than the
+// CPU backend even on Mesa (shaded 81^3 Wavelet, 400^2: 0.19 s a frame
+// against 0.53 on two cores), and on a GPU of another vendor by far; "CUDA
+// Volume" renders on the CPU either way. CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 or
+// 0 in the environment decides instead.
 struct OverrideOnLoad
 {
   OverrideOnLoad()
   {
     const char* v = std::getenv("CVR_OVERRIDE_GPU_VOLUME_MAPPER");
-    vtkCudaVolumeMapper::SetFactoryOverride(!(v && std::strcmp(v, "0") == 0));
+    if (v && *v)
+    {
+      vtkCudaVolumeMapper::SetFactoryOverride(std::strcmp(v, "0") != 0);
+      return;
+    }
+    const bool device = vtkCudaVolumeMapper::GetNumberOfCudaDevices() > 0;
+    vtkCudaVolumeMapper::SetFactoryOverride(device);
+    if (!device)
+    {
+      vtkLog(INFO, "no CUDA device: the stock Volume representation keeps VTK's mapper "
+                   "(CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 renders it with vtkCudaVolumeMapper's CPU "
+                   "backend); CUDA Volume renders on the CPU");
+    }
   }
 } overrideOnLoad;
 

@@ -9,9 +9,11 @@
  * are forwarded to it, and the last frame's statistics are reported.
  *
  * Loading the library (the CudaVolumeMapper plugin, on the client and on
- * every server rank) also turns vtkCudaVolumeMapper's factory override on,
- * so the stock Volume representation's GPU path uses it too; set
- * CVR_OVERRIDE_GPU_VOLUME_MAPPER=0 in the environment to keep VTK's mapper.
+ * every server rank) also turns vtkCudaVolumeMapper's factory override on
+ * where a CUDA device is found, so the stock Volume representation's GPU
+ * path uses it too; without one VTK's mapper stays (its OpenGL path is
+ * faster than the CPU backend). CVR_OVERRIDE_GPU_VOLUME_MAPPER=1 or 0 in the
+ * environment turns it on or off instead.
  */
 #ifndef vtkCudaVolumeRepresentation_h
 #define vtkCudaVolumeRepresentation_h

@@ -1,31 +1,38 @@
-"""What README.md says of the plugin, run: every Python block as it stands
-(the plugin's path made this build's) must run and leave a view showing the
-volume; the property table must name every property of the CUDA Volume
-representation, and no other, with its default; and "CUDA Volume" must pick
+"""What the documentation says of the plugin, run: every Python block of
+README.md and doc/*.md as it stands (the plugin's path made this build's)
+must run and leave a view showing the volume; the property table of
+doc/paraview.md must name every property of the CUDA Volume representation,
+and no other, with its default; and "CUDA Volume" must pick
 a colour array when chosen in Python (SetRepresentationType or the
 Representation property), as ParaView does for its own "Volume"."""
+import glob
 import os
 import re
 
 from cvr_pvtest import arguments, check, finish, load_plugin, read_png, shown
 
-README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+PAGES = [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "doc", "*.md")))
 README_PLUGIN = "build/lib/paraview-plugins/CudaVolumeMapper/CudaVolumeMapper.so"
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
 
-with open(README, encoding="utf-8") as f:
-    readme = f.read()
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 ok = True
 
 # 1. the Python blocks, each in a fresh namespace
-blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-ok &= check(len(blocks) > 0, "README.md has no Python block")
+blocks = [b for page in PAGES for b in re.findall(r"```python\n(.*?)```", read(page), re.S)]
+ok &= check(len(blocks) > 0, "the documentation has no Python block")
 for number, block in enumerate(blocks):
     ok &= check(README_PLUGIN in block, "block %d loads no plugin from %s" % (number, README_PLUGIN))
     namespace = {}
-    exec(compile(block.replace(README_PLUGIN, args.plugin), "README block %d" % number, "exec"),
+    exec(compile(block.replace(README_PLUGIN, args.plugin), "Python block %d" % number, "exec"),
          namespace)
     view = GetActiveView()
     view.ViewSize = [300, 300]
@@ -33,7 +40,7 @@ for number, block in enumerate(blocks):
     SaveScreenshot(image, view)
     drawn = shown(read_png(image))
     print("block %d: %d of 90000 pixels drawn" % (number, drawn))
-    ok &= check(drawn > 9000, "README block %d leaves the volume undrawn" % number)
+    ok &= check(drawn > 9000, "Python block %d leaves the volume undrawn" % number)
     for proxy in list(GetSources().values()):
         Delete(proxy)
 
@@ -43,7 +50,8 @@ rep = Show(source)
 rep.SetRepresentationType("CUDA Volume")
 ours = set(name for name in rep.ListProperties() if name.startswith("Cuda"))
 
-table = readme[readme.index("| property | values | default | |"):]
+plugin_page = read(os.path.join(ROOT, "doc", "paraview.md"))
+table = plugin_page[plugin_page.index("| property | values | default | |"):]
 rows = [line for line in table.splitlines()[2:]]
 rows = rows[:next(i for i, line in enumerate(rows) if not line.startswith("|"))]
 SPECIAL = {"none": [], '""': "", "all values": [-1e300, 1e300], "on": 1, "off": 0}
@@ -86,8 +94,8 @@ for row in rows:
             continue
         value = rep.GetPropertyValue(name)
         ok &= check(matches(value, expected(default)),
-                    "%s: the README says %s, the property is %r" % (name, default, value))
-ok &= check(ours - documented == set(), "not in the README's table: %s" % sorted(ours - documented))
+                    "%s: doc/paraview.md says %s, the property is %r" % (name, default, value))
+ok &= check(ours - documented == set(), "not in doc/paraview.md's table: %s" % sorted(ours - documented))
 ok &= check(documented - ours == set(), "not properties: %s" % sorted(documented - ours))
 print("%d properties in the table, %d of the representation" % (len(documented), len(ours)))
 Delete(source)

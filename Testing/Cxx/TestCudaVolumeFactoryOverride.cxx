@@ -1,24 +1,10 @@
 // The factory override: with it, vtkGPUVolumeRayCastMapper::New() returns a
 // vtkCudaVolumeMapper, so vtkSmartVolumeMapper renders with it; without it,
 // VTK's OpenGL mapper comes back.
+#include "cvrExposedSmartMapper.h"
 #include "cvrTestScene.h"
-#include "vtkObjectFactory.h"
-#include "vtkSmartVolumeMapper.h"
 
 #include <cstdlib>
-
-namespace
-{
-// vtkSmartVolumeMapper keeps its GPU mapper protected; this exposes it.
-class ExposedSmartVolumeMapper : public vtkSmartVolumeMapper
-{
-public:
-  static ExposedSmartVolumeMapper* New();
-  vtkTypeMacro(ExposedSmartVolumeMapper, vtkSmartVolumeMapper);
-  vtkGPUVolumeRayCastMapper* GPU() { return this->GetGPUMapper(); }
-};
-vtkStandardNewMacro(ExposedSmartVolumeMapper);
-}
 
 int TestCudaVolumeFactoryOverride(int argc, char* argv[])
 {
@@ -46,7 +32,7 @@ int TestCudaVolumeFactoryOverride(int argc, char* argv[])
   std::cout << "with the override, New() gives " << plain->GetClassName() << "\n";
 
   cvrTest::VolumeScene scene;
-  vtkNew<ExposedSmartVolumeMapper> smart;
+  vtkNew<cvrTest::ExposedSmartVolumeMapper> smart;
   smart->SetInputData(cvrTest::ReadNifti(file));
   smart->SetRequestedRenderModeToGPU();
   scene.Volume->SetMapper(smart);

@@ -7,10 +7,10 @@
 // of a vtkCudaVolumeMapper used directly with the smart mapper's settings:
 // the route adds nothing but that choice. Frame times are printed, not
 // asserted.
+#include "cvrExposedSmartMapper.h"
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
 #include "vtkRTAnalyticSource.h"
-#include "vtkSmartVolumeMapper.h"
 
 #include <chrono>
 #include <cstdio>
@@ -18,16 +18,6 @@
 
 namespace
 {
-// vtkSmartVolumeMapper keeps its GPU mapper protected; this exposes it.
-class ExposedSmartVolumeMapper : public vtkSmartVolumeMapper
-{
-public:
-  static ExposedSmartVolumeMapper* New();
-  vtkTypeMacro(ExposedSmartVolumeMapper, vtkSmartVolumeMapper);
-  vtkGPUVolumeRayCastMapper* GPU() { return this->GetGPUMapper(); }
-};
-vtkStandardNewMacro(ExposedSmartVolumeMapper);
-
 struct Frame
 {
   vtkTypeUInt64 Samples, Lattice;
@@ -85,7 +75,7 @@ int TestCudaVolumeOverrideRoute(int argc, char* argv[])
   const bool wasOn = vtkCudaVolumeMapper::GetFactoryOverride();
   vtkCudaVolumeMapper::SetFactoryOverride(true);
   cvrTest::VolumeScene route(300, 300);
-  vtkNew<ExposedSmartVolumeMapper> smart;
+  vtkNew<cvrTest::ExposedSmartVolumeMapper> smart;
   smart->SetRequestedRenderModeToGPU();
   Shaded(route, wavelet->GetOutputPort(), smart);
   route.Window->Render(); // (the smart mapper makes its GPU mapper here)

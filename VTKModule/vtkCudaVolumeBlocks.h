@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Composite input of vtkCudaVolumeMapper (vtkPartitionedDataSet,
 // vtkMultiBlockDataSet, ...): its image blocks, the order to render them in,
 // and the front-to-back accumulation of their images. No OpenGL.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // OpenGL side of vtkCudaVolumeMapper: reads the opaque geometry's depth and
 // composites the library's premultiplied image over the framebuffer.
 #ifndef vtkCudaVolumeCompositor_h

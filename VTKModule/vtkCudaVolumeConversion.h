@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // VTK state -> cvr structs. No rendering logic; no OpenGL.
 #ifndef vtkCudaVolumeConversion_h
 #define vtkCudaVolumeConversion_h

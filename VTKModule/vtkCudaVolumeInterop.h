@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // CUDA-OpenGL interop for vtkCudaVolumeMapper: two OpenGL pixel buffers
 // registered with the library, one that the opaque geometry's depth is read
 // into and one the library writes the image into, so that a frame's pixels

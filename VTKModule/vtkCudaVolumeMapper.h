@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /**
  * @class   vtkCudaVolumeMapper
  * @brief   Ray-cast volume mapper on the cvr library: CUDA, or the CPU without a GPU.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // The factory override that makes vtkGPUVolumeRayCastMapper::New() return a
 // vtkCudaVolumeMapper. VTK's OpenGL module registers its own override for
 // that class and the first enabled override wins, so enabling ours also

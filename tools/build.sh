@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds into build/ (Release). Extra arguments go to cmake's
 # configure step, e.g. -DCVR_ENABLE_CUDA=OFF; CVR_CUDA_ARCHITECTURES, when
 # set, limits the CUDA kernels to those architectures (CI: one, to check that

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what building and testing need on Debian 12 (as root, or through
 # sudo). Installs nothing when everything is already there. The CUDA backend
 # is built when a CUDA compiler is found (nvcc on PATH or in /usr/local/cuda);

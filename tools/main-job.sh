@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job: installs what is needed, builds, and renders a real volume (an
 # MRI template from Debian's mricron-data, or the NIfTI file given) to a PNG
 # through the CudaVolumeMapper ParaView plugin in pvbatch: on the GPU when

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # The CPU path under AddressSanitizer (with leak detection) and
 # UndefinedBehaviorSanitizer, built with clang: every C test of the library;
 # the tests that run threads (several contexts at once, AUTO's helper, the

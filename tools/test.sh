@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what is needed, builds, and runs every test with ctest. Tests that
 # need a CUDA device skip without one; tests that read ../shared/data skip
 # when it is absent. Without a display the VTK tests run under Xvfb. Then the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Scenes whose pixels are known in closed form: an axis-aligned volume seen
  * straight on, where every ray takes samples at known depths. The expected
  * value is computed here, in double, from the lattice definition alone (sample

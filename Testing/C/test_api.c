@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Every error path of the C API: each bad input gives its status and a
  * message that names the problem, and leaves the context able to render the
  * same image as before. Usage: test_api cpu|cuda */

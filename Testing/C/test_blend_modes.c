@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Blend modes other than composite (cvr.h, cvr_blend_mode).
  *  - Closed form, on the backend given: a 16^3 volume seen straight on along
  *    z (parallel), so every ray takes the same samples. A constant volume

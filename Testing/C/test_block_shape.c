@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The block-shape strategy's choice (Sugimoto et al. section 4.2) for known
  * views: the six representative viewpoints of the paper's Figure 4, the same
  * with the camera rolled by 90 degrees (the primary axis then runs the other

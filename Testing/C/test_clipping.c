@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Clipping planes and cropping (cvr_render_settings).
  *  - Closed form, on the backend given: a constant 16^3 volume seen straight
  *    on along z (parallel), so a ray through voxel column (i, j) takes its

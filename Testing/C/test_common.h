@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Shared by the C tests: checks, backends, data, and the one stated image
  * tolerance between backends and strategies. */
 #ifndef CVR_TEST_COMMON_H

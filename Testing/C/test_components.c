@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Multi-component volumes (cvr.h, cvr_component_mode).
  *  - Reductions on real data (bonsai, the cranium CT; the other components
  *    made from the data: its values reversed, or constants), every blend

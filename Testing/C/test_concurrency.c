@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Several renderers at once, and a context used from a thread other than
  * its creator's (argv[1]: cpu or cuda; cuda skips without a device).
  *

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU renderer's tiling and work assignment change who renders a pixel,
  * never its value: every tile shape, schedule and thread count gives the
  * same image and statistics, bit for bit. */

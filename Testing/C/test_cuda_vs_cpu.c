@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CUDA renderer against the CPU reference on real data: three data sets
  * (uint8 CT, int16 CT with non-isometric spacing, non-isometric uint8 MRA),
  * twelve views in both projections, several thread-block shapes, every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* A CUDA device lost mid-run (a sticky error: here a kernel that writes to
  * an invalid address, as a broken kernel or a failing GPU makes one).
  *  - Through the environment's CVR_DEBUG_LOSE_DEVICE_AT_RENDER=3 (the hook

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Empty-space skipping (cvr_render_settings.empty_space_skipping) on one
  * backend (argv[1]: cpu or cuda; cuda skips without a device).
  *

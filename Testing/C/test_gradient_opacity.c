@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Gradient opacity (cvr_transfer_function_desc.gradient_opacity) and
  * jittering (cvr_render_settings.jittering).
  *  - Gradient opacity, closed form on the backend given (with "cuda" in every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Nothing is kept between uses: 1000 cycles of context, volume and transfer
  * function created, a frame rendered (every tenth with AUTO, whose helper
  * thread loads kernels on a context of its own; on CUDA a volume that

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Masks (cvr_volume_set_mask): binary masks and label maps.
  *  - A binary mask that keeps the voxels of x < n/2 renders what cropping at
  *    that plane renders, bit for bit, on real data in every blend mode,

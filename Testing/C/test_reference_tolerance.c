@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The stated image tolerance (test_common.h) is tight enough to catch the
  * bugs it exists for: on real data, a CPU rendering whose lattice is shifted
  * by half a sample, or whose samples are composited in reverse order, fails

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The in-place rotation policy (Misaki et al.; rotation_policy.c) over view
  * sequences, on the host: an orbit about y turns the volume exactly where
  * it crosses the 45-degree borders (4 turns in 360 degrees, the first

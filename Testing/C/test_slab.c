@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategies III on the GPU: slab-based ray casting (Mensmann et al.)
  * against the CPU reference, on the 16-bit cranium CT, bonsai and heptane,
  * in both projections.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategies II on the GPU: memory layouts (Bethel and Howison) and in-place
  * rotation (Misaki et al.).
  *  - Round trip: in every layout, on real and synthetic volumes of every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategies I on the GPU against the CPU reference: the block-shape
  * strategy (Sugimoto et al.) and warp marching (Wang et al.), 1D and 3D, in
  * its four variants and several warp and block shapes, on the three real

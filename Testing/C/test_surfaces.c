@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The isosurface and slice blend modes (cvr.h, cvr_blend_mode).
  *  - Closed form, on the backend given: the 16^3 column scene (test_common.h)
  *    with values 10 z, so that every ray meets the same values in the same

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* 2D transfer functions (cvr_transfer_function_desc.rgba_2d).
  *  - Closed form on the backend given (with "cuda" in every strategy): the
  *    16^3 column scene (test_common.h) with values 4 x, so that every

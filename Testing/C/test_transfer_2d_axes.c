@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* 2D transfer functions over two components (cvr.h,
  * CVR_COMPONENTS_TRANSFER_2D: VTK's Transfer2DYAxisArray).
  *  - Closed form on the column scene (test_common.h): component 0 is 4 i

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategy AUTO.
  *  1. The search converges to the measured best on a synthetic cost model
  *     (deterministic: fixed costs per class and candidate, 3% noise from a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad input through the mapper (an error is said once until it changes, see
 // the end): each case renders once with one thing wrong
 // (the input, its scalars or geometry, the transfer functions, the sample

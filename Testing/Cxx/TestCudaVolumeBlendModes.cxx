@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Blend modes (after VTK's TestGPURayCastBlendModes): composite, maximum,
 // minimum and average intensity, and additive, each in its own viewport,
 // rendered by vtkCudaVolumeMapper and by VTK's vtkOpenGLGPUVolumeRayCastMapper

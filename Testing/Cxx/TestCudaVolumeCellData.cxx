@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Cell scalars, as VTK's TestGPURayCastCellData: the iron protein's point
 // data moved to its cells. The volume keeps the image's bounds (it reaches
 // the outer faces of the cells, not their centres).

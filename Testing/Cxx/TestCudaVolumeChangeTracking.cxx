@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // What the mapper sends to the backend, and when: the volume once until its
 // data change, the transfer function once until the property changes, never
 // on camera moves. With the CUDA backend forced, IsRenderSupported says

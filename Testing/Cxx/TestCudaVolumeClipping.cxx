@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Clipping planes (after VTK's TestGPURayCastClipping): one, two and three
 // oblique planes, a plane with shading, with maximum intensity, and a plane
 // with cropping in parallel projection, each in its own viewport of bonsai,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Multi-component data (after VTK's TestGPURayCastFourComponents*,
 // ...TwoComponentsDependent and ...TwoComponentsIndependent): VTK's
 // vase_4comp.vti (four 8-bit components) and bonsai made into two components

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Cropping (after VTK's TestGPURayCastCropping): VTK's named region sets
 // (sub-volume, fence, inverted fence, cross, inverted cross) and a set of
 // scattered regions, each in its own viewport of bonsai, rendered by

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Real data of several scalar types, as VTK's TestGPURayCast* data tests:
 // int16 CT with signed values (cranium, non-isometric), a non-isometric
 // uint8 MR angiogram, float32 (hydrogen) and a double copy of the CT, each in

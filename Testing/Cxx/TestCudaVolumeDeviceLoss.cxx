@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // A CUDA device lost mid-run (a sticky CUDA error, made by the library's test
 // hook CVR_DEBUG_LOSE_DEVICE_AT_RENDER=3: its third render runs a kernel that
 // writes to an invalid address first; a window's first frame may take two).

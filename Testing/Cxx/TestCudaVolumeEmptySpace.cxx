@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Empty-space skipping (VTK 9.2's mapper has none; its ERT and sample counts
 // are what vtkCudaVolumeMapper's statistics add): the cranium CT, the AVM MRA
 // and the bonsai, one shaded, one with cells of 16 voxels, two in parallel

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // The factory override: with it, vtkGPUVolumeRayCastMapper::New() returns a
 // vtkCudaVolumeMapper, so vtkSmartVolumeMapper renders with it; without it,
 // VTK's OpenGL mapper comes back.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Gradient opacity and jittering (after VTK's TestGPURayCastGradientOpacity
 // and TestGPURayCastJittering): gradient opacity unshaded and shaded, with
 // the NATIVE range type, disabled (DisableGradientOpacity), and on an

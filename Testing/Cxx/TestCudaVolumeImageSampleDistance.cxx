@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // ImageSampleDistance and AutoAdjustSampleDistances (after VTK's
 // TestGPURayCastImageSampleXY and its interactive sample distances).
 //  - Rays every 1, 2 and 3.5 pixels and every half pixel, each in its own

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Isosurface blending (after VTK's TestGPURayCastIsosurface): one and two
 // iso values, unshaded and shaded, in perspective and parallel projection,
 // each in its own viewport of bonsai, rendered by vtkCudaVolumeMapper and by

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Masks (after VTK's TestGPURayCastCompositeBinaryMask1 and
 // TestGPURayCastLabelMap*): bonsai with a mask input of its own dimensions,
 // a ball around the centre (label 1) and the lowest quarter in z (label 2),

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // The prop's position, orientation, scale and user matrix, as VTK's
 // TestGPURayCastVolumeOrientation: two copies of one volume, one moved by
 // the prop's own transform and the other by a user matrix.

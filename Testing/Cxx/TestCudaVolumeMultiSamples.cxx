@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // A multisampled render window, VTK's default (vtkRenderWindow's global
 // default of 8 samples): the volume with an opaque sphere through it renders
 // as in a window without multisampling (the scene's depth is resolved from

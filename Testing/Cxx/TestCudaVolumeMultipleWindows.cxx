@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Several render windows at once, each with its own mapper, volume and
 // state: A (bonsai, standard strategy), B (the cranium CT, maximum
 // intensity, warp marching) and C (the same vtkImageData as A, another

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // A volume with opaque polydata through it, as VTK's
 // TestGPURayCastVolumePolyData: rays stop at the geometry's depth, so the
 // sphere hides what lies behind it and the volume covers what lies inside.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // A mapper used from another thread than the one it was created on: the
 // window, the mapper and its first frame on the main thread (bonsai, standard
 // strategy); the OpenGL context released, then a worker thread renders the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // The override's route: vtkSmartVolumeMapper (as ParaView's stock Volume)
 // driving vtkCudaVolumeMapper. It locks the sample distance to the input
 // spacing (VTK's SpacingAdjustedSampleDistance: 0.4 voxel for the 81^3

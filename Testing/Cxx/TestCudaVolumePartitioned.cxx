@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Composite input: the bonsai split into 2 x 2 x 2 blocks that share their
 // boundary points, given to vtkCudaVolumeMapper as a vtkPartitionedDataSet
 // and as a vtkMultiBlockDataSet (with a non-image block, which is skipped),

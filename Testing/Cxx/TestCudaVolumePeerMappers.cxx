@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Peer check: the same scenes rendered by vtkCudaVolumeMapper, by VTK's
 // vtkOpenGLGPUVolumeRayCastMapper (Mesa here; jittering off, the same sample
 // distance) and by vtkFixedPointVolumeRayCastMapper must agree.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Bonsai (uint8 CT) in a perspective (left) and a parallel (right) view, as
 // VTK's TestGPURayCastPerspectiveParallel switches between the two.
 #include "cvrTestScene.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkRectilinearGrid input (VTK 9.1+'s mappers take it). Ours renders a grid
 // whose coordinates are evenly spaced, as the image it is: the bonsai as a
 // rectilinear grid (its extent starting away from 0, so origin and extent

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // RenderToImage, as VTK's TestGPURayCastRenderToImage: the volume goes to
 // GetColorImage()/GetDepthImage() and not to the window. The depth of a
 // pixel is that of its first visible sample, so it is below 1 exactly where

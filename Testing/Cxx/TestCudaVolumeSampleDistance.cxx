@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Sample distances, as VTK's TestGPURayCastVolumeSampleDistance: an explicit
 // coarse distance, AutoAdjustSampleDistances (the smallest voxel edge) and
 // LockSampleDistanceToInputSpacing, side by side. The samples taken must

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Shading on and off, as VTK's TestGPURayCastVolumeLightning/Shading tests:
 // the unshaded engine block (left), shaded under the renderer's headlight
 // (middle), and under a coloured directional light and a spot light

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Slice blending (after VTK's TestGPURayCastSlicePlane): a plane across the
 // volume, an oblique one, one shaded, and one in parallel projection, each in
 // its own viewport of the cranium CT, rendered by vtkCudaVolumeMapper and by

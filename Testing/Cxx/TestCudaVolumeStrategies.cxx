@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Every strategy through the VTK mapper: the standard one, Block Shape and
 // Warp Marching (1D in its four variants, and 3D), set with the mapper's
 // setters, must render the standard strategy's image within the tolerance

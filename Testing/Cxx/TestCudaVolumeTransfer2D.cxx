@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // 2D transfer functions (after VTK's TestGPURayCastTransfer2D): the cranium
 // CT classified by value and gradient magnitude (vtkVolumeProperty's
 // TransferFunction2D, TF_2D mode), each viewport rendered by

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // 2D transfer functions over two arrays (after VTK's
 // TestGPURayCastTransfer2DYScalars): the cranium CT with a second point array,
 // the CT smoothed (a Gaussian of two voxels: the local mean density), as the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Multi-component scalars through the vector modes vtkSmartVolumeMapper
 // offers (ParaView sets them from the colour map: "Magnitude", "X", "Y"...),
 // each viewport against VTK's vtkOpenGLGPUVolumeRayCastMapper rendering what

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // vtkSmartVolumeMapper keeps the GPU mapper it creates protected; the tests
 // of the factory override look at it through this subclass.
 #ifndef cvrExposedSmartMapper_h

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Renders one scene with several mappers and compares the images: the peer
 // check against VTK's own volume mappers.
 #ifndef cvrPeerCompare_h

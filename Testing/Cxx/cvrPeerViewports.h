@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // A window of several viewports, each one volume rendered once by
 // vtkCudaVolumeMapper and once by VTK's vtkOpenGLGPUVolumeRayCastMapper with
 // the same settings (jittering off, a fixed sample distance), compared

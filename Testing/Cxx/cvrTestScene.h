@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared by the VTK-level tests: real data from ../shared/data (skip when
 // absent), transfer functions, and a window of the given size.
 #ifndef cvrTestScene_h

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // 2D transfer functions for the VTK-level tests (vtkVolumeProperty's
 // TransferFunction2D): images of RGBA tuples made of boxes, each a smooth
 // bump (cosine edges) in x and y, entry centres placed as a texture spans

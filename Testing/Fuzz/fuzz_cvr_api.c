@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target over the C API on the CPU backend (tools/fuzz.sh builds it
  * with AddressSanitizer and UndefinedBehaviorSanitizer). The input bytes
  * choose a volume (type, dimensions, spacing, direction, scalars, among them

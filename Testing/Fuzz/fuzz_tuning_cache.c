@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* libFuzzer target over AUTO's cache files (tuning_cache.c): the input is a
  * file's text, to which a valid checksum line is appended (so that the
  * parser behind the checksum is reached) unless the input's first byte is

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Renders the Wavelet source, distributed over however many ranks pvbatch
 runs on, with the CUDA Volume representation; each rank renders its piece
 and ParaView composites them. Writes the image given by --image."""

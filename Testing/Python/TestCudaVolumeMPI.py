@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """MPI: mpiexec -np 2 and -np 3 pvbatch render the same image as one rank.
 
 Tolerance, 8-bit RGB levels: mean difference at most 0.5 levels and at most

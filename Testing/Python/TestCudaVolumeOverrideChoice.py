@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Whether the stock Volume representation renders through vtkCudaVolumeMapper
 (the factory override the plugin turns on when loaded) follows the machine:
 with a CUDA device it does, without one VTK's mapper stays, since its OpenGL

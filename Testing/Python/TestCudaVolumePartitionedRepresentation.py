@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Partitioned image data in the CUDA Volume representation (pvbatch).
 
 The bonsai, split into 2 x 2 x 2 partitions that share their boundary

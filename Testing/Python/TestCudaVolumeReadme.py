@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """What the documentation says of the plugin, run: every Python block of
 README.md and doc/*.md as it stands (the plugin's path made this build's)
 must run and leave a view showing the volume; the property table of

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """The CUDA Volume representation in pvbatch: every property of ours set,
 shared properties of the stock Volume representation used, the statistics
 reported, the image compared with its baseline; then the stock Volume

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Use Separate Opacity Array (luminance + alpha: colour from the colour
 array, opacity from another) against the stock Volume representation drawn
 by VTK's mapper (run with CVR_OVERRIDE_GPU_VOLUME_MAPPER=0). With the

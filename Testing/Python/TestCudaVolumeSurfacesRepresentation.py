@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Isosurface and slice blending in the CUDA Volume representation from
 ParaView's inputs: the stock Blend Mode with its Isosurfaces, and the CUDA
 Volume group's own Blend Mode, Isosurfaces and Slice Plane (the plane

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Multi-component volumes (cvr.h, cvr_component_mode) on the device: the
  * voxels as a 3D texture of 2 or 4 channels (3 components take 4: CUDA
  * arrays have no 3-channel formats), each channel filtered by the texture

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CUDA backend's host side: device, stream, volume arrays and textures,
  * the transfer-function table, output buffers, and one frame's launch. */
 #include <stdio.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CUDA backend as seen from the host code: plain C entry points, no CUDA
  * types. A CPU-only build links cuda_stub.c instead. */
 #ifndef CVR_CUDA_BACKEND_H

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* State and launch parameters of the CUDA backend (CUDA C, not public). */
 #ifndef CVR_CUDA_INTERNAL_CUH
 #define CVR_CUDA_INTERNAL_CUH

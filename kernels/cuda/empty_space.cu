@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Empty-space skipping on the device (empty_space.h): the value ranges of
  * the stored copy's macro-cells, read through the layout's own sampler at
  * texel centres (so every layout and orientation gets the values its

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* CUDA side of OpenGL interop: registering OpenGL buffers and mapping them
  * for a frame, so that the opaque depth is read and the image written on the
  * GPU (the buffers' OpenGL context current on the calling thread). */

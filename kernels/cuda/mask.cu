@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* A volume's mask in device memory (cvr_volume_set_mask): one byte per voxel
  * in the volume's own index order, whatever layout and orientation the
  * volume's copy takes (the rays find their voxel through

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Device helpers every CUDA strategy shares: the transfer-function table in
  * shared memory, volume sampling through the layout's sampler, one sample's
  * classification and compositing, writing a pixel, and statistics. The

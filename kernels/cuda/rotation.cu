@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* In-place rotation of the stored voxels by quarter turns (Misaki, Ino and
  * Hagihara, Algorithm 1, with 3D tiles): the rotated plane is x and the
  * partner axis, both N long; the third axis is the rotation axis. A thread

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The slab strategy with the texture sampler, and the strategy's entry
  * points (slab_kernel.cuh: the kernel; slab_global.cu: the global-memory
  * layouts' samplers, a module of their own). */

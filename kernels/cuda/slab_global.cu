@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The slab strategy with the global-memory layouts' sampler (slab_kernel.cuh:
  * why a module of its own). */
 #include "slab_kernel.cuh"

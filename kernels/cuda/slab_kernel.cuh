@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The slab strategy (Mensmann, Ropinski and Hinrichs, GRAPP 2010, section
  * 5): a thread block is a tile of rays; they advance together through slabs
  * of `depth` samples whose values are cached in shared memory, so that

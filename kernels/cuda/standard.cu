@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The standard strategy: one thread per ray, a 2D thread block of w x h
  * rays, the volume read through a 3D texture (Wang et al. section 3.2; the
  * CUDA sample volumeRender). */

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* How kernels read the volume in each memory layout (Bethel and Howison
  * section 3.3): a sampler filters at a texel coordinate of the stored copy,
  * an accessor reads and writes single voxels (uploads, rotation). Every

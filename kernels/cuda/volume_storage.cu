@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The device copy of a volume: allocation in one memory layout (a 3D array
  * bound to textures and a surface, or global memory in array order or
  * Z-order with lookup tables), padding for in-place rotation, upload,

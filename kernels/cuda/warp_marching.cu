@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Warp marching (Wang, Yang and Cao 2014, sections 4 and 5): a group of
  * `width` lanes marches one ray, the lanes taking consecutive samples of each
  * cycle, so the texture fetches of a warp lie along rays rather than across

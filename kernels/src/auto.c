@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategy AUTO: what the tuner's model (tuner.c) learns, wired into
  * rendering. While a class has not converged, its frames alternate: one with
  * the class's best so far, then one with the next candidate to measure

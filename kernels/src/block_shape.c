@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Thread-block shape selection (Sugimoto, Ino and Hagihara 2012, section
  * 4.2), for any view: a warp samples a plane parallel to the screen, and the
  * texture's 2D slices are z-ordered, so memory strides along the volume's x,

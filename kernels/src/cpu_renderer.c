@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The CPU renderer: the reference every CUDA strategy is tested against, and
  * the fallback without a GPU. Threads work on image tiles of w x h pixels,
  * assigned statically (round robin) or dynamically (a shared counter), as in

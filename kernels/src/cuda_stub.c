@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Stands in for the CUDA backend in a build without CUDA. */
 #include "cuda_backend.h"
 

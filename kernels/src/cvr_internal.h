@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Internal types shared by the host code and the backends. */
 #ifndef CVR_INTERNAL_H
 #define CVR_INTERNAL_H

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Test and benchmark hooks of the device copy (cvr_internal.h). */
 #include <string.h>
 

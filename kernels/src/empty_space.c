@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Empty-space skipping on the host: the pieces both backends share, and the
  * CPU backend's grid over the volume's own voxels. */
 #define _POSIX_C_SOURCE 200809L

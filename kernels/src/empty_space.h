@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Empty-space skipping's macro-cell grid (raycast.h, cvr_skip_empty_at): the
  * value range of every cell of one copy of a volume, built once, and which
  * cells the frame's transfer function leaves empty, found again when the

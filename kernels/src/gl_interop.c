@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* OpenGL buffers registered with the CUDA backend, so that a frame's opaque
  * depth and image stay on the GPU (see cvr.h). */
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* IEEE half precision for the transfer-function table: the CUDA kernels keep
  * it in shared memory as halves (half the bank traffic of floats), and the
  * CPU renderer classifies with the same rounded values. Values are in [0, 1]. */

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* A helper thread that launches each of AUTO's candidates once on a tiny
  * volume, so that CUDA's lazy loading happens there and not inside a frame
  * (kernel_preload.h). Everything it needs is its own: context, volume,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Loading AUTO's candidate kernels ahead of their first measured frame.
  *
  * CUDA loads a kernel on its first launch (lazy module loading, the default

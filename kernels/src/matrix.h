@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* 4x4 row-major double matrices acting on column vectors. */
 #ifndef CVR_MATRIX_H
 #define CVR_MATRIX_H

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /*
  * The one implementation of ray setup, the sample lattice, transfer-function
  * lookup and compositing. Compiled both as C11 (CPU backend) and by nvcc

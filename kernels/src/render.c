@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* cvr_render: checks the frame's inputs once, then hands it to the backend. */
 #include <float.h>
 #include <math.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* When to turn the volume (Misaki et al., generalized to any view): memory
  * strides are smallest along the stored x axis, so a view is unfavourable
  * when it looks mostly along stored x (warps then sample the yz plane). The

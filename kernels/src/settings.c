@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Render settings: defaults and the checks every backend shares. */
 #include <math.h>
 #include <string.h>

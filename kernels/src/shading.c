@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* From the public shading settings to the per-frame shading parameters. */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 

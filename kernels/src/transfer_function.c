@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Transfer functions: a straight-RGBA table over a scalar range. */
 #include <math.h>
 #include <stdatomic.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The auto-tuner's search (Bethel and Howison: measure the configurations,
  * keep the fastest), per view class, pruned by what the papers predict:
  *  - the view class is Sugimoto's: the volume plane most parallel to the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The auto-tuner's model, free of rendering so that tests can drive it with
  * a synthetic cost: candidate configurations per view class, the measured
  * search over them, and the tables that remember the result.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The auto-tuner's tables on disk: one small text file per table, named by
  * a hash of its key, ending in a checksum of everything before it. A file
  * is taken only whole: right version, right key, checksum intact, values in

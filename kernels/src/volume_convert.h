@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Scalar conversions between what the caller gives and what the renderers
  * sample: 8- and 16-bit integers are kept as they are (textures filter them
  * as normalized values), wider integers and doubles become float32. */

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Where AUTO falls short, from cvr-auto-bench runs that kept their tables
 (tools/device/run.sh auto, `tables-VOLUME/`), per volume over the runs:
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Several cvr-auto-bench runs (tools/device/run.sh auto) of one code, per
 volume: views within 5% of the confirmed oracle (mean, least, most), AUTO's
 mean over the confirmed oracle, in-place rotation's turns in each warm orbit,

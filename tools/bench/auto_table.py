@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Summary of cvr-auto-bench results (tools/device/run.sh auto): per orbit,
 AUTO against the per-view oracle and the standard strategy, and what
 tuning cost (the first orbit over the converged one: kernel and wall time;

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes OUT with the repository's current commit, only when it changed, so
 # every build of cvr-bench records the commit its numbers come from.
 execute_process(COMMAND git -C "${SOURCE_DIR}" describe --always --dirty --abbrev=12

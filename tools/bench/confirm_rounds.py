@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """How the confirmation's verdict depends on its rounds, from cvr-auto-bench
 runs whose auto_confirm lines carry every round (steady_rounds).
 

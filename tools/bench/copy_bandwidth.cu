@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The device's copy bandwidth, as CUDA's bandwidthTest measures it: a
  * device-to-device cudaMemcpy of `bytes`, counted as 2 x bytes (read and
  * write) per copy; the median of repeats after one warm-up. */

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Strategy AUTO against the per-view oracle and the standard strategy, over
  * a 360-frame orbit (one frame per degree, as an interactive rotation):
  *  - cold: AUTO from an empty table, one frame per view, wall time per frame

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* cvr-auto-replay: AUTO's search (the library's tuner.c, unchanged) replayed
  * on the costs a GPU measured, without a GPU. Input: a cvr-auto-bench file
  * (tools/bench/results/.../auto-*.jsonl), whose oracle lines hold every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* cvr-bench: the micro-benchmark of Wang et al. (LDAV 2014) section 3.2 on
  * the cvr library. A random N^3 uint8 volume, R x R orthographic rays that
  * cover the volume's face (ray distance N/R voxels), 512 samples of 0.5

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Empty-space skipping on and off, from cvr-bench files (tools/device/run.sh
 empty): per file and configuration, the total kernel time over the views
 without skipping (config+noskip; in files from before skipping was the

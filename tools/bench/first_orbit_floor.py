@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """What a first orbit costs at least when each class of views renders one
 configuration, from a cvr-auto-bench file (its oracle sweeps and its cold
 orbit's view classes): the class floor.

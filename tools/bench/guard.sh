@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # The regression guard: the kernels of a reference commit against the working
 # tree's, interleaved in one device call on a fixed set of cases, a speed
 # ratio per case; fails when a case is more than 3% slower than the reference.

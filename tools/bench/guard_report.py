@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """The regression guard's table (guard.sh run): per case and configuration,
 each build's kernel time summed over the views (each view the mean of the
 rounds' medians), its speed over the reference's, the slowest view's ratio, and

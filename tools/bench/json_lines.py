@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """The JSON lines of a benchmark file, plain or compressed (.gz, .xz: the
 results folders keep them compressed; a device call carries the working
 tree, 64 MiB at most)."""

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* How much of a short kernel's event-timed duration is the host's launch:
  * a frame records its start event on an idle stream, so the GPU stamps it at
  * once and then waits for the host to push the kernel (with a parameter

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Joins an Nsight Compute CSV (one profiled launch per view, in launch
 order) with the cvr-bench run that made the launches (--warmups 0 --repeats
 1): for each view and configuration, the L1/texture and L2 hit rates.

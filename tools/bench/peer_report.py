@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Tables and plots from cvr-peer-bench's results (tools/device/run-peer.sh).
 
     peer_report.py DIR        reads DIR/peer-{peers,images,threads,volumes}.jsonl,

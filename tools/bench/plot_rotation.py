@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Strategies II results: Misaki et al.'s experiment (frames about y over
 0..359 degrees, frame time including in-place rotation), the rotation
 kernel's bandwidth per tile depth, and memory layouts on the micro-benchmark

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots cvr-bench's Wang micro-benchmark: frames per second against rotation
 angle, one panel per volume size, image size and axis, one line per strategy
 configuration (or thread-block shape), in the style of the papers' figures.

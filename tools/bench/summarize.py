@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Summarizes a cvr-bench micro-benchmark run: for each volume size, image
 size and configuration, the best, mean and worst G samples/s over the views
 (and where the extremes are), and worst / best; then, per view, which

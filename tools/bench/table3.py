@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Mensmann et al.'s Table 3 from cvr-bench orbit results (tools/device/run.sh
 slab): per volume, viewport and technique (RC: unshaded, PH: Phong shading),
 the basic kernel at its best block size against the slab kernel at its best

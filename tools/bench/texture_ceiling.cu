@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* The texture-filtering ceiling of the device: trilinear uint8 fetches that
  * all hit the texture cache (every block samples the same 16^3 corner of a
  * small volume), so the number measures the filtering units, not memory. */

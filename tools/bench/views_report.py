@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """The tables of tools/device/run.sh's views step: per image size and
 configuration, how much a view's time moves from one degree to the next
 (the standard deviation of the log ratio of neighbouring views) and each

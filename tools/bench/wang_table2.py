@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Wang et al.'s Table 2 from cvr-bench runs: frames per second of each
 configuration facing the XY and the ZY plane, and its speed over the
 standard kernel (std:16x16) at the same view.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Camera matrices in OpenGL conventions (row-major, column vectors). */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Helpers shared by the tests, cvr-render and cvr-bench: reading volumes
  * with libniftiio, writing PNG with libpng, building cameras, comparing
  * images. Not part of the library. */

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* NIfTI-1 volumes through Debian's libniftiio. */
 #include <math.h>
 #include <stdio.h>

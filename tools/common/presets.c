@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Transfer-function presets, scalar type names and a deterministic PRNG for
  * the tools and tests. */
 #include "cvr_tools.h"

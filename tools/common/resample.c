@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Trilinear resampling of a loaded volume to other dimensions, for the
  * benchmarks' derived large volumes ("cranium CT resampled to 512 x 512 x
  * 294"). The physical extent stays; spacing follows the new dimensions. */

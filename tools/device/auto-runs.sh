@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Repeated cvr-auto-bench runs (run.sh auto) in one device call, on what
 # pack.sh packed, into one tar file: a call brings back at most 8 files.
 #

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # One device call for a change under kernels/: the GPU tests, the regression
 # guard, the rotation kernel's bandwidth against the reference's, the lean
 # reference kernels and the machine code; optionally the sanitizers.

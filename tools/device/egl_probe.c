@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* Can this machine give OpenGL a context on its NVIDIA GPU without a display?
  * Loads libEGL (glvnd's dispatcher: the vendor comes from its JSON files),
  * lists the EGL devices, and on each creates a desktop OpenGL context with

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs cvr-peer-bench for the GPU machine: the program built with the CUDA
 # backend (sm_90) and the VTK module, the shared libraries it loads (VTK's,
 # and glvnd's EGL and GL dispatchers: the machine has NVIDIA's EGL vendor

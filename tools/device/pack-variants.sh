@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds cvr-bench's libcvr once per kernel variant, each with its own extra
 # CUDA flags, into .device/variants/NAME/ for an A/B/C comparison in one device
 # call (run.sh's "variants" step: the variants' runs interleaved). Run after

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs the VTK-level tests for the GPU machine, which has no X server, no
 # OpenGL and no VTK: the test driver built with the CUDA backend (sm_90), the
 # shared libraries it loads, Xvfb with xkbcomp and its keyboard data, Mesa's

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds the GPU test programs and benchmark for the lent GPU machine (sm_90)
 # and packs them, with the shared libraries they need beyond the C runtime
 # and the real data the tests read, into .device/ (git-ignored) at the repo

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Adds a second build of the library (another commit's pack) to .device, so
 # that one device call runs both on one GPU: auto-runs.sh with CVR_AB. Two
 # packs of 19 MiB each do not fit a call's carry with the working tree; the

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs on the GPU machine, from the repo root, over pack-peer.sh's archive
 # (carry .device-peer): cvr-peer-bench with OpenGL on the GPU through EGL.
 #

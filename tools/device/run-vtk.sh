@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs on the GPU machine, from the repo root, over pack-vtk.sh's archives:
 #   run-vtk.sh OUT unpack-mesa   first call, carrying .device-vtk/mesa.tar.xz
 #   run-vtk.sh OUT               second call, carrying .device-vtk/vtk.tar.xz:

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # Cuts pack-vtk.sh's archives into pieces that fit beside the working tree in
 # one device call's carry (64 MiB in all), and says which calls carry which
 # (run-vtk.sh's stash, then its last call).

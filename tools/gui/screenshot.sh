@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's screenshot of ParaView's GUI with the plugin: plays
 # screenshot-events.xml in the client under a private Xvfb, waits for it to
 # settle, and grabs the screen.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 /* cvr-render: renders a NIfTI volume to a PNG with the cvr library. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+# SPDX-License-Identifier: BSD-3-Clause
 """Renders a NIfTI volume through the CudaVolumeMapper ParaView plugin in
 pvbatch and saves the image: the main job.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // An off-screen VTK render window on an EGL context, for machines without a
 // display: the GPU machine has NVIDIA's EGL driver but no X server, and
 // Debian's VTK 9.2 is built for GLX only. The window is a

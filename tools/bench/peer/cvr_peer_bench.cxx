@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
 // cvr-peer-bench: our mapper against VTK's own, through VTK, on the same
 // GPU. Renders a 360-degree orbit of a real volume (or of a cube resampled
 // from it) with each mapper in turn, at matched image quality (one sample

@@ -35,6 +35,10 @@
  * at exactly the sample where one thread per ray would: no sample past it is
  * composited.
  *
+ * Blocks are persistent and a warp sets up its rays 32 at a time
+ * (cvr_warp_tiles), each lane one ray, so that the work of a ray outside
+ * its samples is done once, not once a lane.
+ *
  * All samples lie on the global lattice (raycast.h) and are classified and
  * shaded by cvr_sample_color, as in every strategy. A warp whose samples (and
  * pipeline) are all transparent skips the combination (__ballot_sync). */
@@ -264,12 +268,60 @@ __device__ __forceinline__ void cvr_transpose_segment(float *group_slots, int wi
   }
 }
 
+/* The launch has as many blocks as are resident at once, and block b
+ * renders the tiles b, b + G, b + 2 G, ... (G blocks) of warps_x x warps_y
+ * warps' rays, so that at any time the tiles in flight lie together as one
+ * block a tile would have them. A warp sets up its rays of W tiles at once,
+ * its lane q W + u the ray of its group q in the u-th tile, into the warp's
+ * ray slots, marches them tile by tile, and each lane writes its ray's
+ * pixel: the per-ray work (setting the ray up, its depth and pixel, the
+ * statistics) is done once a ray rather than once a lane, and the block's
+ * table is loaded once (a 1D warp's lane takes only 16 samples of a
+ * 512-sample ray). */
+typedef struct cvr_warp_tiles {
+  int across, count; /* tiles across the image, and in all */
+} cvr_warp_tiles;
+
+/* Slot s of the warp's rays: the ray's fields, each at f * 32 + s, so that
+ * a warp's groups read their rays without bank conflicts. */
+#define CVR_RAY_FIELDS 14
+#define CVR_RESULT_FIELDS 5 /* colour and the first visible sample */
+/* the lane's rays, their lattice samples, samples taken and skipped, and its
+ * ray's place in a tile: kept in shared memory rather than registers,
+ * which the march is short of */
+#define CVR_LANE_FIELDS 5
+__device__ __forceinline__ void cvr_put_ray(float *slots, int s, const cvr_ray &r, bool hit) {
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    slots[a * 32 + s] = r.origin[a];
+    slots[(3 + a) * 32 + s] = r.step[a];
+    slots[(6 + a) * 32 + s] = r.world_origin[a];
+    slots[(9 + a) * 32 + s] = r.world_step[a];
+  }
+  slots[12 * 32 + s] = __int_as_float(hit ? r.k_first : 1);
+  slots[13 * 32 + s] = __int_as_float(hit ? r.k_last : 0);
+}
+/* returns whether the ray takes any sample */
+__device__ __forceinline__ bool cvr_get_ray(const float *slots, int s, cvr_ray &r) {
+#pragma unroll
+  for (int a = 0; a < 3; ++a) {
+    r.origin[a] = slots[a * 32 + s];
+    r.step[a] = slots[(3 + a) * 32 + s];
+    r.world_origin[a] = slots[(6 + a) * 32 + s];
+    r.world_step[a] = slots[(9 + a) * 32 + s];
+  }
+  r.k_first = __float_as_int(slots[12 * 32 + s]);
+  r.k_last = __float_as_int(slots[13 * 32 + s]);
+  return r.k_first <= r.k_last;
+}
+
 /* FEATURES: the per-sample work compiled in (ray_march.cuh); the shuffle
  * variants have texture instances for skipping alone and everything, and
  * without gradients for none (launch_features). */
 template <int VARIANT, bool GRADIENT, unsigned FEATURES, typename Sampler, int SEGMENT = 0>
 __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REGISTERS(GRADIENT))
-    cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w) {
+    cvr_warp_marching_kernel(const cvr_cuda_launch l, const cvr_warp_layout w,
+                             const cvr_warp_tiles tiles) {
   constexpr bool SKIP = (FEATURES & CVR_SAMPLE_SKIP) != 0;
   extern __shared__ uint4 shared_mem[];
   cvr_load_table(shared_mem, l.table, l.ray.tf_size, l.table_copies);
@@ -279,14 +331,14 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
 
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int W = w.width, group = lane / W, g = lane % W;
-  const int px = blockIdx.x * (w.warps_x * w.rays_x) + (warp % w.warps_x) * w.rays_x + group % w.rays_x;
-  const int py = blockIdx.y * (w.warps_y * w.rays_y) + (warp / w.warps_x) * w.rays_y + group / w.rays_x;
   const unsigned group_bits = (W == 32 ? CVR_FULL_MASK : ((1u << W) - 1u)) << (group * W);
 
   cvr_shuffle_exchange shuffle = {W};
   const cvr_pipeline_lane pipeline = cvr_pipeline_sources(g, W, w.log2_width);
   const int warps = blockDim.x >> 5;
+  constexpr int K = cvr_warp_segment<GRADIENT, SEGMENT>();
   float4 *after_table = (float4 *)(shared_mem + (size_t)l.ray.tf_size * l.table_copies);
+  float *area = (float *)(after_table + (shared_exchange ? (size_t)warps * 32 * 5 / 4 : 0));
   cvr_shared_exchange shared;
   if (shared_exchange) {
     float4 *slots = after_table;
@@ -296,13 +348,15 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
     shared.group_base = group * W;
     shared.width = W;
   }
-
-  cvr_ray ray;
-  bool hit = false;
-  const bool inside = px < l.ray.width && py < l.ray.height;
-  if (inside) hit = cvr_setup_ray(l, px, py, &ray);
+  constexpr bool ACROSS = CVR_WARP_FETCH_ACROSS && K > 1;
+  float *transpose_slots = nullptr;
+  if (ACROSS) {
+    transpose_slots = area + (size_t)(warp * (32 / W) + group) * cvr_transpose_stride(W, K);
+    area += (size_t)warps * (32 / W) * cvr_transpose_stride(W, K);
+  }
+  float *ray_slots = area + (size_t)warp * 32 * (CVR_RAY_FIELDS + CVR_RESULT_FIELDS + CVR_LANE_FIELDS);
+  float *result_slots = ray_slots + 32 * CVR_RAY_FIELDS;
   const Sampler volume(l.volume);
-  constexpr int K = cvr_warp_segment<GRADIENT, SEGMENT>();
   /* the segment's samples: with empty-space skipping a sample a lane (the
    * paper's cycle), since skipping steps over whole cycles and longer ones
    * skip less (shaded cranium, 3D warp: 8.6% more samples taken with
@@ -311,167 +365,200 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
   const int span = W * k;                  /* samples of the ray a cycle */
   /* fetch j of this lane: sample f_first + j * f_step of the cycle (one
    * sample a lane: its own) */
-  constexpr bool ACROSS = CVR_WARP_FETCH_ACROSS && K > 1;
   const bool across = ACROSS && k > 1;
   const int f_first = across ? g : g * k, f_step = across ? W : 1;
-  float *transpose_slots = nullptr;
-  if (ACROSS) {
-    float *area = (float *)(after_table + (shared_exchange ? (size_t)warps * 32 * 5 / 4 : 0));
-    transpose_slots = area + (size_t)(warp * (32 / W) + group) * cvr_transpose_stride(W, K);
-  }
-  const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
-  float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
-  bool sampling = hit;                     /* group-uniform */
-  int drain = 0;                           /* double buffer: steps left after sampling */
-  float4 acc = make_float4(0.f, 0.f, 0.f, 0.f), b1 = acc;
-  float transparency = 1.0f;               /* of the kept samples, for termination */
-  float t_hit = -1.0f;
-  unsigned samples = 0, skipped = 0;
-  /* group-uniform: for empty cells at the cycle's start */
-  bool look = SKIP && l.ray.skip_empty != nullptr;
-  /* this cycle's values (fetched a cycle ahead: a lane's K fetches of the
-   * next cycle are in flight while it composites this one's) */
-  float v[K];
-#pragma unroll
-  for (int j = 0; j < K; ++j)
-    v[j] = sampling && j < k ? cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step)) : 0.0f;
+  /* this lane's ray in a tile: its group's in the warp's place */
+  unsigned *own = (unsigned *)(result_slots + 32 * CVR_RESULT_FIELDS) + lane;
+  own[0] = own[32] = own[64] = own[96] = 0u;
+  own[128] = (unsigned)((warp % w.warps_x) * w.rays_x + group % w.rays_x) |
+             (unsigned)((warp / w.warps_x) * w.rays_y + group / w.rays_x) << 16;
+  /* the lane's pixel among the W tiles from the block's tile `first` on */
+  const auto pixel = [&](int first, int &px, int &py) {
+    const int tile = blockIdx.x + (first + g) * gridDim.x;
+    px = (tile % tiles.across) * (w.warps_x * w.rays_x) + (int)(own[128] & 0xffffu);
+    py = (tile / tiles.across) * (w.warps_y * w.rays_y) + (int)(own[128] >> 16);
+    return tile < tiles.count && px < l.ray.width && py < l.ray.height;
+  };
 
-  while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
-    if (SKIP && sampling && look) {
-      /* empty-space skipping: after a cycle that saw nothing, the group
-       * steps over whole cycles whose every sample lies in an empty
-       * macro-cell (or past the ray's end), each lane looking at its own;
-       * t_base moves by whole cycles, so the samples keep their lanes */
-      bool moved = false;
-      for (;;) {
-        bool empty = true;
-        unsigned inside_ray = 0;
-        for (int j = 0; j < k; ++j) {
-          const float t_own = t_base + (float)(g * k + j);
-          int cell[3];
-          empty = empty && (t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell));
-          inside_ray += t_own <= t_last;
+  for (int first = 0; blockIdx.x + first * gridDim.x < tiles.count; first += W) {
+    {
+      int px, py;
+      cvr_ray ray = {};
+      const bool hit = pixel(first, px, py) && cvr_setup_ray(l, px, py, &ray);
+      cvr_put_ray(ray_slots, lane, ray, hit);
+      own[0] += hit;
+      own[32] += hit ? cvr_lattice_samples(ray) : 0u;
+    }
+    __syncwarp();
+    for (int unit = 0; unit < W; ++unit) {
+      cvr_ray ray;
+      const bool hit = cvr_get_ray(ray_slots, group * W + unit, ray);
+      const float t_last = hit ? cvr_ray_t_last(&ray, l.ray.lattice_offset) : 0.0f;
+      float t_base = hit ? cvr_ray_t_first(&ray, l.ray.lattice_offset) : 0.0f;
+      bool sampling = hit;                     /* group-uniform */
+      int drain = 0;                           /* double buffer: steps left after sampling */
+      float4 acc = make_float4(0.f, 0.f, 0.f, 0.f), b1 = acc;
+      float transparency = 1.0f;               /* of the kept samples, for termination */
+      float t_hit = -1.0f;
+      unsigned samples = 0, skipped = 0;
+      /* group-uniform: for empty cells at the cycle's start */
+      bool look = SKIP && l.ray.skip_empty != nullptr;
+      /* this cycle's values (fetched a cycle ahead: a lane's K fetches of the
+       * next cycle are in flight while it composites this one's) */
+      float v[K];
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        v[j] = sampling && j < k ? cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step)) : 0.0f;
+
+      while (__any_sync(CVR_FULL_MASK, sampling || drain > 0)) {
+        if (SKIP && sampling && look) {
+          /* empty-space skipping: after a cycle that saw nothing, the group
+           * steps over whole cycles whose every sample lies in an empty
+           * macro-cell (or past the ray's end), each lane looking at its own;
+           * t_base moves by whole cycles, so the samples keep their lanes */
+          bool moved = false;
+          for (;;) {
+            bool empty = true;
+            unsigned inside_ray = 0;
+            for (int j = 0; j < k; ++j) {
+              const float t_own = t_base + (float)(g * k + j);
+              int cell[3];
+              empty = empty && (t_own > t_last || cvr_skip_empty_at(&l.ray, &ray, t_own, cell));
+              inside_ray += t_own <= t_last;
+            }
+            if (__ballot_sync(group_bits, !empty) != 0u) break; /* group-uniform: its lanes only */
+            skipped += inside_ray;
+            t_base += (float)span;
+            moved = true;
+            if (t_base > t_last) break;
+          }
+          if (t_base > t_last) {
+            sampling = false;
+            drain = double_buffer ? w.log2_width : 0;
+          } else if (moved) {
+#pragma unroll
+            for (int j = 0; j < K; ++j)
+              if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step));
+          }
         }
-        if (__ballot_sync(group_bits, !empty) != 0u) break; /* group-uniform: its lanes only */
-        skipped += inside_ray;
+        const float t0 = t_base + (float)(g * k);
+        float value[K];
+#pragma unroll
+        for (int j = 0; j < K; ++j) value[j] = v[j];
+        /* the next cycle's fetches go out before this cycle's work */
+        if (sampling && t_base + (float)span <= t_last) {
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(span + f_first + j * f_step));
+        }
+        /* (group-uniform, and so warp-uniform: every group of a warp has k) */
+        if (ACROSS && across) cvr_transpose_segment<K>(transpose_slots, W, g, value);
+        /* the lane's segment on the ray: its first n samples (none once the
+         * group has stopped, fewer at the ray's end) */
+        const int n = sampling ? min(k, max(0, (int)(t_last - t0) + 1)) : 0;
+        /* composites the segment front to back (the sequential order), with
+         * `stop` only while the ray's opacity in front of a sample (`through`:
+         * its transparency in front of the segment) is below the threshold;
+         * returns the samples taken. Without `stop` the loop has one check a
+         * sample; with it, it runs once a ray at most (below). */
+        cvr_rgba seg;
+        float first; /* the segment's first visible sample */
+        const auto composite_segment = [&](bool stop, float through) {
+          seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
+          first = -1.0f;
+          unsigned taken = 0;
+#pragma unroll
+          for (int j = 0; j < K; ++j)
+            if (j < n && (!stop || 1.0f - through < l.ray.termination_opacity)) {
+              const float t = t0 + (float)j;
+              const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
+                                                                               l.table_copies, value[j], t);
+              if (s.a > 0.0f && first < 0.0f) first = t;
+              cvr_composite(&seg, s);
+              if (stop) through *= 1.0f - s.a;
+              ++taken;
+            }
+          return taken;
+        };
+        composite_segment(false, 1.0f);
+        unsigned taken = (unsigned)n;
+        bool terminated = false;
+        if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, seg.a > 0.0f)) {
+          float from; /* the ray's transparency in front of the segment */
+          int cut;
+          transparency = shared_exchange
+              ? cvr_terminate_in_cycle(shared, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut)
+              : cvr_terminate_in_cycle(shuffle, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut);
+          terminated = (__ballot_sync(CVR_FULL_MASK, cut != 0) & group_bits) != 0u;
+          if (cut == 2) {
+            seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
+            first = -1.0f;
+            taken = 0;
+          } else if (cut == 1) { /* it holds the sample that terminates the ray: up to it */
+            taken = composite_segment(true, from);
+          }
+        }
+        const float4 p = make_float4(seg.r, seg.g, seg.b, seg.a); /* premultiplied */
+        samples += taken;
+        /* one vote serves the first visible sample, skipping and whether the
+         * warp has anything to combine */
+        const unsigned warp_visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f);
+        const unsigned visible = warp_visible & group_bits;
+        if (SKIP) look = l.ray.skip_empty && !visible;
+        /* the group's first visible sample: its first lane's with one */
+        if (__any_sync(CVR_FULL_MASK, visible && t_hit < 0.0f)) {
+          const float f = shared_exchange ? shared.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0)
+                                          : shuffle.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0);
+          if (visible && t_hit < 0.0f) t_hit = f;
+        }
+
+        if (!double_buffer) {
+          if (warp_visible) {
+            if (shared_exchange) cvr_single_buffer_step(shared, W, p, acc);
+            else cvr_single_buffer_step(shuffle, W, p, acc);
+          }
+          if (sampling && (t_base + (float)span > t_last || terminated)) sampling = false;
+        } else {
+          if (warp_visible || __any_sync(CVR_FULL_MASK, g != W - 1 && b1.w > 0.0f)) {
+            if (shared_exchange) cvr_double_buffer_step(shared, pipeline, p, b1);
+            else cvr_double_buffer_step(shuffle, pipeline, p, b1);
+          }
+          if (drain > 0) --drain;
+          if (sampling && (t_base + (float)span > t_last || terminated)) {
+            sampling = false;
+            drain = w.log2_width; /* the last cycle's segments reach the accumulator */
+          }
+        }
         t_base += (float)span;
-        moved = true;
-        if (t_base > t_last) break;
       }
-      if (t_base > t_last) {
-        sampling = false;
-        drain = double_buffer ? w.log2_width : 0;
-      } else if (moved) {
-#pragma unroll
-        for (int j = 0; j < K; ++j)
-          if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(f_first + j * f_step));
+      /* the single buffer's colour is in the group's first lane, the
+       * double buffer's in its accumulator lane; t_hit is the group's */
+      if (g == (double_buffer ? W - 1 : 0)) {
+        const float4 c = double_buffer ? b1 : acc;
+        float *r = result_slots + group * W + unit;
+        r[0] = c.x, r[32] = c.y, r[64] = c.z, r[96] = c.w, r[128] = t_hit;
       }
+      own[64] += samples;
+      if (SKIP) own[96] += skipped;
     }
-    const float t0 = t_base + (float)(g * k);
-    float value[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) value[j] = v[j];
-    /* the next cycle's fetches go out before this cycle's work */
-    if (sampling && t_base + (float)span <= t_last) {
-#pragma unroll
-      for (int j = 0; j < K; ++j)
-        if (j < k) v[j] = cvr_fetch(ray, volume, t_base + (float)(span + f_first + j * f_step));
-    }
-    /* (group-uniform, and so warp-uniform: every group of a warp has k) */
-    if (ACROSS && across) cvr_transpose_segment<K>(transpose_slots, W, g, value);
-    /* the lane's segment on the ray: its first n samples (none once the
-     * group has stopped, fewer at the ray's end) */
-    const int n = sampling ? min(k, max(0, (int)(t_last - t0) + 1)) : 0;
-    /* composites the segment front to back (the sequential order), with
-     * `stop` only while the ray's opacity in front of a sample (`through`:
-     * its transparency in front of the segment) is below the threshold;
-     * returns the samples taken. Without `stop` the loop has one check a
-     * sample; with it, it runs once a ray at most (below). */
-    cvr_rgba seg;
-    float first; /* the segment's first visible sample */
-    const auto composite_segment = [&](bool stop, float through) {
-      seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
-      first = -1.0f;
-      unsigned taken = 0;
-#pragma unroll
-      for (int j = 0; j < K; ++j)
-        if (j < n && (!stop || 1.0f - through < l.ray.termination_opacity)) {
-          const float t = t0 + (float)j;
-          const cvr_rgba s = cvr_sample_color<GRADIENT, Sampler, FEATURES>(l.ray, ray, volume, table,
-                                                                           l.table_copies, value[j], t);
-          if (s.a > 0.0f && first < 0.0f) first = t;
-          cvr_composite(&seg, s);
-          if (stop) through *= 1.0f - s.a;
-          ++taken;
-        }
-      return taken;
-    };
-    composite_segment(false, 1.0f);
-    unsigned taken = (unsigned)n;
-    bool terminated = false;
-    if (l.ray.early_termination && __any_sync(CVR_FULL_MASK, seg.a > 0.0f)) {
-      float from; /* the ray's transparency in front of the segment */
-      int cut;
-      transparency = shared_exchange
-          ? cvr_terminate_in_cycle(shared, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut)
-          : cvr_terminate_in_cycle(shuffle, g, W, transparency, l.ray.termination_opacity, seg.a, from, cut);
-      terminated = (__ballot_sync(CVR_FULL_MASK, cut != 0) & group_bits) != 0u;
-      if (cut == 2) {
-        seg = cvr_rgba{0.0f, 0.0f, 0.0f, 0.0f};
-        first = -1.0f;
-        taken = 0;
-      } else if (cut == 1) { /* it holds the sample that terminates the ray: up to it */
-        taken = composite_segment(true, from);
+    __syncwarp();
+    /* this lane's ray: its pixel, once */
+    int px, py;
+    if (pixel(first, px, py)) {
+      const float *r = result_slots + lane;
+      const cvr_rgba colour = {r[0], r[32], r[64], r[96]};
+      const float t_hit = r[128];
+      float depth = 1.0f;
+      if (l.depth && t_hit >= 0.0f) {
+        cvr_ray ray;
+        cvr_get_ray(ray_slots, lane, ray);
+        depth = cvr_ray_depth(&l.ray, &ray, t_hit);
       }
+      cvr_write_pixel(l, px, py, colour, depth);
     }
-    const float4 p = make_float4(seg.r, seg.g, seg.b, seg.a); /* premultiplied */
-    samples += taken;
-    /* one vote serves the first visible sample, skipping and whether the
-     * warp has anything to combine */
-    const unsigned warp_visible = __ballot_sync(CVR_FULL_MASK, p.w > 0.0f);
-    const unsigned visible = warp_visible & group_bits;
-    if (SKIP) look = l.ray.skip_empty && !visible;
-    /* the group's first visible sample: its first lane's with one */
-    if (__any_sync(CVR_FULL_MASK, visible && t_hit < 0.0f)) {
-      const float f = shared_exchange ? shared.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0)
-                                      : shuffle.getf(first, visible ? __ffs(visible >> (group * W)) - 1 : 0);
-      if (visible && t_hit < 0.0f) t_hit = f;
-    }
-
-    if (!double_buffer) {
-      if (warp_visible) {
-        if (shared_exchange) cvr_single_buffer_step(shared, W, p, acc);
-        else cvr_single_buffer_step(shuffle, W, p, acc);
-      }
-      if (sampling && (t_base + (float)span > t_last || terminated)) sampling = false;
-    } else {
-      if (warp_visible || __any_sync(CVR_FULL_MASK, g != W - 1 && b1.w > 0.0f)) {
-        if (shared_exchange) cvr_double_buffer_step(shared, pipeline, p, b1);
-        else cvr_double_buffer_step(shuffle, pipeline, p, b1);
-      }
-      if (drain > 0) --drain;
-      if (sampling && (t_base + (float)span > t_last || terminated)) {
-        sampling = false;
-        drain = w.log2_width; /* the last cycle's segments reach the accumulator */
-      }
-    }
-    t_base += (float)span;
+    __syncwarp(); /* the slots are free again */
   }
-  /* the single buffer's colour is in the group's first lane, the double
-   * buffer's in its accumulator lane; t_hit is the group's */
-  const int writer = double_buffer ? W - 1 : 0;
-  const bool counts = inside && hit && g == writer;
-  const unsigned lattice = counts ? cvr_lattice_samples(ray) : 0u;
-  if (inside && g == writer) {
-    const float4 c = double_buffer ? b1 : acc;
-    const cvr_rgba colour = {c.x, c.y, c.z, c.w};
-    /* the ray is set up again for its depth rather than keeping its world
-     * coordinates live in registers through the loop */
-    float depth = 1.0f;
-    if (t_hit >= 0.0f && cvr_setup_ray(l, px, py, &ray)) depth = cvr_ray_depth(&l.ray, &ray, t_hit);
-    cvr_write_pixel(l, px, py, colour, depth);
-  }
-  cvr_count(l.counters, counts ? 1u : 0u, samples, lattice, skipped);
+  cvr_count(l.counters, own[0], own[64], own[32], own[96]);
 }
 
 int cvr_cuda_warp_marching_max_threads(void) { return CVR_WARP_MAX_THREADS; }
@@ -500,12 +587,33 @@ static cudaError_t launch(cvr_cuda_launch l, const cvr_warp_layout &w, cudaStrea
   const int warps = w.warps_x * w.warps_y, threads = 32 * warps;
   const bool shared_exchange = VARIANT == CVR_WARP_SB_SHARED || VARIANT == CVR_WARP_DB_SHARED;
   const size_t exchange = (shared_exchange ? (size_t)warps * 32 * (sizeof(float4) + sizeof(float)) : 0) +
-                          cvr_transpose_bytes(warps, w.width, cvr_warp_segment<GRADIENT, SEGMENT>());
+                          cvr_transpose_bytes(warps, w.width, cvr_warp_segment<GRADIENT, SEGMENT>()) +
+                          (size_t)warps * 32 * (CVR_RAY_FIELDS + CVR_RESULT_FIELDS + CVR_LANE_FIELDS) * sizeof(float);
+  /* (16 warps' slots and a large table pass the default 48 KiB) */
+  int device = 0, optin = 0, sms = 0, per_sm = 0;
+  cudaFuncAttributes attributes;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attributes, kernel);
+  if (e != cudaSuccess) return e;
+  optin -= (int)attributes.sharedSizeBytes;
+  if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin)) != cudaSuccess)
+    return e;
   l.table_copies = cvr_table_copies(kernel, threads, l.ray.tf_size, exchange);
-  const size_t bytes = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4) + exchange;
-  const int rays_x = w.warps_x * w.rays_x, rays_y = w.warps_y * w.rays_y;
-  const dim3 grid((l.ray.width + rays_x - 1) / rays_x, (l.ray.height + rays_y - 1) / rays_y);
-  kernel<<<grid, threads, bytes, stream>>>(l, w);
+  const auto bytes_for = [&](int copies) { return (size_t)l.ray.tf_size * copies * sizeof(uint4) + exchange; };
+  while (l.table_copies > 1 && bytes_for(l.table_copies) > (size_t)optin) l.table_copies /= 2;
+  const size_t bytes = bytes_for(l.table_copies);
+  cvr_warp_tiles tiles;
+  const int tile_w = w.warps_x * w.rays_x, tile_h = w.warps_y * w.rays_y;
+  tiles.across = (l.ray.width + tile_w - 1) / tile_w;
+  tiles.count = tiles.across * ((l.ray.height + tile_h - 1) / tile_h);
+  if (tiles.count == 0) return cudaSuccess;
+  if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes)) != cudaSuccess)
+    return e;
+  if (per_sm < 1) return cudaErrorInvalidConfiguration;
+  const int blocks = sms * per_sm < tiles.count ? sms * per_sm : tiles.count;
+  kernel<<<blocks, threads, bytes, stream>>>(l, w, tiles);
   return cudaGetLastError();
 }
 

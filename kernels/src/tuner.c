@@ -312,7 +312,10 @@ void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
     s->block_warps[1] = c->block[1];
     s->warp_width = c->warp_width;
     s->warp_rays[0] = s->warp_rays[1] = 0;
-    s->warp_variant = CVR_WARP_DB_SHUFFLE;
+    /* the single buffer: faster than the double at every view measured on
+     * the H100, 1D and 3D, random and real data (tools/bench/results/
+     * 2026-11-27-h100-warp-fetch) */
+    s->warp_variant = CVR_WARP_SB_SHUFFLE;
     break;
   case CVR_STRATEGY_SLAB:
     s->slab_block[0] = c->block[0];

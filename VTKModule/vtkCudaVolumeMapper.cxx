@@ -1397,7 +1397,7 @@ void vtkCudaVolumeMapper::RenderImages(
   if (in.Stats.strategy == CVR_STRATEGY_WARP_MARCHING)
   {
     std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
-      cvr_warp_variant_name(settings.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
+      cvr_warp_variant_name(in.Stats.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
       in.Stats.warp_width);
     in.Configuration += configuration;
   }

@@ -547,6 +547,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
       block[1] = 1;
       cvr_warp_rays_layout(s, stats->warp_rays);
       stats->warp_width = s->warp_width;
+      stats->warp_variant = s->warp_variant;
     } else if (s->strategy == CVR_STRATEGY_SLAB) {
       block[0] = s->slab_block[0];
       block[1] = s->slab_block[1];

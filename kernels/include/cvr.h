@@ -672,6 +672,7 @@ typedef struct cvr_render_stats {
   int block_width, block_height;  /* thread block launched, in threads (CUDA: for
                                      warp marching, 32 x warps), or tile (CPU) */
   int warp_rays[2], warp_width;   /* warp marching: the warp's shape as launched */
+  cvr_warp_variant warp_variant;  /* warp marching: the reduction as launched */
   int slab_depth;                 /* slab: samples per slab */
   cvr_slab_border slab_border;    /* slab: who cast the border rays */
   double kernel_ms;  /* ray casting alone: CUDA events, or CPU wall time */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "half.h"
+#include "raycast.h"
 #include "test_common.h"
 
 enum { N = 16, W = 40, H = 40, TABLE = 256 };
@@ -290,8 +291,28 @@ static int run_scene(cvr_context *ctx, const scene *s, const typed_case *tc, int
   return !bad;
 }
 
+/* The host's texel conversion (raycast.h: in double precision, without a
+ * division) is the texture unit's v / (2^n - 1), correctly rounded and
+ * clamped at -1, for every value of every integer type. */
+static void check_texel_conversion(void) {
+  int bad = 0;
+  for (int v = 0; v < 65536 && bad < 5; ++v) {
+    const float expect[4] = {(float)v / 65535.0f, fmaxf((float)(short)v / 32767.0f, -1.0f),
+                             (float)(v & 255) / 255.0f,
+                             fmaxf((float)(signed char)(v & 255) / 127.0f, -1.0f)};
+    const float got[4] = {cvr_texel_u16((unsigned short)v), cvr_texel_s16((short)v),
+                          cvr_texel_u8((unsigned char)(v & 255)), cvr_texel_s8((signed char)(v & 255))};
+    for (int k = 0; k < 4; ++k)
+      if (memcmp(&got[k], &expect[k], sizeof(float)) != 0) {
+        CHECK(0, "texel conversion %d of %d: %.9g, expected %.9g", k, v, got[k], expect[k]);
+        ++bad;
+      }
+  }
+}
+
 int main(int argc, char **argv) {
   cvr_context *ctx = cvr_test_context(argc, argv, NULL);
+  check_texel_conversion();
   const scene base = {N - 1, 0, 0, CVR_PROJECTION_PARALLEL, 0, 1.0, 0, 0.0, 0, -1, 0, 0};
   int scenes = 0;
 

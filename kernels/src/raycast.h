@@ -466,12 +466,33 @@ CVR_HD float cvr_ray_depth(const cvr_ray_params *p, const cvr_ray *ray, float t)
   return cvr_minf(cvr_maxf(d, 0.0f), 1.0f);
 }
 
+/* Clamps that drop NaN as fmaxf and fminf do (x NaN: the bound). On the
+ * host a comparison, where fmaxf is a call into libm (no SSE instruction
+ * has its NaN rule). */
+#ifdef __CUDA_ARCH__
+#  define CVR_AT_LEAST(x, lo) fmaxf((x), (lo))
+#  define CVR_AT_MOST(x, hi) fminf((x), (hi))
+#else
+#  define CVR_AT_LEAST(x, lo) cvr_maxf((x), (lo))
+#  define CVR_AT_MOST(x, hi) cvr_minf((x), (hi))
+#endif
+/* An integer texel v over d = 2^n - 1, correctly rounded. On the host in
+ * double precision rather than by a division: the product lies within
+ * 2^-52 (relative) of v / d, and v / d (d odd, below 2^16) lies at least
+ * 2^-41 from any point where float rounding changes, so both round to the
+ * same float (test_analytic checks every value). */
+#ifdef __CUDA_ARCH__
+#  define CVR_UNORM(v, d) CVR_DIV((float)(v), (float)(d))
+#else
+#  define CVR_UNORM(v, d) ((float)((double)(v) * (1.0 / (double)(d))))
+#endif
+
 /* What a texture unit returns for one texel of each stored type, in
  * cudaReadModeNormalizedFloat (float32 as it is). */
-CVR_HD float cvr_texel_u8(unsigned char v) { return CVR_DIV((float)v, 255.0f); }
-CVR_HD float cvr_texel_s8(signed char v) { return fmaxf(CVR_DIV((float)v, 127.0f), -1.0f); }
-CVR_HD float cvr_texel_u16(unsigned short v) { return CVR_DIV((float)v, 65535.0f); }
-CVR_HD float cvr_texel_s16(short v) { return fmaxf(CVR_DIV((float)v, 32767.0f), -1.0f); }
+CVR_HD float cvr_texel_u8(unsigned char v) { return CVR_UNORM(v, 255); }
+CVR_HD float cvr_texel_s8(signed char v) { return CVR_AT_LEAST(CVR_UNORM(v, 127), -1.0f); }
+CVR_HD float cvr_texel_u16(unsigned short v) { return CVR_UNORM(v, 65535); }
+CVR_HD float cvr_texel_s16(short v) { return CVR_AT_LEAST(CVR_UNORM(v, 32767), -1.0f); }
 CVR_HD float cvr_texel_f32(float v) { return v; }
 
 /* How a linear filter weighs two texels (test hooks choose; normal use is
@@ -510,7 +531,7 @@ CVR_HD float cvr_trilinear(const float c[8], const float w[3]) {
  * entry i + 1. NaN values map to the first entry (fmaxf/fminf drop NaN). */
 CVR_HD int cvr_table_coordinate(int size, float scale, float bias, float value, float *f) {
   float u = value * scale + bias;
-  u = fminf(fmaxf(u, 0.0f), (float)(size - 1));
+  u = CVR_AT_MOST(CVR_AT_LEAST(u, 0.0f), (float)(size - 1));
   int i = (int)u;
   if (i > size - 2) i = size - 2;
   *f = u - (float)i;

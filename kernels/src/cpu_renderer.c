@@ -308,8 +308,18 @@ typedef struct worker {
   uint64_t rays, samples, lattice, skipped;
 } worker;
 
+/* x86-64's baseline (SSE2) has no instruction for floorf and ceilf, which
+ * every sample takes at least three of (the filter's texels): the tile
+ * renderers are also built for SSE4.1 (roundss), picked when the library
+ * loads. The arithmetic is the same. */
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#  define CVR_CPU_CLONES __attribute__((target_clones("sse4.1", "default")))
+#else
+#  define CVR_CPU_CLONES
+#endif
+
 #define DEFINE_TILE_RENDERER(NAME, TEXEL)                                                          \
-  static void NAME(worker *w, int tile) {                                                          \
+  CVR_CPU_CLONES static void NAME(worker *w, int tile) {                                           \
     const tile_job *j = w->job;                                                                    \
     const int width = j->frame->ray.width, height = j->frame->ray.height;                          \
     const int x0 = (tile % j->tiles_x) * j->tile_w, y0 = (tile / j->tiles_x) * j->tile_h;          \

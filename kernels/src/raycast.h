@@ -27,6 +27,13 @@
 #else
 #  define CVR_HD static inline
 #endif
+/* CVR_HD for the few functions the CPU renderer must inline into its
+ * per-ISA clones (cpu_renderer.c), which the compiler would call instead */
+#if defined(__CUDACC__) || !(defined(__GNUC__) || defined(__clang__))
+#  define CVR_HD_INLINE CVR_HD
+#else
+#  define CVR_HD_INLINE static inline __attribute__((always_inline))
+#endif
 #ifndef CVR_MUL
 #  include <math.h>
 #  define CVR_MUL(a, b) ((a) * (b))
@@ -1176,7 +1183,7 @@ CVR_HD int cvr_skip_empty_at(const cvr_ray_params *p, const cvr_ray *ray, float 
  * estimate), then checked at its last sample; positions are monotonic in t
  * on every axis, so every sample between lies in the cell too, and the count
  * is exact whatever the rounding (shorter where both checks fail). */
-CVR_HD int cvr_skip_cell_samples(const cvr_ray_params *p, const cvr_ray *ray, float t,
+CVR_HD_INLINE int cvr_skip_cell_samples(const cvr_ray_params *p, const cvr_ray *ray, float t,
                                  const int c[3], int limit) {
   float pos[3];
   cvr_ray_position(ray, t, pos);

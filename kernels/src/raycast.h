@@ -1184,7 +1184,7 @@ CVR_HD int cvr_skip_empty_at(const cvr_ray_params *p, const cvr_ray *ray, float 
  * on every axis, so every sample between lies in the cell too, and the count
  * is exact whatever the rounding (shorter where both checks fail). */
 CVR_HD_INLINE int cvr_skip_cell_samples(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                 const int c[3], int limit) {
+                                        const int c[3], int limit) {
   float pos[3];
   cvr_ray_position(ray, t, pos);
   float leave = (float)limit + 1.0f; /* samples before the ray leaves the cell */

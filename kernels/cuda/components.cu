@@ -26,25 +26,60 @@ static cudaChannelFormatDesc channel_desc(cvr_scalar_type stored, int channels) 
   return cudaCreateChannelDesc(bits, bits, channels == 4 ? bits : 0, channels == 4 ? bits : 0, kind);
 }
 
-/* One z-slab's voxels as stored: converted to the stored type, padded to
- * the texture's channels (a fourth channel of zeros for three components). */
-static void stage_slab(const cvr_volume *volume, cvr_scalar_type type, const void *src, size_t voxels,
-                       int channels, void *converted, void *staged) {
-  const size_t elem = cvr_scalar_type_size(volume->stored_type);
-  const int n = volume->components;
-  cvr_convert_to_stored(type, src, voxels * n, converted);
-  if (channels == n) return;
-  memset(staged, 0, voxels * channels * elem);
+/* Widens n-component voxels into the texture's c channels (a fourth of
+ * zeros for three components). */
+static void widen_channels(const void *src, size_t voxels, int n, int c, size_t elem, void *dst) {
+  memset(dst, 0, voxels * c * elem);
   for (size_t i = 0; i < voxels; ++i)
-    memcpy((char *)staged + i * channels * elem, (const char *)converted + i * n * elem, n * elem);
+    memcpy((char *)dst + i * c * elem, (const char *)src + i * n * elem, n * elem);
+}
+
+extern "C" cvr_status cvr_cuda_components_write(cvr_context *ctx, cvr_volume *volume,
+                                                const cvr_upload *u) {
+  cvr_cuda_context *c = ctx->cuda;
+  const cvr_cuda_volume *v = volume->cuda;
+  const int *d = volume->dims, n = volume->components, channels = channels_for(n);
+  const size_t elem = cvr_scalar_type_size(volume->stored_type), in_elem = cvr_scalar_type_size(u->type);
+  const size_t slice = (size_t)d[0] * d[1];
+  /* chunks of whole z-slices through the staging ring, as volume_storage.cu */
+  const int nz = cvr_cuda_chunk_slices(d, channels * elem);
+  /* three components are converted here first, then widened into staging */
+  void *converted = channels == n ? NULL : malloc(slice * nz * n * elem);
+  if (channels != n && !converted)
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: no host memory to stage the upload");
+  cudaError_t e = cudaSuccess;
+  for (int z0 = 0; e == cudaSuccess && z0 < d[2]; z0 += nz) {
+    const int count = z0 + nz <= d[2] ? nz : d[2] - z0;
+    void *staged;
+    int slot;
+    if ((e = cvr_cuda_staging_take(&c->staging, slice * nz * channels * elem, &staged, &slot)) != cudaSuccess)
+      break;
+    const void *src = (const char *)u->data + (size_t)z0 * slice * n * in_elem;
+    cvr_convert_range(u->type, src, slice * count * n, converted ? converted : staged, u->range,
+                      u->threads);
+    if (converted) widen_channels(converted, slice * count, n, channels, elem, staged);
+    cudaMemcpy3DParms copy;
+    memset(&copy, 0, sizeof copy);
+    copy.srcPtr = make_cudaPitchedPtr(staged, (size_t)d[0] * channels * elem, d[0], d[1]);
+    copy.dstArray = v->array;
+    copy.dstPos = make_cudaPos(0, 0, z0);
+    copy.extent = make_cudaExtent(d[0], d[1], count);
+    copy.kind = cudaMemcpyHostToDevice;
+    e = cudaMemcpy3DAsync(&copy, c->stream);
+    if (e == cudaSuccess) e = cvr_cuda_staging_queued(&c->staging, slot, c->stream);
+    if (e == cudaSuccess && u->progress) u->progress((double)(z0 + count) / d[2], u->progress_user);
+  }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+  free(converted);
+  return e == cudaSuccess ? CVR_OK : cvr_cuda_volume_failure(ctx, e, "upload");
 }
 
 extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *volume,
-                                                cvr_scalar_type type, const void *data) {
+                                                const cvr_upload *u) {
   const cudaDeviceProp *p = &ctx->cuda->props;
   const int *d = volume->dims, n = volume->components, channels = channels_for(n);
   const cvr_scalar_type stored = volume->stored_type;
-  const size_t elem = cvr_scalar_type_size(stored), in_elem = cvr_scalar_type_size(type);
+  const size_t elem = cvr_scalar_type_size(stored);
   for (int a = 0; a < 3; ++a)
     if (d[a] > p->maxTexture3D[a])
       return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
@@ -62,62 +97,31 @@ extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *vo
   }
   v->components = n;
   v->bytes = (size_t)d[0] * d[1] * d[2] * channels * elem;
-  /* whole z-slices of about 64 MiB at a time through host staging */
-  const size_t slice = (size_t)d[0] * d[1];
-  int nz = (int)(((size_t)64 << 20) / (slice * channels * elem));
-  nz = nz < 1 ? 1 : (nz > d[2] ? d[2] : nz);
-  void *converted = malloc(slice * nz * n * elem);
-  void *staged = channels == n ? converted : malloc(slice * nz * channels * elem);
   cvr_status st = CVR_OK;
-  cudaError_t e = cudaSuccess;
-  if (!converted || !staged) {
-    st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: no host memory to stage the upload");
-    goto done;
+  const cudaChannelFormatDesc channel = channel_desc(stored, channels);
+  cudaError_t e = cudaMalloc3DArray(&v->array, &channel, make_cudaExtent(d[0], d[1], d[2]));
+  if (e != cudaSuccess) {
+    size_t free_bytes = 0, total = 0;
+    cudaGetLastError();
+    cudaMemGetInfo(&free_bytes, &total);
+    st = cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
+                  "volume: cannot allocate %d x %d x %d voxels of %d components, %.1f MiB, on "
+                  "the device (%.1f MiB free): %s", d[0], d[1], d[2], n,
+                  (double)v->bytes / 1048576.0, (double)free_bytes / 1048576.0,
+                  cudaGetErrorString(e));
   }
-  {
-    const cudaChannelFormatDesc channel = channel_desc(stored, channels);
-    e = cudaMalloc3DArray(&v->array, &channel, make_cudaExtent(d[0], d[1], d[2]));
-    if (e != cudaSuccess) {
-      size_t free_bytes = 0, total = 0;
-      cudaGetLastError();
-      cudaMemGetInfo(&free_bytes, &total);
-      st = cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                    "volume: cannot allocate %d x %d x %d voxels of %d components, %.1f MiB, on "
-                    "the device (%.1f MiB free): %s", d[0], d[1], d[2], n,
-                    (double)v->bytes / 1048576.0, (double)free_bytes / 1048576.0,
-                    cudaGetErrorString(e));
-      goto done;
-    }
-  }
-  for (int z0 = 0; z0 < d[2]; z0 += nz) {
-    const int count = z0 + nz <= d[2] ? nz : d[2] - z0;
-    stage_slab(volume, type, (const char *)data + (size_t)z0 * slice * n * in_elem, slice * count,
-               channels, converted, staged);
-    cudaMemcpy3DParms copy;
-    memset(&copy, 0, sizeof copy);
-    copy.srcPtr = make_cudaPitchedPtr(staged, (size_t)d[0] * channels * elem, d[0], d[1]);
-    copy.dstArray = v->array;
-    copy.dstPos = make_cudaPos(0, 0, z0);
-    copy.extent = make_cudaExtent(d[0], d[1], count);
-    copy.kind = cudaMemcpyHostToDevice;
-    if ((e = cudaMemcpy3D(&copy)) != cudaSuccess) {
-      st = cvr_cuda_volume_failure(ctx, e, "upload");
-      goto done;
-    }
-  }
-  if ((e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
-      (e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess)
+  volume->cuda = v; /* (components_write reads it) */
+  if (st == CVR_OK) st = cvr_cuda_components_write(ctx, volume, u);
+  if (st == CVR_OK &&
+      ((e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
+       (e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModePoint, &v->nearest)) != cudaSuccess))
     st = cvr_cuda_volume_failure(ctx, e, "texture");
-done:
-  if (staged != converted) free(staged);
-  free(converted);
   if (st != CVR_OK) {
+    volume->cuda = NULL;
     cvr_cuda_storage_free(ctx, v);
     free(v);
-    return st;
   }
-  volume->cuda = v;
-  return CVR_OK;
+  return st;
 }
 
 extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volume *volume, void *out) {

@@ -109,6 +109,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
     if (c->copy_stop) cudaEventDestroy(c->copy_stop);
+    cvr_cuda_staging_free(&c->staging);
     if (c->stream) cudaStreamDestroy(c->stream);
     leave_device(&scope);
   }
@@ -117,12 +118,24 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
 }
 
 extern "C" cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
-                                             const void *data) {
+                                             const cvr_upload *upload) {
   device_scope scope;
   cvr_status st = CVR_OK;
   CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
-  st = volume->components > 1 ? cvr_cuda_components_build(ctx, volume, volume->type, data)
-                               : cvr_cuda_storage_build(ctx, volume, CVR_LAYOUT_TEXTURE, 0, volume->type, data);
+  st = volume->components > 1 ? cvr_cuda_components_build(ctx, volume, upload)
+                               : cvr_cuda_storage_build(ctx, volume, CVR_LAYOUT_TEXTURE, 0, upload);
+done:
+  leave_device(&scope);
+  return st;
+}
+
+extern "C" cvr_status cvr_cuda_volume_update(cvr_context *ctx, cvr_volume *volume,
+                                             const cvr_upload *upload) {
+  device_scope scope;
+  cvr_status st = CVR_OK;
+  CVR_CUDA_TRY(ctx, enter_device(ctx->cuda->device, &scope), "cannot select the CUDA device");
+  st = volume->components > 1 ? cvr_cuda_components_write(ctx, volume, upload)
+                               : cvr_cuda_storage_rewrite(ctx, volume, upload);
 done:
   leave_device(&scope);
   return st;

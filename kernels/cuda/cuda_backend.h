@@ -18,9 +18,11 @@ int cvr_cuda_driver_version(void);
 cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index);
 void cvr_cuda_context_destroy(cvr_context *ctx);
 
-/* Uploads data (volume->type scalars) into a 3D array bound to textures. */
-cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume,
-                                  const void *data);
+/* Uploads the scalars into a 3D array bound to textures, widening the
+ * upload's range. */
+cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload);
+/* New scalars over the volume's device copy (cvr_volume_update). */
+cvr_status cvr_cuda_volume_update(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload);
 void cvr_cuda_volume_release(cvr_volume *volume);
 
 /* mask.cu: the volume's mask (cvr_volume_set_mask) into device memory,

@@ -77,6 +77,26 @@ static inline cvr_status device_failure(cvr_context *ctx, cudaError_t e, const c
     }                                                                                              \
   } while (0)
 
+/* staging.cu: a ring of pinned host buffers for volume transfers. Take a
+ * buffer (it waits until the transfer last queued from or into it is
+ * done), queue a transfer from or into it on a stream, then mark it queued;
+ * wait for that before reading a download. */
+#define CVR_STAGING_BUFFERS 3
+#define CVR_STAGING_CHUNK_BYTES ((size_t)32 << 20) /* whole z-slices up to this */
+typedef struct cvr_cuda_staging {
+  void *host[CVR_STAGING_BUFFERS];
+  cudaEvent_t done[CVR_STAGING_BUFFERS];
+  size_t bytes; /* each buffer's */
+  int next;
+} cvr_cuda_staging;
+cudaError_t cvr_cuda_staging_take(cvr_cuda_staging *s, size_t bytes, void **buffer, int *slot);
+cudaError_t cvr_cuda_staging_queued(cvr_cuda_staging *s, int slot, cudaStream_t stream);
+cudaError_t cvr_cuda_staging_wait(cvr_cuda_staging *s, int slot);
+void cvr_cuda_staging_free(cvr_cuda_staging *s);
+/* z-slices per chunk of a transfer of dims voxels of voxel_bytes: at most
+ * CVR_STAGING_CHUNK_BYTES and a quarter of the volume, at least one. */
+int cvr_cuda_chunk_slices(const int dims[3], size_t voxel_bytes);
+
 struct cvr_cuda_context {
   int device;
   cudaDeviceProp props;
@@ -104,6 +124,7 @@ struct cvr_cuda_context {
   size_t output_bytes;
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
   size_t opaque_depth_bytes;
+  cvr_cuda_staging staging;       /* volume uploads and read-backs */
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read
@@ -175,7 +196,10 @@ typedef struct cvr_cuda_launch {
 
 /* volume_storage.cu */
 cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
-                                  int padded, cvr_scalar_type type, const void *data);
+                                  int padded, const cvr_upload *upload);
+/* New scalars over the copy the volume has (cvr_volume_update): its layout
+ * and memory kept, the original voxel order restored. */
+cvr_status cvr_cuda_storage_rewrite(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload);
 void cvr_cuda_storage_free(cvr_context *ctx, cvr_cuda_volume *v);
 /* The volume's voxels in their original order, as stored_type, into host memory. */
 cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, void *out);
@@ -215,7 +239,10 @@ cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *
 /* components.cu: multi-component volumes (a texture of 2 or 4 channels,
  * identity orientation) and their kernel */
 extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *volume,
-                                                cvr_scalar_type type, const void *data);
+                                                const cvr_upload *upload);
+/* New scalars into the volume's texture (cvr_volume_update). */
+extern "C" cvr_status cvr_cuda_components_write(cvr_context *ctx, cvr_volume *volume,
+                                                const cvr_upload *upload);
 extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volume *volume, void *out);
 #define CVR_COMPONENTS_MAX_THREADS 256 /* larger standard blocks launch as 16 x 16 */
 cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);

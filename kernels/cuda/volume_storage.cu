@@ -4,8 +4,11 @@
  * bound to textures and a surface, or global memory in array order or
  * Z-order with lookup tables), padding for in-place rotation, upload,
  * read-back in the original voxel order, and rebuilding for new settings.
- * Uploads and read-back go through a bounded staging buffer and the layout's
- * accessor, so one path serves every layout and orientation. */
+ * Transfers go in chunks of z-slices through the context's pinned staging
+ * ring (staging.cu) and a device slab, which the layout's accessor scatters
+ * or gathers, so one path serves every layout and orientation. An upload's
+ * host threads convert chunk i + 1 (and find its range) while the copy
+ * engine and a kernel store chunk i. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +17,6 @@
 
 extern "C" {
 #include "volume_convert.h"
-}
-
-/* Voxels per staging slab: about 64 MiB, whole z-slices. */
-static int slab_slices(const int *dims, size_t elem) {
-  const size_t slice = (size_t)dims[0] * dims[1] * elem;
-  const size_t n = ((size_t)64 << 20) / slice;
-  return n < 1 ? 1 : (n > (size_t)dims[2] ? dims[2] : (int)n);
 }
 
 /* Calls f(access) with the accessor of v's layout for voxels of type T. */
@@ -206,62 +202,71 @@ static int is_padded(const int *d, int padding_asked) {
   return padding_asked || d[0] == d[partner_axis(d)];
 }
 
-cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
-                                  int padded, cvr_scalar_type type, const void *data) {
+/* Writes the upload's scalars into v (identity orientation), chunk by
+ * chunk through the staging ring. */
+static cvr_status write_voxels(cvr_context *ctx, const cvr_volume *volume, cvr_cuda_volume *v,
+                               const cvr_upload *u) {
   cvr_cuda_context *c = ctx->cuda;
-  cvr_cuda_volume *v = (cvr_cuda_volume *)calloc(1, sizeof *v);
-  if (!v) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: out of host memory");
   const int *d = volume->dims;
   const cvr_scalar_type stored = volume->stored_type;
-  const size_t elem = cvr_scalar_type_size(stored), in_elem = cvr_scalar_type_size(type);
-  v->layout = layout;
-  v->padded = is_padded(d, padded);
-  v->partner = partner_axis(d);
+  const size_t elem = cvr_scalar_type_size(stored), in_elem = cvr_scalar_type_size(u->type);
+  const size_t slice = (size_t)d[0] * d[1];
+  const int nz = cvr_cuda_chunk_slices(d, elem);
+  void *slab = NULL;
+  cudaError_t e = cudaMalloc(&slab, slice * nz * elem);
+  for (int z0 = 0; e == cudaSuccess && z0 < d[2]; z0 += nz) {
+    const int n = z0 + nz <= d[2] ? nz : d[2] - z0;
+    void *staged;
+    int slot;
+    if ((e = cvr_cuda_staging_take(&c->staging, slice * nz * elem, &staged, &slot)) != cudaSuccess)
+      break;
+    cvr_convert_range(u->type, (const char *)u->data + (size_t)z0 * slice * in_elem, slice * n,
+                      staged, u->range, u->threads);
+    e = cudaMemcpyAsync(slab, staged, slice * n * elem, cudaMemcpyHostToDevice, c->stream);
+    if (e == cudaSuccess) e = cvr_cuda_staging_queued(&c->staging, slot, c->stream);
+    /* the last chunk also fills the padding's slices */
+    const int z_end = z0 + n < d[2] ? z0 + n : v->dims[2];
+    const dim3 block(32, 8), grid((v->dims[0] + 31) / 32, (v->dims[1] + 7) / 8, z_end - z0);
+    if (e == cudaSuccess)
+      e = cvr_with_stored_type(stored, [&](auto tag) {
+        typedef typename decltype(tag)::type T;
+        return with_access<T>(v, [&](auto a) {
+          write_slab<<<grid, block, 0, c->stream>>>(a, (const T *)slab, d[0], d[1], z0, n,
+                                                    v->dims[0], v->dims[1], z0, z_end);
+          return cudaGetLastError();
+        });
+      });
+    if (e == cudaSuccess && u->progress) u->progress((double)(z0 + n) / d[2], u->progress_user);
+  }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+  if (slab) cudaFree(slab);
+  return e == cudaSuccess ? CVR_OK : cvr_cuda_volume_failure(ctx, e, "upload");
+}
+
+static void identity_orientation(cvr_cuda_volume *v) {
+  memset(&v->orientation, 0, sizeof v->orientation);
   for (int a = 0; a < 3; ++a) {
-    v->dims[a] = d[a];
     v->orientation.axis[a] = a;
     v->orientation.sign[a] = 1;
   }
+}
+
+cvr_status cvr_cuda_storage_build(cvr_context *ctx, cvr_volume *volume, cvr_memory_layout layout,
+                                  int padded, const cvr_upload *upload) {
+  cvr_cuda_volume *v = (cvr_cuda_volume *)calloc(1, sizeof *v);
+  if (!v) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: out of host memory");
+  const int *d = volume->dims;
+  v->layout = layout;
+  v->padded = is_padded(d, padded);
+  v->partner = partner_axis(d);
+  for (int a = 0; a < 3; ++a) v->dims[a] = d[a];
+  identity_orientation(v);
   if (v->padded) {
     const int n = d[0] > d[v->partner] ? d[0] : d[v->partner];
     v->dims[0] = v->dims[v->partner] = n;
   }
-  const int nz = slab_slices(d, elem);
-  const size_t slab_voxels = (size_t)d[0] * d[1] * nz;
-  void *host = NULL, *slab = NULL;
-  cvr_status st = allocate(ctx, v, stored);
-  if (st != CVR_OK) goto done;
-  if (type != stored && !(host = malloc(slab_voxels * elem))) {
-    st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: no host memory for conversion");
-    goto done;
-  }
-  {
-    cudaError_t e = cudaMalloc(&slab, slab_voxels * elem);
-    for (int z0 = 0; e == cudaSuccess && z0 < d[2]; z0 += nz) {
-      const int n = z0 + nz <= d[2] ? nz : d[2] - z0;
-      const size_t count = (size_t)d[0] * d[1] * n;
-      const char *src = (const char *)data + (size_t)z0 * d[0] * d[1] * in_elem;
-      if (host) cvr_convert_to_stored(type, src, count, host);
-      e = cudaMemcpyAsync(slab, host ? host : src, count * elem, cudaMemcpyHostToDevice, c->stream);
-      const int z_end = z0 + n < d[2] ? z0 + n : v->dims[2];
-      const dim3 block(32, 8), grid((v->dims[0] + 31) / 32, (v->dims[1] + 7) / 8, z_end - z0);
-      if (e == cudaSuccess)
-        e = cvr_with_stored_type(stored, [&](auto tag) {
-          typedef typename decltype(tag)::type T;
-          return with_access<T>(v, [&](auto a) {
-            write_slab<<<grid, block, 0, c->stream>>>(a, (const T *)slab, d[0], d[1], z0, n,
-                                                      v->dims[0], v->dims[1], z0, z_end);
-            return cudaGetLastError();
-          });
-        });
-      /* the host buffer and the slab are reused by the next slab */
-      if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
-    }
-    if (e != cudaSuccess) st = cvr_cuda_volume_failure(ctx, e, "upload");
-  }
-done:
-  cudaFree(slab);
-  free(host);
+  cvr_status st = allocate(ctx, v, volume->stored_type);
+  if (st == CVR_OK) st = write_voxels(ctx, volume, v, upload);
   if (st != CVR_OK) {
     cvr_cuda_storage_free(ctx, v);
     free(v);
@@ -271,30 +276,55 @@ done:
   return CVR_OK;
 }
 
+cvr_status cvr_cuda_storage_rewrite(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload) {
+  cvr_cuda_volume *v = volume->cuda;
+  identity_orientation(v);
+  v->skip.shift = 0; /* the macro-cells' ranges were the old voxels' */
+  return write_voxels(ctx, volume, v, upload);
+}
+
 cvr_status cvr_cuda_storage_read(cvr_context *ctx, const cvr_volume *volume, void *out) {
   cvr_cuda_context *c = ctx->cuda;
   const cvr_cuda_volume *v = volume->cuda;
   const int *d = volume->dims;
   const size_t elem = cvr_scalar_type_size(volume->stored_type);
-  const int nz = slab_slices(d, elem);
+  const size_t slice_bytes = (size_t)d[0] * d[1] * elem;
+  const int nz = cvr_cuda_chunk_slices(d, elem);
+  const int threads = ctx->cpu_threads;
   void *slab = NULL;
-  cudaError_t e = cudaMalloc(&slab, (size_t)d[0] * d[1] * nz * elem);
-  for (int z0 = 0; e == cudaSuccess && z0 < d[2]; z0 += nz) {
-    const int n = z0 + nz <= d[2] ? nz : d[2] - z0;
-    const dim3 block(32, 8), grid((d[0] + 31) / 32, (d[1] + 7) / 8, n);
-    e = cvr_with_stored_type(volume->stored_type, [&](auto tag) {
-      typedef typename decltype(tag)::type T;
-      return with_access<T>(v, [&](auto a) {
-        read_slab<<<grid, block, 0, c->stream>>>(a, (T *)slab, d[0], d[1], z0, v->orientation);
-        return cudaGetLastError();
+  /* chunk i is gathered and copied to a staging buffer while the host
+   * copies chunk i - 1 out of its own */
+  void *staged[2] = {NULL, NULL};
+  int slots[2] = {0, 0}, pending_z = -1, pending_n = 0;
+  cudaError_t e = cudaMalloc(&slab, slice_bytes * nz);
+  for (int z0 = 0, i = 0; e == cudaSuccess && (z0 < d[2] || pending_z >= 0); z0 += nz, ++i) {
+    if (z0 < d[2]) {
+      const int n = z0 + nz <= d[2] ? nz : d[2] - z0;
+      const dim3 block(32, 8), grid((d[0] + 31) / 32, (d[1] + 7) / 8, n);
+      e = cvr_with_stored_type(volume->stored_type, [&](auto tag) {
+        typedef typename decltype(tag)::type T;
+        return with_access<T>(v, [&](auto a) {
+          read_slab<<<grid, block, 0, c->stream>>>(a, (T *)slab, d[0], d[1], z0, v->orientation);
+          return cudaGetLastError();
+        });
       });
-    });
-    if (e == cudaSuccess)
-      e = cudaMemcpyAsync((char *)out + (size_t)z0 * d[0] * d[1] * elem, slab,
-                          (size_t)d[0] * d[1] * n * elem, cudaMemcpyDeviceToHost, c->stream);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+      if (e == cudaSuccess)
+        e = cvr_cuda_staging_take(&c->staging, slice_bytes * nz, &staged[i & 1], &slots[i & 1]);
+      if (e == cudaSuccess)
+        e = cudaMemcpyAsync(staged[i & 1], slab, slice_bytes * n, cudaMemcpyDeviceToHost, c->stream);
+      if (e == cudaSuccess) e = cvr_cuda_staging_queued(&c->staging, slots[i & 1], c->stream);
+    }
+    if (e == cudaSuccess && pending_z >= 0) {
+      const int p = (i - 1) & 1;
+      e = cvr_cuda_staging_wait(&c->staging, slots[p]);
+      if (e == cudaSuccess)
+        cvr_copy_parallel((char *)out + (size_t)pending_z * slice_bytes, staged[p],
+                          slice_bytes * pending_n, threads);
+    }
+    pending_z = z0 < d[2] ? z0 : -1;
+    pending_n = z0 + nz <= d[2] ? nz : d[2] - z0;
   }
-  cudaFree(slab);
+  if (slab) cudaFree(slab);
   return e == cudaSuccess ? CVR_OK : cvr_cuda_volume_failure(ctx, e, "read-back");
 }
 
@@ -318,12 +348,12 @@ cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,
     cvr_cuda_storage_free(ctx, v);
     free(v);
     volume->cuda = NULL;
-    st = cvr_cuda_storage_build(ctx, volume, s->memory_layout, padded, volume->stored_type, host);
+    const cvr_upload u = {volume->stored_type, host, NULL, NULL, NULL, ctx->cpu_threads};
+    st = cvr_cuda_storage_build(ctx, volume, s->memory_layout, padded, &u);
     if (st != CVR_OK) { /* keep the volume usable as it was; report the failure */
       char message[CVR_MESSAGE_SIZE];
       snprintf(message, sizeof message, "%s", cvr_last_error(ctx));
-      if (cvr_cuda_storage_build(ctx, volume, old_layout, old_padded, volume->stored_type, host) ==
-          CVR_OK)
+      if (cvr_cuda_storage_build(ctx, volume, old_layout, old_padded, &u) == CVR_OK)
         cvr_fail(ctx, st, "%s; the volume stays in %s layout", message,
                  cvr_memory_layout_name(old_layout));
       else

@@ -320,6 +320,11 @@ typedef enum cvr_component_mode {
   CVR_COMPONENTS_TRANSFER_2D
 } cvr_component_mode;
 
+/* Called during long operations with the fraction done: cvr_tune_now (a
+ * nonzero return stops the sweep, what was measured is kept) and volume
+ * uploads (the return is ignored: a volume is uploaded whole or not at all). */
+typedef int (*cvr_progress_callback)(double fraction, void *user);
+
 typedef struct cvr_volume_desc {
   cvr_scalar_type type;
   const void *data;     /* dims[0]*dims[1]*dims[2] scalars, x fastest */
@@ -334,6 +339,8 @@ typedef struct cvr_volume_desc {
   int components;       /* values per voxel, interleaved (a voxel's
                            components together): 1 (0 counts as 1) ..
                            CVR_MAX_COMPONENTS; see cvr_component_mode */
+  cvr_progress_callback progress; /* the upload's progress, or NULL */
+  void *progress_user;
 } cvr_volume_desc;
 
 /* Identity direction, unit spacing, zero origin, everything else zero. */
@@ -341,10 +348,23 @@ CVR_API void cvr_volume_desc_init(cvr_volume_desc *desc);
 
 /* Copies (and where the device needs it, converts) the scalars: 8- and
  * 16-bit integers stay as they are, 32-bit integers and doubles become
- * float32. The volume belongs to ctx and must be destroyed before it. */
+ * float32. The scalars are read once, on the context's CPU threads, which
+ * also find their range; the CUDA backend copies them through a bounded
+ * pinned staging area (kept by the context for later uploads) in chunks
+ * that overlap the copy to the device, and keeps no host copy. The volume
+ * belongs to ctx and must be destroyed before it. */
 CVR_API cvr_status cvr_volume_create(cvr_context *ctx,
                                      const cvr_volume_desc *desc,
                                      cvr_volume **out);
+
+/* New scalars for the volume (a time step, an edited field), of the type,
+ * dimensions and components it was created with; the geometry (spacing,
+ * origin, direction, cell_data) is taken from desc too. They are written
+ * over the copy the volume has, which keeps its memory layout (CUDA: the
+ * device memory is reused, the voxels are back in their original order),
+ * and the range is found again. A failure part way leaves the voxels
+ * undefined until an update succeeds. */
+CVR_API cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc);
 CVR_API void cvr_volume_destroy(cvr_volume *volume);
 
 /* Scalar range of the data as given, over every component (NaN ignored). */
@@ -758,10 +778,6 @@ typedef struct cvr_tuning_info {
 CVR_API cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume,
                                        const cvr_view *view, const cvr_render_settings *settings,
                                        cvr_tuning_info *out);
-
-/* Called during cvr_tune_now with the fraction done; a nonzero return stops
- * the sweep (what was measured is kept). */
-typedef int (*cvr_progress_callback)(double fraction, void *user);
 
 /* A full sweep now, at this view: every candidate of the view's class
  * (repeats + 1 frames each, the first a warm-up), then the memory layouts

@@ -311,15 +311,8 @@ typedef struct worker {
 /* x86-64's baseline (SSE2) has no instruction for floorf and ceilf, which
  * every sample takes at least three of (the filter's texels): the tile
  * renderers are also built for SSE4.1 (roundss), picked when the library
- * loads. The arithmetic is the same. GCC only, and not under a sanitizer:
- * the clones' resolver runs while the library is relocated, before a
- * sanitizer's runtime is up, and clang's sanitized builds crashed there. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) &&       \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-#  define CVR_CPU_CLONES __attribute__((target_clones("sse4.1", "default")))
-#else
-#  define CVR_CPU_CLONES
-#endif
+ * loads (cvr_internal.h). The arithmetic is the same. */
+#define CVR_CPU_CLONES CVR_TARGET_CLONES("sse4.1", "default")
 
 #define DEFINE_TILE_RENDERER(NAME, TEXEL)                                                          \
   CVR_CPU_CLONES static void NAME(worker *w, int tile) {                                           \

@@ -16,10 +16,16 @@ cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index) {
 
 void cvr_cuda_context_destroy(cvr_context *ctx) { (void)ctx; }
 
-cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume, const void *data) {
+cvr_status cvr_cuda_volume_upload(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload) {
   (void)volume;
-  (void)data;
+  (void)upload;
   return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA volume upload in a build without CUDA");
+}
+
+cvr_status cvr_cuda_volume_update(cvr_context *ctx, cvr_volume *volume, const cvr_upload *upload) {
+  (void)volume;
+  (void)upload;
+  return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA volume update in a build without CUDA");
 }
 
 void cvr_cuda_volume_release(cvr_volume *volume) { (void)volume; }

@@ -177,6 +177,28 @@ void cvr_transfer_function_mapping(const cvr_transfer_function *tf,
                                    const cvr_volume *volume, float *scale,
                                    float *bias);
 
+/* Host functions built for several x86 instruction sets, the best picked
+ * when the library loads (GCC's target_clones). GCC only, and not under a
+ * sanitizer: the clones' resolver runs while the library is relocated,
+ * before a sanitizer's runtime is up, and clang's sanitized builds crashed
+ * there. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) &&       \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#  define CVR_TARGET_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
+#else
+#  define CVR_TARGET_CLONES(...)
+#endif
+
+/* What an upload reads and reports (volume.c to the backends). */
+typedef struct cvr_upload {
+  cvr_scalar_type type; /* of data */
+  const void *data;     /* the volume's dims and components, x fastest */
+  double *range;        /* widened by the values (cvr_range_init), or NULL */
+  cvr_progress_callback progress; /* the fraction done, or NULL */
+  void *progress_user;
+  int threads; /* host threads for conversion and copies */
+} cvr_upload;
+
 /* volume.c: the value a texture unit returns per unit of the stored type
  * (1/255 for uint8, 1/32767 for int16, 1 for float). */
 double cvr_stored_type_normalization(cvr_scalar_type stored_type);

@@ -1,9 +1,13 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
 /* Volumes: validation, the stored representation, and range. */
+#define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#  include <sys/mman.h>
+#endif
 
 #include "cuda_backend.h"
 #include "volume_convert.h"
@@ -26,6 +30,12 @@ size_t cvr_scalar_type_size(cvr_scalar_type type) {
   case CVR_FLOAT64: return 8;
   }
   return 0;
+}
+
+static const char *type_name(cvr_scalar_type type) {
+  static const char *const names[] = {"int8", "uint8", "int16", "uint16",
+                                      "int32", "uint32", "float32", "float64"};
+  return (unsigned)type < sizeof names / sizeof *names ? names[type] : "unknown type";
 }
 
 double cvr_stored_type_normalization(cvr_scalar_type stored_type) {
@@ -78,6 +88,58 @@ static cvr_status validate(cvr_context *ctx, const cvr_volume_desc *d) {
   return CVR_OK;
 }
 
+/* The upload of desc's scalars into a volume of ctx, widening range. */
+static cvr_upload upload_of(const cvr_context *ctx, const cvr_volume_desc *desc, double range[2]) {
+  cvr_upload u;
+  u.type = desc->type;
+  u.data = desc->data;
+  u.range = range;
+  u.progress = desc->progress;
+  u.progress_user = desc->progress_user;
+  u.threads = ctx->cpu_threads;
+  return u;
+}
+
+static size_t value_count(const cvr_volume *v) {
+  return (size_t)v->dims[0] * v->dims[1] * v->dims[2] * v->components;
+}
+
+/* The CPU backend's copy, converted into host_data in chunks of 64 Mi
+ * values (progress between them). */
+static void cpu_store(cvr_volume *v, const cvr_upload *u) {
+  const size_t count = value_count(v), chunk = (size_t)64 << 20;
+  const size_t in = cvr_scalar_type_size(u->type), out = cvr_scalar_type_size(v->stored_type);
+  for (size_t b = 0; b < count; b += chunk) {
+    const size_t n = count - b < chunk ? count - b : chunk;
+    cvr_convert_range(u->type, (const char *)u->data + b * in, n, (char *)v->host_data + b * out,
+                      u->range, u->threads);
+    if (u->progress) u->progress((double)(b + n) / (double)count, u->progress_user);
+  }
+}
+
+/* The CPU backend's copy: in 2 MiB pages where the system gives them
+ * (transparent huge pages on request), so that writing it faults 512 times
+ * fewer and the renderer's scattered reads miss the TLB less. */
+static void *host_copy_alloc(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t huge = (size_t)2 << 20;
+  if (bytes >= 2 * huge) {
+    void *p = NULL;
+    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* (advice: without it, 4 KiB pages) */
+    return p;
+  }
+#endif
+  return malloc(bytes);
+}
+
+static void take_geometry(cvr_volume *v, const cvr_volume_desc *desc) {
+  v->cell_data = desc->cell_data != 0;
+  memcpy(v->spacing, desc->spacing, sizeof v->spacing);
+  memcpy(v->origin, desc->origin, sizeof v->origin);
+  memcpy(v->direction, desc->direction, sizeof v->direction);
+}
+
 cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_volume **out) {
   if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_volume_create: ctx is NULL");
   if (!desc || !out)
@@ -92,32 +154,61 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   v->type = desc->type;
   v->stored_type = cvr_stored_type(desc->type);
   memcpy(v->dims, desc->dims, sizeof v->dims);
-  v->cell_data = desc->cell_data != 0;
-  memcpy(v->spacing, desc->spacing, sizeof v->spacing);
-  memcpy(v->origin, desc->origin, sizeof v->origin);
-  memcpy(v->direction, desc->direction, sizeof v->direction);
+  take_geometry(v, desc);
   v->components = desc->components > 1 ? desc->components : 1;
-  /* scalars: every component of every voxel */
-  const size_t count = (size_t)desc->dims[0] * desc->dims[1] * desc->dims[2] * v->components;
-  cvr_scalar_range(desc->type, desc->data, count, v->range);
-
+  cvr_range_init(v->range); /* over every component of every voxel, found as they are copied */
+  const cvr_upload u = upload_of(ctx, desc, v->range);
   if (ctx->backend == CVR_BACKEND_CUDA) {
-    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, desc->data);
+    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, &u);
   } else {
-    const size_t bytes = count * cvr_scalar_type_size(v->stored_type);
-    v->host_data = malloc(bytes);
+    const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
+    v->host_data = host_copy_alloc(bytes);
     if (!v->host_data)
       st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
                     bytes);
     else
-      cvr_convert_to_stored(desc->type, desc->data, count, v->host_data);
+      cpu_store(v, &u);
   }
   if (st != CVR_OK) {
     free(v->host_data);
     free(v);
     return st;
   }
+  cvr_range_finish(v->range);
   *out = v;
+  return CVR_OK;
+}
+
+cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
+  if (!volume || !desc)
+    return cvr_fail(volume ? volume->ctx : NULL, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_volume_update: volume or desc is NULL");
+  cvr_context *ctx = volume->ctx;
+  cvr_status st = validate(ctx, desc);
+  if (st != CVR_OK) return st;
+  const int components = desc->components > 1 ? desc->components : 1;
+  if (desc->type != volume->type || components != volume->components ||
+      memcmp(desc->dims, volume->dims, sizeof volume->dims) != 0)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_volume_update: %d x %d x %d %s of %d components for a volume of %d x %d "
+                    "x %d %s of %d: create a new volume for other dimensions, type or components",
+                    desc->dims[0], desc->dims[1], desc->dims[2], type_name(desc->type),
+                    components, volume->dims[0], volume->dims[1], volume->dims[2],
+                    type_name(volume->type), volume->components);
+  double range[2];
+  cvr_range_init(range);
+  const cvr_upload u = upload_of(ctx, desc, range);
+  if (ctx->backend == CVR_BACKEND_CUDA) {
+    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_update") : cvr_cuda_volume_update(ctx, volume, &u);
+  } else {
+    cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
+    cpu_store(volume, &u);
+  }
+  if (st != CVR_OK) return st;
+  take_geometry(volume, desc);
+  cvr_range_finish(range);
+  volume->range[0] = range[0];
+  volume->range[1] = range[1];
   return CVR_OK;
 }
 

@@ -1,9 +1,15 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "parallel.h"
 #include "volume_convert.h"
+
+#ifdef __SSE2__
+#  include <emmintrin.h>
+#endif
 
 cvr_scalar_type cvr_stored_type(cvr_scalar_type type) {
   switch (type) {
@@ -12,46 +18,171 @@ cvr_scalar_type cvr_stored_type(cvr_scalar_type type) {
   }
 }
 
-#define CONVERT_TO_FLOAT(T)                                                                        \
-  do {                                                                                             \
-    const T *s = (const T *)src;                                                                   \
-    float *d = (float *)dst;                                                                       \
-    for (size_t i = 0; i < count; ++i) d[i] = (float)s[i];                                         \
-  } while (0)
+/* One pass over the scalars: min and max in the source type (NaN fails
+ * both comparisons, so it is ignored), each value copied as stored type S
+ * when dst is given. The compiler vectorizes the integer loops (AVX2 where
+ * the machine has it); it keeps float comparisons scalar, as they differ
+ * from min and max instructions on signed zeros, which a range does not
+ * care about: on x86 the float loops are written with SSE2's (same NaN
+ * rule: min(x, lo) is lo when x is NaN). */
+#define CONVERT_RANGE(name, T, S, LO, HI)                                                          \
+  CVR_TARGET_CLONES("avx2", "default")                                                             \
+  static void name(const void *src, size_t count, void *dst, double range[2]) {                    \
+    const T *restrict s = (const T *)src;                                                          \
+    T lo = LO, hi = HI;                                                                            \
+    if (dst) {                                                                                     \
+      S *restrict d = (S *)dst;                                                                    \
+      for (size_t i = 0; i < count; ++i) {                                                         \
+        const T x = s[i];                                                                          \
+        d[i] = (S)x;                                                                               \
+        lo = x < lo ? x : lo;                                                                      \
+        hi = x > hi ? x : hi;                                                                      \
+      }                                                                                            \
+    } else {                                                                                       \
+      for (size_t i = 0; i < count; ++i) {                                                         \
+        const T x = s[i];                                                                          \
+        lo = x < lo ? x : lo;                                                                      \
+        hi = x > hi ? x : hi;                                                                      \
+      }                                                                                            \
+    }                                                                                              \
+    if (count && (double)lo < range[0]) range[0] = (double)lo;                                     \
+    if (count && (double)hi > range[1]) range[1] = (double)hi;                                     \
+  }
+CONVERT_RANGE(convert_range_i8, int8_t, int8_t, INT8_MAX, INT8_MIN)
+CONVERT_RANGE(convert_range_u8, uint8_t, uint8_t, UINT8_MAX, 0)
+CONVERT_RANGE(convert_range_i16, int16_t, int16_t, INT16_MAX, INT16_MIN)
+CONVERT_RANGE(convert_range_u16, uint16_t, uint16_t, UINT16_MAX, 0)
+CONVERT_RANGE(convert_range_i32, int32_t, float, INT32_MAX, INT32_MIN)
+CONVERT_RANGE(convert_range_u32, uint32_t, float, UINT32_MAX, 0)
+#ifdef __SSE2__
+static void convert_range_f32(const void *src, size_t count, void *dst, double range[2]) {
+  const float *restrict s = (const float *)src;
+  float *restrict d = (float *)dst;
+  __m128 lo = _mm_set1_ps(INFINITY), hi = _mm_set1_ps(-INFINITY);
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const __m128 x = _mm_loadu_ps(s + i);
+    if (d) _mm_storeu_ps(d + i, x);
+    lo = _mm_min_ps(x, lo);
+    hi = _mm_max_ps(x, hi);
+  }
+  float l[4], h[4];
+  _mm_storeu_ps(l, lo);
+  _mm_storeu_ps(h, hi);
+  for (int k = 1; k < 4; ++k) {
+    l[0] = l[k] < l[0] ? l[k] : l[0];
+    h[0] = h[k] > h[0] ? h[k] : h[0];
+  }
+  for (; i < count; ++i) {
+    const float x = s[i];
+    if (d) d[i] = x;
+    l[0] = x < l[0] ? x : l[0];
+    h[0] = x > h[0] ? x : h[0];
+  }
+  if ((double)l[0] < range[0]) range[0] = (double)l[0];
+  if ((double)h[0] > range[1]) range[1] = (double)h[0];
+}
 
-void cvr_convert_to_stored(cvr_scalar_type type, const void *src, size_t count, void *dst) {
+static void convert_range_f64(const void *src, size_t count, void *dst, double range[2]) {
+  const double *restrict s = (const double *)src;
+  float *restrict d = (float *)dst;
+  __m128d lo = _mm_set1_pd(INFINITY), hi = _mm_set1_pd(-INFINITY);
+  size_t i = 0;
+  for (; i + 2 <= count; i += 2) {
+    const __m128d x = _mm_loadu_pd(s + i);
+    if (d) _mm_storel_pi((__m64 *)(d + i), _mm_cvtpd_ps(x));
+    lo = _mm_min_pd(x, lo);
+    hi = _mm_max_pd(x, hi);
+  }
+  double l[2], h[2];
+  _mm_storeu_pd(l, lo);
+  _mm_storeu_pd(h, hi);
+  l[0] = l[1] < l[0] ? l[1] : l[0];
+  h[0] = h[1] > h[0] ? h[1] : h[0];
+  for (; i < count; ++i) {
+    const double x = s[i];
+    if (d) d[i] = (float)x;
+    l[0] = x < l[0] ? x : l[0];
+    h[0] = x > h[0] ? x : h[0];
+  }
+  if (l[0] < range[0]) range[0] = l[0];
+  if (h[0] > range[1]) range[1] = h[0];
+}
+#else
+CONVERT_RANGE(convert_range_f32, float, float, INFINITY, -INFINITY)
+CONVERT_RANGE(convert_range_f64, double, float, INFINITY, -INFINITY)
+#endif
+
+typedef void (*convert_range_fn)(const void *src, size_t count, void *dst, double range[2]);
+
+static convert_range_fn convert_range_for(cvr_scalar_type type) {
   switch (type) {
-  case CVR_INT32: CONVERT_TO_FLOAT(int32_t); break;
-  case CVR_UINT32: CONVERT_TO_FLOAT(uint32_t); break;
-  case CVR_FLOAT64: CONVERT_TO_FLOAT(double); break;
-  default: memcpy(dst, src, count * cvr_scalar_type_size(type)); break;
+  case CVR_INT8: return convert_range_i8;
+  case CVR_UINT8: return convert_range_u8;
+  case CVR_INT16: return convert_range_i16;
+  case CVR_UINT16: return convert_range_u16;
+  case CVR_INT32: return convert_range_i32;
+  case CVR_UINT32: return convert_range_u32;
+  case CVR_FLOAT32: return convert_range_f32;
+  case CVR_FLOAT64: return convert_range_f64;
+  }
+  return NULL;
+}
+
+typedef struct convert_job {
+  convert_range_fn fn;
+  const char *src;
+  char *dst;
+  size_t in_size, out_size;
+  double range[CVR_PARALLEL_MAX_PARTS][2];
+} convert_job;
+
+static void convert_part(void *arg, int part, size_t begin, size_t end) {
+  convert_job *j = (convert_job *)arg;
+  j->range[part][0] = INFINITY;
+  j->range[part][1] = -INFINITY;
+  j->fn(j->src + begin * j->in_size, end - begin, j->dst ? j->dst + begin * j->out_size : NULL,
+        j->range[part]);
+}
+
+void cvr_range_init(double range[2]) {
+  range[0] = INFINITY;
+  range[1] = -INFINITY;
+}
+
+void cvr_range_finish(double range[2]) {
+  if (range[0] > range[1]) range[0] = range[1] = 0.0;
+}
+
+void cvr_convert_range(cvr_scalar_type type, const void *src, size_t count, void *dst,
+                       double range[2], int threads) {
+  convert_job job;
+  job.fn = convert_range_for(type);
+  job.src = (const char *)src;
+  job.dst = (char *)dst;
+  job.in_size = cvr_scalar_type_size(type);
+  job.out_size = cvr_scalar_type_size(cvr_stored_type(type));
+  /* parts of at least 1 MiB: a thread's start costs about as much as
+   * copying 100 KiB */
+  const int parts = cvr_parallel_for(threads, count, 64, ((size_t)1 << 20) / job.in_size,
+                                     convert_part, &job);
+  for (int p = 0; range && p < parts; ++p) {
+    if (job.range[p][0] < range[0]) range[0] = job.range[p][0];
+    if (job.range[p][1] > range[1]) range[1] = job.range[p][1];
   }
 }
 
-#define RANGE_OF(T)                                                                                \
-  do {                                                                                             \
-    const T *s = (const T *)data;                                                                  \
-    for (size_t i = 0; i < count; ++i) {                                                           \
-      const double v = (double)s[i];                                                               \
-      if (v != v) continue;                                                                        \
-      if (v < lo) lo = v;                                                                          \
-      if (v > hi) hi = v;                                                                          \
-    }                                                                                              \
-  } while (0)
+typedef struct copy_job {
+  char *dst;
+  const char *src;
+} copy_job;
 
-void cvr_scalar_range(cvr_scalar_type type, const void *data, size_t count, double range[2]) {
-  double lo = INFINITY, hi = -INFINITY;
-  switch (type) {
-  case CVR_INT8: RANGE_OF(int8_t); break;
-  case CVR_UINT8: RANGE_OF(uint8_t); break;
-  case CVR_INT16: RANGE_OF(int16_t); break;
-  case CVR_UINT16: RANGE_OF(uint16_t); break;
-  case CVR_INT32: RANGE_OF(int32_t); break;
-  case CVR_UINT32: RANGE_OF(uint32_t); break;
-  case CVR_FLOAT32: RANGE_OF(float); break;
-  case CVR_FLOAT64: RANGE_OF(double); break;
-  }
-  if (lo > hi) lo = hi = 0.0;
-  range[0] = lo;
-  range[1] = hi;
+static void copy_part(void *arg, int part, size_t begin, size_t end) {
+  const copy_job *j = (const copy_job *)arg;
+  memcpy(j->dst + begin, j->src + begin, end - begin);
+}
+
+void cvr_copy_parallel(void *dst, const void *src, size_t bytes, int threads) {
+  copy_job job = {(char *)dst, (const char *)src};
+  cvr_parallel_for(threads, bytes, 64, (size_t)1 << 20, copy_part, &job);
 }

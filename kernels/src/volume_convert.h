@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Scalar conversions between what the caller gives and what the renderers
  * sample: 8- and 16-bit integers are kept as they are (textures filter them
- * as normalized values), wider integers and doubles become float32. */
+ * as normalized values), wider integers and doubles become float32. The
+ * range is found in the same pass, on several threads, so that an upload
+ * reads the caller's scalars once. */
 #ifndef CVR_VOLUME_CONVERT_H
 #define CVR_VOLUME_CONVERT_H
 
@@ -16,10 +18,20 @@ extern "C" {
 #define CVR_VOLUME_MAX_DIM 16384
 
 cvr_scalar_type cvr_stored_type(cvr_scalar_type type);
-/* Copies count scalars of type from src into dst as cvr_stored_type(type). */
-void cvr_convert_to_stored(cvr_scalar_type type, const void *src, size_t count, void *dst);
-/* Min and max, NaN ignored; [0, 0] when no value is a number. */
-void cvr_scalar_range(cvr_scalar_type type, const void *data, size_t count, double range[2]);
+
+/* A range to widen: [+inf, -inf]. */
+void cvr_range_init(double range[2]);
+/* [0, 0] when no value widened it (none, or all NaN). */
+void cvr_range_finish(double range[2]);
+
+/* Copies count scalars of type from src into dst as cvr_stored_type(type)
+ * (dst NULL: no copy) and widens range (NULL: none) by their min and max,
+ * NaN ignored; on up to `threads` threads. */
+void cvr_convert_range(cvr_scalar_type type, const void *src, size_t count, void *dst,
+                       double range[2], int threads);
+
+/* memcpy on up to `threads` threads. */
+void cvr_copy_parallel(void *dst, const void *src, size_t bytes, int threads);
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,8 @@ public:
     vtkDataArray* YAxis = nullptr;           // the 2D function's y axis, component 1
     double AxisRanges[2][2] = {};            // with YAxis: both axes' ranges
     vtkMTimeType Time = 0;
+    cvr_scalar_type Type = CVR_UINT8; // as uploaded
+    int Dims[3] = { 0, 0, 0 };
   };
   std::vector<BlockVolume> Blocks;
   // the blocks' components, and each one's range over every block; YAxis:
@@ -127,6 +129,7 @@ public:
   vtkTypeUInt64 MaskOnUpload = 0; // the volume upload (VolumeUploads) it was set on; 0: none
 
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
+  vtkTypeUInt64 VolumeUpdates = 0; // of VolumeUploads, those written over the copy there was
   std::vector<float> Color, Depth, OpaqueDepth;
   std::vector<float> ViewportDepth; // the viewport's, when the image is another size
   // a rectilinear input with evenly spaced coordinates, as an image
@@ -272,6 +275,14 @@ static int TuningProgress(double fraction, void* user)
   auto* self = static_cast<vtkCudaVolumeMapper*>(user);
   self->UpdateProgress(fraction);
   return self->GetAbortExecute() ? 1 : 0;
+}
+
+// A volume upload's progress, as the mapper's ProgressEvent (an upload is
+// whole or not at all: AbortExecute does not stop it).
+static int UploadProgress(double fraction, void* user)
+{
+  static_cast<vtkCudaVolumeMapper*>(user)->UpdateProgress(fraction);
+  return 0;
 }
 
 // vtkVolumeMapper's blend mode as the library's; false for those it lacks.
@@ -678,7 +689,6 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       block.VectorComponent != vectorComponent || block.YAxis != yAxis)
     {
       in.TransferFunction.reset(); // its range follows the data
-      block = vtkInternals::BlockVolume();
       vtkCudaVolumeConversion::VolumeInput input;
       std::string error;
       if (!vtkCudaVolumeConversion::DescribeVolume(
@@ -695,18 +705,35 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
                                                                                << error);
         return false;
       }
-      cvr_volume* volume = nullptr;
-      if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
+      input.Desc.progress = UploadProgress;
+      input.Desc.progress_user = this;
+      // new values of the same shape go over the copy there is (its device
+      // memory and layout kept); anything else makes a new volume
+      const bool inPlace = block.Volume && block.CellFlag == cellFlag &&
+        block.VectorMode == vectorMode && block.VectorComponent == vectorComponent &&
+        (block.YAxis != nullptr) == (yAxis != nullptr) && block.Type == input.Desc.type &&
+        block.Components == input.Desc.components &&
+        std::equal(block.Dims, block.Dims + 3, input.Desc.dims) &&
+        cvr_volume_update(block.Volume.get(), &input.Desc) == CVR_OK;
+      if (!inPlace)
       {
-        if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+        block = vtkInternals::BlockVolume();
+        cvr_volume* volume = nullptr;
+        if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
         {
-          cvrSayError(
-            "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+          if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+          {
+            cvrSayError(
+              "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+          }
+          return false;
         }
-        return false;
+        block.Volume.reset(volume);
       }
-      block.Volume.reset(volume);
       ++in.VolumeUploads;
+      in.VolumeUpdates += inPlace ? 1 : 0;
+      block.Type = input.Desc.type;
+      std::copy(input.Desc.dims, input.Desc.dims + 3, block.Dims);
       block.Scalars = scalars;
       block.Image = image;
       block.CellFlag = cellFlag;
@@ -1529,6 +1556,11 @@ void vtkCudaVolumeMapper::GetReductionRatio(double ratio[3])
 vtkTypeUInt64 vtkCudaVolumeMapper::GetVolumeUploadCount()
 {
   return this->Internals->VolumeUploads;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetVolumeUpdateCount()
+{
+  return this->Internals->VolumeUpdates;
 }
 
 vtkTypeUInt64 vtkCudaVolumeMapper::GetTransferFunctionUploadCount()

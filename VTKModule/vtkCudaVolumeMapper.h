@@ -298,9 +298,14 @@ public:
   /**
    * How often the volume and the transfer function went to the backend since
    * this mapper was made: the volume when its image, array or data change,
-   * the transfer function when the property or its functions change.
+   * the transfer function when the property or its functions change. Of the
+   * volume uploads, the updates were new values of the same type and
+   * dimensions, written over the copy there was (cvr_volume_update: no
+   * allocation, the memory layout kept). Uploads report their progress as
+   * the mapper's ProgressEvent.
    */
   vtkTypeUInt64 GetVolumeUploadCount();
+  vtkTypeUInt64 GetVolumeUpdateCount();
   vtkTypeUInt64 GetTransferFunctionUploadCount();
   ///@}
 

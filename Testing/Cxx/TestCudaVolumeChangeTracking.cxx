@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
 // What the mapper sends to the backend, and when: the volume once until its
-// data change, the transfer function once until the property changes, never
-// on camera moves. With the CUDA backend forced, IsRenderSupported says
+// data change (then over the copy there is, its progress reported), the
+// transfer function once until the property changes, never on camera moves. With the CUDA backend forced, IsRenderSupported says
 // whether a device is there, so vtkSmartVolumeMapper can fall back.
 #include "cvrTestScene.h"
+#include "vtkCallbackCommand.h"
 #include "vtkDataArray.h"
 #include "vtkPiecewiseFunction.h"
 #include "vtkPointData.h"
@@ -48,9 +49,28 @@ int TestCudaVolumeChangeTracking(int argc, char* argv[])
   scene.Property->SetInterpolationTypeToNearest(); // a property change: the table is rebuilt
   scene.Window->Render();
   expect("interpolation changed", 1, 3);
+  // new values of the same shape go over the copy there is, and the upload
+  // reports its progress
+  struct Progress
+  {
+    int Events = 0;
+    double Last = 0.0;
+  } progress;
+  vtkNew<vtkCallbackCommand> onProgress;
+  onProgress->SetClientData(&progress);
+  onProgress->SetCallback([](vtkObject*, unsigned long, void* client, void* call) {
+    auto* p = static_cast<Progress*>(client);
+    ++p->Events;
+    p->Last = *static_cast<double*>(call);
+  });
+  scene.Mapper->AddObserver(vtkCommand::ProgressEvent, onProgress);
   image->GetPointData()->GetScalars()->Modified();
   scene.Window->Render();
   expect("data modified", 2, 4);
+  std::cout << "updates in place: " << scene.Mapper->GetVolumeUpdateCount() << "; progress events "
+            << progress.Events << ", the last at " << progress.Last << "\n";
+  ok &= scene.Mapper->GetVolumeUpdateCount() == 1 && progress.Events >= 1 && progress.Last == 1.0;
+  scene.Mapper->RemoveObserver(onProgress);
 
   const int saved = scene.Mapper->GetBackend();
   scene.Mapper->SetBackend(vtkCudaVolumeMapper::BACKEND_CUDA);

@@ -5,7 +5,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|launch|empty|wang2|ncuwarp]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|launch|empty|wang2|ncuwarp|upload]...
 #     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
 #      CVR_SANITIZE_TIMEOUT limiting each run, 300 s by default;
@@ -33,6 +33,8 @@
 #      them) at 1024^3 and 2048^3; sass the library's machine code;
 #      wang2 Wang et al.'s Table 2 (wang_table2.py); ncuwarp ncu's sections for
 #      warp marching and the standard kernel beside the lean ones at 2048^3;
+#      upload the time to first image, cvr-upload-bench (CVR_UPLOAD_ARGS its
+#      arguments) and upload_table.py's table;
 #      egl whether OpenGL gets a context on the GPU without a display: the
 #      NVIDIA libraries present, and egl-probe through the machine's EGL and
 #      through glvnd's carried one)
@@ -357,6 +359,14 @@ if [[ " $steps " == *" launch "* ]]; then
     note "launch timing ${us} us rc=$?"
   done
   grep '"mode"' "$out/launch-timing.jsonl" | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" upload "* ]]; then
+  # time to first image: uploads of 512^3 .. 2048^3 against the copy rates
+  "$pack/bin/cvr-upload-bench" ${CVR_UPLOAD_ARGS:---sizes 512,1024,2048} --out "$out/upload.jsonl" \
+    2>"$out/upload.err"
+  note "upload bench rc=$?"
+  python3 "$root/tools/bench/upload_table.py" "$out/upload.jsonl" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" wang2 "* ]]; then

@@ -139,11 +139,13 @@ int main(int argc, char **argv) {
           return 2;
         }
     } else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--threads") && v) o.cpu_threads = atoi(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
     else {
       fprintf(stderr, "usage: cvr-upload-bench [--sizes N,...] [--types uint8,int16,float32] "
-                      "[--repeats K] [--backend cuda|cpu] [--out FILE]\n");
+                      "[--repeats K] [--threads T (host threads; 0: one per core)] "
+                      "[--backend cuda|cpu] [--out FILE]\n");
       return 2;
     }
   }
@@ -156,8 +158,8 @@ int main(int argc, char **argv) {
     return o.backend == CVR_BACKEND_CUDA ? 125 : 1;
   }
   cvr_tools_write_meta(out, cvr_context_description(ctx), CVR_GIT_COMMIT, argc, argv);
-  fprintf(out, "{\"bench\":\"context\",\"ms\":%.1f,\"cpu_threads\":%ld}\n", (now_s() - c0) * 1e3,
-          sysconf(_SC_NPROCESSORS_ONLN));
+  fprintf(out, "{\"bench\":\"context\",\"ms\":%.1f,\"cores\":%ld,\"threads\":%d}\n",
+          (now_s() - c0) * 1e3, sysconf(_SC_NPROCESSORS_ONLN), o.cpu_threads);
   float table[4 * 256];
   cvr_tools_ramp_tf(table, 256, 0.0, 255.0, 0.0, 255.0, 0.05f);
   int rc = 0;

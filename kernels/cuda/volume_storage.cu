@@ -336,7 +336,7 @@ cvr_status cvr_cuda_storage_prepare(cvr_context *ctx, cvr_volume *volume,
   /* through host memory, so that the device never holds two copies */
   const size_t bytes = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *
                        cvr_scalar_type_size(volume->stored_type);
-  void *host = malloc(bytes);
+  void *host = cvr_alloc_volume_copy(bytes);
   if (!host)
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
                     "volume: %.1f MiB of host memory needed to change its layout",

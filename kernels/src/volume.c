@@ -1,13 +1,9 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
 /* Volumes: validation, the stored representation, and range. */
-#define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#  include <sys/mman.h>
-#endif
 
 #include "cuda_backend.h"
 #include "volume_convert.h"
@@ -117,22 +113,6 @@ static void cpu_store(cvr_volume *v, const cvr_upload *u) {
   }
 }
 
-/* The CPU backend's copy: in 2 MiB pages where the system gives them
- * (transparent huge pages on request), so that writing it faults 512 times
- * fewer and the renderer's scattered reads miss the TLB less. */
-static void *host_copy_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const size_t huge = (size_t)2 << 20;
-  if (bytes >= 2 * huge) {
-    void *p = NULL;
-    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
-    madvise(p, bytes, MADV_HUGEPAGE); /* (advice: without it, 4 KiB pages) */
-    return p;
-  }
-#endif
-  return malloc(bytes);
-}
-
 static void take_geometry(cvr_volume *v, const cvr_volume_desc *desc) {
   v->cell_data = desc->cell_data != 0;
   memcpy(v->spacing, desc->spacing, sizeof v->spacing);
@@ -162,7 +142,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
     st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, &u);
   } else {
     const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
-    v->host_data = host_copy_alloc(bytes);
+    v->host_data = cvr_alloc_volume_copy(bytes);
     if (!v->host_data)
       st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
                     bytes);

@@ -1,8 +1,13 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
+#define _DEFAULT_SOURCE /* madvise, posix_memalign */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#  include <sys/mman.h>
+#endif
 
 #include "parallel.h"
 #include "volume_convert.h"
@@ -185,4 +190,17 @@ static void copy_part(void *arg, int part, size_t begin, size_t end) {
 void cvr_copy_parallel(void *dst, const void *src, size_t bytes, int threads) {
   copy_job job = {(char *)dst, (const char *)src};
   cvr_parallel_for(threads, bytes, 64, (size_t)1 << 20, copy_part, &job);
+}
+
+void *cvr_alloc_volume_copy(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t huge = (size_t)2 << 20;
+  if (bytes >= 2 * huge) {
+    void *p = NULL;
+    if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE); /* (advice: without it, 4 KiB pages) */
+    return p;
+  }
+#endif
+  return malloc(bytes);
 }

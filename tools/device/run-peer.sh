@@ -4,13 +4,16 @@
 # Runs on the GPU machine, from the repo root, over pack-peer.sh's archive
 # (carry .device-peer): cvr-peer-bench with OpenGL on the GPU through EGL.
 #
-#   run-peer.sh OUT [peers|images|threads|volumes]...   (default: peers images threads)
+#   run-peer.sh OUT [peers|images|threads|volumes|first]...   (default: peers images threads)
 #     peers    every mapper on real data at 1024^2: bonsai, the cranium CT,
 #              bonsai shaded, bonsai around an opaque sphere (depth read)
 #     images   time per frame against image size, 256^2 .. 2048^2 (bonsai)
 #     threads  the CPU mappers against thread count (bonsai, 512^2)
 #     volumes  time per frame against volume size: cubes of 64^3 .. 2048^3
 #              resampled from bonsai (CPU mappers up to 512^3), 1024^2
+#     first    time to first image and the host memory it adds: ours (standard,
+#              auto) and VTK's OpenGL mapper on bonsai resampled to 1024^3 and
+#              2048^3 (CVR_PEER_FIRST_SIZES)
 # Environment: CVR_PEER_FRAMES (90), CVR_PEER_VOLUME_SIZES (64 .. 2048),
 # CVR_PEER_GPU_MAPPERS (auto,standard,standard-host,opengl: the first one waits
 # for VTK's range of a new array), CVR_PEER_TIMEOUT (300 s per program run).
@@ -73,6 +76,16 @@ for step in $steps; do
         mappers=$gpu
         [ "$n" -le 512 ] && mappers=$gpu,$cpu
         bench volumes "${bonsai[@]}" --resample "$n" --size 1024 --mappers "$mappers" --budget 8
+      done
+      ;;
+    first)
+      # time to first image through the mapper (a new mapper each, the
+      # volume resampled once per run): ours, then VTK's OpenGL mapper alone
+      # (minutes at 2048^3: its own run, so that ours are measured whatever)
+      for n in ${CVR_PEER_FIRST_SIZES:-1024 2048}; do
+        bench first "${bonsai[@]}" --resample "$n" --size 1024 --mappers standard,auto --frames 3 --budget 5
+        CVR_PEER_TIMEOUT=${CVR_PEER_OPENGL_TIMEOUT:-240} \
+          bench first "${bonsai[@]}" --resample "$n" --size 1024 --mappers opengl --frames 2 --budget 5
       done
       ;;
     *) note "unknown step $step" ;;

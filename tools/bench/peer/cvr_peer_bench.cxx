@@ -79,6 +79,35 @@ struct Options
     "opengl", "cpu", "fixed-point" };
 };
 
+// Peak resident memory since the last reset (Linux: VmHWM, reset through
+// clear_refs), in bytes; 0 where the system does not say.
+double PeakMemory()
+{
+  double kb = 0.0;
+  if (FILE* f = std::fopen("/proc/self/status", "r"))
+  {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+    {
+      if (!std::strncmp(line, "VmHWM:", 6))
+      {
+        kb = std::atof(line + 6);
+      }
+    }
+    std::fclose(f);
+  }
+  return kb * 1024.0;
+}
+
+void ResetPeakMemory()
+{
+  if (FILE* f = std::fopen("/proc/self/clear_refs", "w"))
+  {
+    std::fputs("5", f);
+    std::fclose(f);
+  }
+}
+
 void Usage()
 {
   std::printf(
@@ -562,10 +591,14 @@ int main(int argc, char** argv)
       renderer->ResetCamera(); // keeps the direction, fits the volume
     };
     setView(0);
+    ResetPeakMemory();
+    const double baseBytes = PeakMemory();
     double start = NowMs();
     window->Render();
     glFinish();
     const double firstMs = NowMs() - start;
+    // host memory the first frame added at its peak (the input is resident)
+    const double firstPeakGiB = (PeakMemory() - baseBytes) / 1073741824.0;
     const double firstUploadMs = ours ? ours->GetLastUploadTimeMs() : 0.0;
     if (ours && ours->GetLastConfiguration()[0] == '\0')
     {
@@ -656,11 +689,13 @@ int main(int argc, char** argv)
     std::fprintf(out,
       "{\"bench\":\"peer\",\"volume\":\"%s\",\"source\":\"%s\",\"dims\":[%d,%d,%d],"
       "\"type\":\"%s\",\"image\":%d,\"shade\":%s,\"opaque\":%s,\"sample_distance\":%g,\"mapper\":\"%s\","
-      "\"description\":\"%s\",\"threads\":%d,\"first_frame_ms\":%.3f,\"frames\":%d,"
+      "\"description\":\"%s\",\"threads\":%d,\"first_frame_ms\":%.3f,"
+      "\"first_frame_peak_host_gib\":%.3f,\"input_gib\":%.3f,\"frames\":%d,"
       "\"median_ms\":%.3f,\"p95_ms\":%.3f,\"frame_ms\":%s",
       name.c_str(), source.c_str(), dims[0], dims[1], dims[2], typeName, o.Size,
       o.Shade ? "true" : "false", o.Opaque ? "true" : "false", dt, mapperName.c_str(), Escaped(description).c_str(), o.Threads,
-      firstMs, frames, median, Percentile(frameMs, 0.95), JsonList(frameMs).c_str());
+      firstMs, firstPeakGiB, image->GetPointData()->GetScalars()->GetActualMemorySize() / 1048576.0,
+      frames, median, Percentile(frameMs, 0.95), JsonList(frameMs).c_str());
     if (ours)
     {
       std::fprintf(out,

@@ -16,7 +16,7 @@
  * it, and a voxel is moved only when it belongs to its tile's quarter. The
  * layout's accessor does the reading and writing, so the same kernel turns
  * the texture's array (through a surface) and both global-memory layouts.
- * Blocks of whole tiles move 4 bytes a thread access (rotate_tiles_vector). */
+ * Blocks of whole tiles move 8 bytes a thread access (rotate_tiles_vector). */
 #include "volume_sampler.cuh"
 
 /* The quarter turn in the plane (a, b): (a, b) -> (N - 1 - b, a). Voxel g
@@ -30,15 +30,32 @@ __device__ __forceinline__ bool in_quarter(int a, int b, int n, int q) {
   return a < (n + 1) / 2 && b < n / 2;
 }
 
-/* Voxels of type T in one 4-byte access along x (the vector path). */
+/* The vector path's accesses along x: CVR_ROTATION_ACCESS_BYTES bytes, the
+ * voxels of type T they hold, and the word type that moves them; and the
+ * reads each thread has in flight. On an H100, 8-byte accesses turned
+ * 1024^3 and 2048^3 uint8 through a surface at 80% of a device copy, 4- and
+ * 16-byte ones at 73% and 76-77%, 16 reads in flight no faster than 8
+ * (tools/bench/results/2026-11-27-h100-upload-rotation). */
+#ifndef CVR_ROTATION_ACCESS_BYTES
+#define CVR_ROTATION_ACCESS_BYTES 8
+#endif
+#ifndef CVR_ROTATION_UNROLL
+#define CVR_ROTATION_UNROLL 8
+#endif
+template <int BYTES> struct cvr_rotation_word;
+template <> struct cvr_rotation_word<4> { typedef unsigned type; };
+template <> struct cvr_rotation_word<8> { typedef uint2 type; };
+template <> struct cvr_rotation_word<16> { typedef uint4 type; };
 template <typename T>
 struct cvr_rotation_vector {
-  static constexpr int voxels = 4 / (int)sizeof(T);
+  static constexpr int bytes = CVR_ROTATION_ACCESS_BYTES;
+  static constexpr int voxels = bytes / (int)sizeof(T);
+  typedef typename cvr_rotation_word<bytes>::type word;
 };
 
 /* The vector path of a block whose four tiles lie whole inside the volume
- * and their quarters (most blocks): 4-byte accesses along x, 32 voxels of a
- * uint8 volume a warp instruction instead of 32 bytes, and no per-voxel
+ * and their quarters (most blocks): 8-byte accesses along x, 256 voxels of a
+ * uint8 volume a warp instruction instead of 32, and no per-voxel
  * bounds or quarter checks; the turn is a gather of a column of the tile in
  * shared memory, whose rows are padded to an odd number of words so that a
  * warp's column reads fall in distinct banks. */
@@ -47,7 +64,9 @@ template <typename Access, typename T>
 __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsigned char *tile_memory,
                                                     int n, int partner, int layers, int c0,
                                                     int a_origin, int b_origin) {
-  constexpr int V = cvr_rotation_vector<T>::voxels, t = CVR_ROTATION_VECTOR_TILE;
+  typedef typename cvr_rotation_vector<T>::word W;
+  constexpr int V = cvr_rotation_vector<T>::voxels, B = cvr_rotation_vector<T>::bytes;
+  constexpr int t = CVR_ROTATION_VECTOR_TILE;
   constexpr int row = t * (int)sizeof(T) + 4, layer = t * row, per_row = t / V;
   unsigned char *buffer[2] = {tile_memory, tile_memory + (size_t)layers * layer};
   const int threads = blockDim.x * blockDim.y, tid = threadIdx.x + blockDim.x * threadIdx.y;
@@ -59,10 +78,10 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
   };
   /* UNROLL reads in flight per thread before their stores into the tile (a
    * store waits for its read: one at a time would leave the memory idle) */
-  constexpr int UNROLL = 8;
+  constexpr int UNROLL = CVR_ROTATION_UNROLL;
   auto load = [&](unsigned char *buf, int ao, int bo) {
     for (int i0 = tid; i0 < slots; i0 += UNROLL * threads) {
-      unsigned word[UNROLL];
+      W word[UNROLL];
 #pragma unroll
       for (int u = 0; u < UNROLL; ++u) {
         const int i = i0 + u * threads;
@@ -70,14 +89,17 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
         const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
         int x, y, z;
         at(ao + v * V, bo + r, c0 + c, x, y, z);
-        word[u] = volume.template read_raw<unsigned>(x, y, z);
+        word[u] = volume.template read_raw<W>(x, y, z);
       }
 #pragma unroll
       for (int u = 0; u < UNROLL; ++u) {
         const int i = i0 + u * threads;
         if (i >= slots) break;
         const int c = i / (t * per_row), r = (i / per_row) % t, v = i % per_row;
-        *(unsigned *)(buf + c * layer + r * row + v * 4) = word[u];
+        /* (4-byte stores: the padded rows keep only 4-byte alignment) */
+        const unsigned *w = (const unsigned *)&word[u];
+#pragma unroll
+        for (int k = 0; k < B / 4; ++k) *(unsigned *)(buf + c * layer + r * row + v * B + 4 * k) = w[k];
       }
     }
   };
@@ -92,7 +114,7 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
       /* destination (p1 .. p1 + V - 1, p2) takes source (o1, o2) = (p2, t - 1 - p1 - e) */
       const int c = i / (t * per_row), p2 = (i / per_row) % t, p1 = (i % per_row) * V;
       union {
-        unsigned word;
+        W word;
         T voxel[V];
       } w;
 #pragma unroll
@@ -100,7 +122,7 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
         w.voxel[e] = *(const T *)(from + c * layer + (t - 1 - p1 - e) * row + p2 * (int)sizeof(T));
       int x, y, z;
       at(a_next + p1, b_next + p2, c0 + c, x, y, z);
-      volume.template write_raw<unsigned>(w.word, x, y, z);
+      volume.template write_raw<W>(w.word, x, y, z);
     }
     __syncthreads();
     a_origin = a_next;
@@ -110,7 +132,7 @@ __device__ __forceinline__ void rotate_tiles_vector(const Access &volume, unsign
 
 /* VECTOR: the layout keeps consecutive x consecutive (the texture's array,
  * array order), tiles are CVR_ROTATION_VECTOR_TILE voxels a side and N is a
- * multiple of the voxels of a 4-byte access, so that blocks of whole tiles
+ * multiple of the voxels of an access, so that blocks of whole tiles
  * take the vector path. */
 template <typename Access, typename T, bool VECTOR>
 __global__ void rotate_kernel(Access volume, int n, int partner, int depth, int t, int k) {

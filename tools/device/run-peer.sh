@@ -12,8 +12,9 @@
 #     volumes  time per frame against volume size: cubes of 64^3 .. 2048^3
 #              resampled from bonsai (CPU mappers up to 512^3), 1024^2
 #     first    time to first image and the host memory it adds: ours (standard,
-#              auto) and VTK's OpenGL mapper on bonsai resampled to 1024^3 and
-#              2048^3 (CVR_PEER_FIRST_SIZES)
+#              auto) and VTK's OpenGL mapper (CVR_PEER_FIRST_OPENGL=0: not) on
+#              bonsai resampled to 1024^3 and 2048^3 (CVR_PEER_FIRST_SIZES) and
+#              cast to uint8 (CVR_PEER_FIRST_TYPES: also int16, float32)
 # Environment: CVR_PEER_FRAMES (90), CVR_PEER_VOLUME_SIZES (64 .. 2048),
 # CVR_PEER_GPU_MAPPERS (auto,standard,standard-host,opengl: the first one waits
 # for VTK's range of a new array), CVR_PEER_TIMEOUT (300 s per program run).
@@ -82,10 +83,14 @@ for step in $steps; do
       # time to first image through the mapper (a new mapper each, the
       # volume resampled once per run): ours, then VTK's OpenGL mapper alone
       # (minutes at 2048^3: its own run, so that ours are measured whatever)
-      for n in ${CVR_PEER_FIRST_SIZES:-1024 2048}; do
-        bench first "${bonsai[@]}" --resample "$n" --size 1024 --mappers standard,auto --frames 3 --budget 5
-        CVR_PEER_TIMEOUT=${CVR_PEER_OPENGL_TIMEOUT:-240} \
-          bench first "${bonsai[@]}" --resample "$n" --size 1024 --mappers opengl --frames 2 --budget 5
+      for type in ${CVR_PEER_FIRST_TYPES:-uint8}; do
+        for n in ${CVR_PEER_FIRST_SIZES:-1024 2048}; do
+          bench first "${bonsai[@]}" --resample "$n" --cast "$type" --size 1024 --mappers standard,auto \
+            --frames 3 --budget 5
+          [[ ${CVR_PEER_FIRST_OPENGL:-1} == 1 ]] && CVR_PEER_TIMEOUT=${CVR_PEER_OPENGL_TIMEOUT:-240} \
+            bench first "${bonsai[@]}" --resample "$n" --cast "$type" --size 1024 --mappers opengl \
+              --frames 2 --budget 5
+        done
       done
       ;;
     *) note "unknown step $step" ;;

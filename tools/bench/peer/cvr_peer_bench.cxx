@@ -24,6 +24,7 @@
 #include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
 #include "vtkFixedPointVolumeRayCastMapper.h"
+#include "vtkImageCast.h"
 #include "vtkImageData.h"
 #include "vtkImageResize.h"
 #include "vtkNIFTIImageReader.h"
@@ -65,6 +66,7 @@ struct Options
   std::string Volume, Out, Images;
   double Range[2] = { 0, 0 };
   int Resample = 0; // N: an N^3 cube resampled from the volume
+  std::string Cast; // the scalars cast to this type (uint8, int16, float32), or as read
   int Size = 1024;
   int Frames = 90;
   int Threads = 0;     // CPU mappers: 0 = all cores
@@ -113,6 +115,7 @@ void Usage()
   std::printf(
     "usage: cvr-peer-bench --volume FILE.nii.gz --range LO HI [options]\n"
     "  --resample N     render an N^3 cube resampled (trilinear) from the volume\n"
+    "  --cast TYPE      the scalars cast to uint8, int16 or float32 (after resampling)\n"
     "  --size W         image W x W (1024)\n"
     "  --frames F       orbit frames over 360 degrees (90)\n"
     "  --mappers LIST   comma-separated, in order (all): auto, standard, block-shape,\n"
@@ -156,6 +159,8 @@ bool Parse(int argc, char** argv, Options& o)
     }
     else if (a == "--resample")
       o.Resample = std::atoi(next("a size"));
+    else if (a == "--cast")
+      o.Cast = next("a type");
     else if (a == "--size")
       o.Size = std::atoi(next("a size"));
     else if (a == "--frames")
@@ -507,6 +512,24 @@ int main(int argc, char** argv)
     image = resize->GetOutput();
     source = "resampled (trilinear) from " + name;
     std::printf("resampled to %d^3 in %.1f s\n", o.Resample, 1e-3 * (NowMs() - start));
+  }
+  if (!o.Cast.empty())
+  {
+    const int type = o.Cast == "uint8" ? VTK_UNSIGNED_CHAR
+      : o.Cast == "int16"              ? VTK_SHORT
+      : o.Cast == "float32"            ? VTK_FLOAT
+                                       : -1;
+    if (type < 0)
+    {
+      std::fprintf(stderr, "cvr-peer-bench: --cast %s: uint8, int16 or float32\n", o.Cast.c_str());
+      return 2;
+    }
+    vtkNew<vtkImageCast> cast;
+    cast->SetInputData(image);
+    cast->SetOutputScalarType(type);
+    cast->Update();
+    image = cast->GetOutput();
+    source += ", cast to " + o.Cast;
   }
   int dims[3];
   double spacing[3];

@@ -193,6 +193,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fprintf(stderr, "dimensions %d x %d x %d accepted\n", d.dims[0], d.dims[1], d.dims[2]);
     abort();
   }
+  /* new values over it: the same description must be taken; another type or
+   * dimensions refused before the (then too small) buffer is read */
+  if (volume && take(&b) >= 128) {
+    cvr_volume_desc u = d;
+    const int change = take(&b) % 3;
+    if (change == 1) u.type = (cvr_scalar_type)((d.type + 1 + take(&b) % 7) % 8);
+    if (change == 2) u.dims[take(&b) % 3] += 1;
+    for (size_t i = 0; i < count * elem; ++i) voxels[i] ^= (uint8_t)take(&b);
+    const cvr_status us = cvr_volume_update(volume, &u);
+    expect_message(ctx, us);
+    if ((us == CVR_OK) != (change == 0)) {
+      fprintf(stderr, "update with change %d: status %d\n", change, (int)us);
+      abort();
+    }
+  }
 
   /* the transfer function */
   const int entries = take(&b) < 230 ? 2 + (int)(take(&b) % 63) : take_int(&b, 0, 70000);

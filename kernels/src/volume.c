@@ -179,7 +179,10 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   cvr_range_init(range);
   const cvr_upload u = upload_of(ctx, desc, range);
   if (ctx->backend == CVR_BACKEND_CUDA) {
-    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_update") : cvr_cuda_volume_update(ctx, volume, &u);
+    /* (a copy lost when a layout change failed is made again from the new values) */
+    st = ctx->lost       ? cvr_lost_failure(ctx, "cvr_volume_update")
+         : volume->cuda ? cvr_cuda_volume_update(ctx, volume, &u)
+                        : cvr_cuda_volume_upload(ctx, volume, &u);
   } else {
     cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
     cpu_store(volume, &u);

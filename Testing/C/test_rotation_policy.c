@@ -6,7 +6,8 @@
  * whole degree past 45, 135, 225 and 315: the paper's regions; exactly on a
  * border both orders are equally good), hysteresis moves the turns h degrees
  * further, and a view wobbling across a border turns the volume on every
- * crossing without hysteresis and never with it. The quarter turn is
+ * crossing without hysteresis and never with it. With z the only partner
+ * (x trades with z, as in the paper) the border is 45 degrees. The quarter turn is
  * simulated as what it does to the view direction in stored axes (x and the
  * partner z trade places); the GPU test test_storage runs the real one.
  * Where y may be the partner too (a cube), the orbit about y turns once,
@@ -26,12 +27,12 @@ static int run(const double *angles, int n, cvr_rotation_policy policy, double h
     const double a = angles[i] * 3.14159265358979323846 / 180.0;
     const float d[3] = {(float)sin(a), 0.0f, (float)cos(a)};
     float stored[3] = {swapped ? d[2] : d[0], d[1], swapped ? d[0] : d[2]};
-    if (cvr_rotation_needed(stored, policy, h)) {
+    if (cvr_rotation_turn(stored, 4, 2, policy, h)) {
       swapped = !swapped;
       if (at) at[turns] = angles[i];
       ++turns;
       const float again[3] = {swapped ? d[2] : d[0], d[1], swapped ? d[0] : d[2]};
-      CHECK(!cvr_rotation_needed(again, policy, h), "a turn at %.1f degrees leaves it unfavourable",
+      CHECK(!cvr_rotation_turn(again, 4, 2, policy, h), "a turn at %.1f degrees leaves it unfavourable",
             angles[i]);
     }
   }
@@ -53,11 +54,13 @@ static int orbit_partners(int partners, int order[3]) {
     const float d[3] = {(float)sin(a), 0.0f, (float)cos(a)};
     float stored[3];
     in_copy(order, d, stored);
-    if (!cvr_rotation_needed(stored, CVR_ROTATION_HYSTERESIS, 5.0)) continue;
-    cvr_rotation_turn_order(order, cvr_rotation_partner(stored, partners, 2));
+    const int partner = cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0);
+    if (!partner) continue;
+    CHECK(partner == cvr_rotation_partner(stored, partners, 2), "the turn's partner");
+    cvr_rotation_turn_order(order, partner);
     ++turns;
     in_copy(order, d, stored);
-    CHECK(!cvr_rotation_needed(stored, CVR_ROTATION_HYSTERESIS, 5.0),
+    CHECK(!cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0),
           "partners %d: a turn at %d degrees leaves it unfavourable", partners, i);
   }
   return turns;
@@ -88,13 +91,22 @@ int main(void) {
   CHECK(n == 0, "expected no turn, got %d", n);
   /* a view along the partner or the rotation axis never calls for a turn */
   const float along_y[3] = {0.1f, 1.0f, 0.2f}, along_z[3] = {0.3f, 0.2f, -1.0f};
-  CHECK(!cvr_rotation_needed(along_y, CVR_ROTATION_ON_REGION_CHANGE, 0.0), "along y");
-  CHECK(!cvr_rotation_needed(along_z, CVR_ROTATION_ON_REGION_CHANGE, 0.0), "along z");
+  for (int partners = 2; partners <= 6; partners += 2) {
+    CHECK(!cvr_rotation_turn(along_y, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0), "along y");
+    CHECK(!cvr_rotation_turn(along_z, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0), "along z");
+  }
+  CHECK(!cvr_rotation_turn(along_y, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0) &&
+            !cvr_rotation_turn(along_z, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0),
+        "along y or z, z the partner, on region change");
+  /* without hysteresis any gain turns: along z, 17 degrees toward x, and
+   * 11 after trading x with y */
+  CHECK(cvr_rotation_turn(along_z, 2, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0) == 1,
+        "along z, y the partner, on region change");
   /* hysteresis 45: padded for rotation, never turned, even exactly along x */
   const float along_x[3] = {1.0f, 0.0f, 0.0f};
   CHECK(run(orbit, 360, CVR_ROTATION_HYSTERESIS, 45.0, NULL) == 0 &&
-            !cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 45.0) &&
-            cvr_rotation_needed(along_x, CVR_ROTATION_HYSTERESIS, 44.9),
+            !cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 45.0) &&
+            cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 44.9),
         "hysteresis 45 turned, or 44.9 did not along x");
 
   /* the partner: the axis the view looks along least, of those allowed */
@@ -113,6 +125,44 @@ int main(void) {
          order[1], order[2]);
   CHECK(n == 1 && abs(order[0]) == 2, "partners y and z: expected one turn putting y along "
         "stored x, got %d turns, order %+d %+d %+d", n, order[0], order[1], order[2]);
+  /* with y a partner, the orbit leaves stored x as soon as a turn gains
+   * twice the hysteresis: 11 degrees toward x in the xz plane turns (to 0),
+   * 9 does not; a view between x and z exactly on the diagonal turns too,
+   * where z alone as partner (the same 45 degrees after the turn) would not */
+  const double deg = 3.14159265358979323846 / 180.0;
+  const float at_9[3] = {(float)sin(9 * deg), 0.0f, (float)cos(9 * deg)},
+              at_11[3] = {(float)sin(11 * deg), 0.0f, (float)cos(11 * deg)},
+              diagonal[3] = {0.7071068f, 0.0f, -0.7071068f};
+  CHECK(!cvr_rotation_turn(at_9, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) &&
+            cvr_rotation_turn(at_11, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) == 1 &&
+            cvr_rotation_turn(diagonal, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) == 1 &&
+            !cvr_rotation_turn(diagonal, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0),
+        "partner y: turns from 11 degrees and on the diagonal; partner z: not on the diagonal");
+  /* any view: a turn never leaves it calling for the turn back (a frame of a
+   * still view turns at most twice, each turn lowering its angle toward x) */
+  unsigned seed = 12345u;
+  int turned_views = 0;
+  for (int i = 0; i < 20000; ++i) {
+    float d[3];
+    for (int a = 0; a < 3; ++a) {
+      seed = seed * 1664525u + 1013904223u;
+      d[a] = (float)((seed >> 8) / 8388608.0 - 1.0);
+    }
+    const int partners = 2 + 2 * (i % 3); /* y, z, or both */
+    int at[3] = {1, 2, 3}, turns = 0;
+    for (int partner; turns < 4 && (partner = cvr_rotation_turn(d, partners, 2, CVR_ROTATION_HYSTERESIS,
+                                                                  5.0)) != 0; ++turns) {
+      const float x = d[0];
+      d[0] = -d[partner]; /* (as cvr_rotation_turn_order does to the axes) */
+      d[partner] = x;
+      cvr_rotation_turn_order(at, partner);
+    }
+    turned_views += turns > 0;
+    CHECK(turns <= 2, "a still view turned %d times (%+.3f %+.3f %+.3f, partners %d)", turns, d[0],
+          d[1], d[2], partners);
+  }
+  printf("random views: %d of 20000 turned, none more than twice\n", turned_views);
+  CHECK(turned_views > 5000, "only %d of 20000 random views turned", turned_views);
 
   /* paths: every order quarter turns reach, by the fewest turns */
   const int own[3] = {1, 2, 3};

@@ -747,9 +747,15 @@ static void check_view_cells(void) {
 static void check_rotation(void) {
   const float along_x[3] = {1.0f, 0.0f, 0.1f}, at_50[3] = {0.766f, 0.0f, 0.643f},
               at_65[3] = {0.906f, 0.0f, 0.423f};
-  CHECK(cvr_tuning_rotation_trial_view(along_x) && cvr_tuning_rotation_trial_view(at_65) &&
-            !cvr_tuning_rotation_trial_view(at_50),
-        "trial views: only those 60 degrees or more toward x");
+  CHECK(cvr_tuning_rotation_trial_view(along_x, 4, 2) && cvr_tuning_rotation_trial_view(at_65, 4, 2) &&
+            !cvr_tuning_rotation_trial_view(at_50, 4, 2),
+        "trial views, z the partner: only those 60 degrees or more toward x");
+  /* with y a partner too, a view 35 degrees toward x in the xz plane leaves
+   * x altogether in a turn (35 degrees less), 25 degrees not enough */
+  const float at_35[3] = {0.574f, 0.0f, 0.819f}, at_25[3] = {0.423f, 0.0f, 0.906f};
+  CHECK(cvr_tuning_rotation_trial_view(at_35, 6, 2) && !cvr_tuning_rotation_trial_view(at_25, 6, 2) &&
+            !cvr_tuning_rotation_trial_view(at_35, 4, 2),
+        "trial views, y and z partners: from 30 degrees' gain");
   struct {
     const char *what;
     double ratio;       /* turned over unturned, deep in the region */
@@ -1234,7 +1240,9 @@ static void check_render(cvr_backend backend, const char *dir) {
             turned.volume_axes[2], back.volume_axes[0], back.volume_axes[1], back.volume_axes[2],
             cvr_last_error(ctx));
     }
-    /* a new context starts from the file: converged at its first frame */
+    /* a new context starts from the file: converged at its first frame as
+     * far as the first context was (a rotation trial may still wait for
+     * this view: the table's decision is the first context's) */
     cvr_tuning_info before, after;
     cvr_tuning_info_for(ctx, sc.volume, &view, &s, &before);
     o.backend = backend;
@@ -1244,8 +1252,12 @@ static void check_render(cvr_backend backend, const char *dir) {
     cvr_test_scene sc2;
     cvr_test_scene_open(again, &cvr_test_datasets[ds], &sc2);
     cvr_tuning_info_for(again, sc2.volume, &view, &s, &after);
-    CHECK(!after.tuning && !after.warning[0], "a new context: tuning %d (%s)", after.tuning,
-          after.warning);
+    CHECK(after.tuning == before.tuning && after.measured == before.measured &&
+              after.measured > 0 && !strcmp(after.configuration, before.configuration) &&
+              !after.warning[0],
+          "a new context: tuning %d (first context %d), measured %d (%d), %s (%s), warning '%s'",
+          after.tuning, before.tuning, after.measured, before.measured, after.configuration,
+          before.configuration, after.warning);
     if (backend == CVR_BACKEND_CUDA) stand_ins += check_stand_in(again, cpu, &sc2, &ref, size,
                                                                   cvr_test_datasets[ds].file);
     /* its AUTO frames turn its copy to the table's voxel order, where the

@@ -254,11 +254,12 @@ static cvr_status rotate_for_view(cvr_context *ctx, cvr_volume *volume, const cv
   cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
   float dir[3];
   cvr_view_direction_index(&stored, dir);
-  if (!cvr_rotation_needed(dir, s->rotation_policy, s->rotation_hysteresis)) return CVR_OK;
+  const int partner = cvr_rotation_turn(dir, cvr_cuda_partners(v), v->partner, s->rotation_policy,
+                                        s->rotation_hysteresis);
+  if (!partner) return CVR_OK;
   int k = 0;
   cvr_status st = rotation_tile(ctx, volume, s, &k);
   if (st != CVR_OK) return st;
-  const int partner = cvr_rotation_partner(dir, cvr_cuda_partners(v), v->partner);
   float ms = 0.0f;
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
   CVR_CUDA_TRY(ctx, cvr_cuda_rotate(v, volume->stored_type, partner, 1, s->rotation_tile[0], k,

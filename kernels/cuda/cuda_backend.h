@@ -33,6 +33,11 @@ void cvr_cuda_mask_release(cvr_volume *volume);
 /* How the device copy's voxel order relates to the volume's (in-place
  * rotation): stored s[a] = sign[a] * i[axis[a]] + offset[a]. */
 void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3], int offset[3]);
+/* The axes stored x may trade places with in a quarter turn (bit a: axis a;
+ * cvr_rotation_partner), those of the copy padded for rotation where it is
+ * not yet (turns only trade axes of one length, so the set does not change
+ * with them), and the one it trades with on a tie in *fallback. */
+int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback);
 
 /* Device limits the settings must respect. */
 cvr_status cvr_cuda_validate_settings(cvr_context *ctx,

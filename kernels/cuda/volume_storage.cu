@@ -202,6 +202,21 @@ static int is_padded(const int *d, int padding_asked) {
   return padding_asked || d[0] == d[partner_axis(d)];
 }
 
+extern "C" int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback) {
+  const cvr_cuda_volume *v = volume->cuda;
+  if (v && v->padded) {
+    *fallback = v->partner;
+    return cvr_cuda_partners(v);
+  }
+  const int *d = volume->dims, p = partner_axis(d);
+  const int n = d[0] > d[p] ? d[0] : d[p]; /* x and the partner once padded */
+  int partners = 1 << p;
+  for (int a = 1; a <= 2; ++a)
+    if (d[a] == n) partners |= 1 << a;
+  *fallback = p;
+  return partners;
+}
+
 /* Writes the upload's scalars into v (identity orientation), chunk by
  * chunk through the staging ring. */
 static cvr_status write_voxels(cvr_context *ctx, const cvr_volume *volume, cvr_cuda_volume *v,

@@ -205,10 +205,14 @@ typedef enum cvr_memory_layout {
  * run across the screen again, and rendered with the turned transform; the
  * image does not change. The volume is padded once (edge voxels repeated,
  * never sampled) so that x and the axis it trades places with have the same
- * length. NEVER: no padding, no rotation. ON_REGION_CHANGE: turn whenever
- * the view crosses a region border (45 degrees between x and the other
- * axes). HYSTERESIS: only rotation_hysteresis degrees past the border, so a
- * view wobbling on it does not turn the volume every frame. */
+ * length; where y and z are both as long, x trades with the one the view
+ * looks along least. A view's angle toward stored x is
+ * atan(|d_x| / max(|d_y|, |d_z|)). NEVER: no padding, no rotation.
+ * ON_REGION_CHANGE: turn whenever a turn lowers that angle (the view crossed
+ * the border where both orders are equal: 45 degrees in the paper's orbit
+ * about y, where x trades with z). HYSTERESIS: only when it lowers it by
+ * more than twice rotation_hysteresis (the view that far past the border),
+ * so a view wobbling on it does not turn the volume every frame. */
 typedef enum cvr_rotation_policy {
   CVR_ROTATION_NEVER = 0,
   CVR_ROTATION_ON_REGION_CHANGE,

@@ -476,6 +476,14 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   return CVR_OK;
 }
 
+/* Whether a view along dir (the device copy's index space) is a rotation
+ * trial's (cvr_tuning_rotation_trial_view), for the copy's partners. */
+static int trial_view(const cvr_volume *volume, const float dir[3]) {
+  int fallback = 2;
+  const int partners = cvr_cuda_volume_partners(volume, &fallback);
+  return cvr_tuning_rotation_trial_view(dir, partners, fallback);
+}
+
 /* What a turn made before a frame took beyond the frame: its wall time
  * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
  * at least the rotation kernel's time. */
@@ -509,7 +517,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
                                  cvr_render_stats *local, int *tried) {
   *tried = 0;
   if (t->rotation.decision != 0 || ctx->backend != CVR_BACKEND_CUDA ||
-      !cvr_tuning_rotation_trial_view(dir) ||
+      !trial_view(volume, dir) ||
       (!paid && !cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget)))
     return CVR_OK;
   if (!(reference_ms > 0.0)) {
@@ -646,7 +654,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   tu->reference_table = NULL;
   cvr_status st;
   int trial = 0;
-  if (tu->debug_rotation && t->rotation.decision == 0 && cvr_tuning_rotation_trial_view(dir))
+  if (tu->debug_rotation && t->rotation.decision == 0 && trial_view(volume, dir))
     fprintf(stderr, "cvr rotation view: class %d converged %d quiet %d reference %d budget %d\n", k,
             converged, quiet, reference_ms > 0.0,
             cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget));
@@ -809,7 +817,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   /* rotation on: do its turns cost more than it saves? */
   if (t->rotation.decision == 1 &&
       cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
-                                cvr_tuning_rotation_trial_view(own_dir),
+                                trial_view(volume, own_dir),
                                 turn_cost(tu, &local)))
     save(ctx, t);
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
@@ -829,7 +837,8 @@ static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cv
     snprintf(out, size, "%s", c->names[i]);
 }
 
-static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
+                      const float dir[3],
                       const cvr_render_settings *s, cvr_tuning_info *out) {
   const cvr_tuning_class *c = &t->classes[k];
   memset(out, 0, sizeof *out);
@@ -843,7 +852,7 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const float 
   out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0 ||
                 cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0 ||
                 (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision == 0 &&
-                 cvr_tuning_rotation_trial_view(dir));
+                 trial_view(volume, dir));
   out->candidates = c->count;
   for (int i = 0; i < c->count; ++i) {
     out->measured += c->measured[i] > 0;
@@ -881,7 +890,7 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   if (renders_in_table_order(ctx, t, volume, view, s) &&
       (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, NULL)) != CVR_OK)
     return st;
-  fill_info(ctx, t, k, dir, s, out);
+  fill_info(ctx, t, k, volume, dir, s, out);
   return CVR_OK;
 }
 
@@ -907,6 +916,92 @@ static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
   return CVR_OK;
 }
 
+/* Every candidate of class k at this view, measured afresh (repeats + 1
+ * frames each), then the class's best and the view's cell; progress over
+ * steps from *step on. *scale: the costs' scale (per sample of the first
+ * candidate that ran: kernel times compare strategies that count samples
+ * differently). */
+static cvr_status sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+                              const cvr_volume *volume, const cvr_transfer_function *tf,
+                              const cvr_view *view, const cvr_render_settings *s,
+                              const cvr_image *image, cvr_progress_callback progress, void *user,
+                              int *step, int steps, int *stopped, double *scale) {
+  cvr_tuning_class *c = &t->classes[k];
+  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode, t->many_waves);
+  /* the candidates' kernels loaded first, and nothing loading while measured */
+  start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
+  while (helper_running(ctx->tuner)) {
+    const struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);
+  }
+  *scale = 0.0;
+  for (int i = 0; i < c->count && !*stopped; ++i, ++*step) {
+    const cvr_render_settings run = concrete(ctx, t, c, i, s);
+    double ms = 0.0;
+    unsigned long long samples = 0;
+    const cvr_status st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples);
+    if (st != CVR_OK) return st;
+    if (!(*scale > 0.0) && ms > 0.0 && samples > 0) *scale = 1e6 / (double)samples;
+    const double cost = ms * *scale;
+    /* every candidate gets its full repeats here: no pruning */
+    c->measured[i] = cost > 0.0 ? s->tuning_repeats : 0;
+    c->cost_sum[i] = cost * c->measured[i];
+    c->dropped[i] = cost <= 0.0;
+    c->pending[i] = 0.0; /* (a first win of a frame before waits no more) */
+    *stopped = progress && progress((double)(*step + 1) / steps, user);
+  }
+  cvr_tuning_update_best(c);
+  /* the class's cells measured against the old best; this view's cell has
+   * just measured every finalist, as often as a cell would */
+  cvr_tuning_cells_clear(t, k);
+  if (!*stopped) {
+    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1);
+    int finalists[CVR_TUNING_FINALISTS];
+    const int n = cvr_tuning_finalists(c, finalists);
+    for (int f = 0; f < n; ++f)
+      for (int r = 0; r < s->tuning_repeats; ++r)
+        cvr_tuning_cell_record(cell, finalists[f],
+                               cvr_tuning_mean(c, finalists[f]) / cvr_tuning_mean(c, c->best));
+  }
+  return CVR_OK;
+}
+
+/* cvr_tune_now's rotation: the copy turned, the view's class there swept
+ * too, and the two winners compared (a winner that samples alike in every
+ * order, the 3D warp, gains nothing from the turn that the standard kernel
+ * gains much from). One view turns rotation on, never off once it is: a
+ * view near a border gains little from a turn that others gain much from,
+ * and the watch turns it off where turns cost more than they save
+ * (cvr_tuning_rotation_watch). Off, the copy goes back to the table's
+ * order. k: the view's class as the copy is, swept; scale: its costs'. */
+static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
+                                  const cvr_volume *volume, const cvr_transfer_function *tf,
+                                  const cvr_view *view, const cvr_render_settings *s,
+                                  const cvr_image *image, double scale) {
+  const double unturned_ms = cvr_tuning_mean(&t->classes[k], t->classes[k].best) / scale;
+  cvr_render_settings run = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+  run.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  run.rotation_hysteresis = s->rotation_hysteresis;
+  cvr_render_stats turn;
+  cvr_status st = cvr_render(ctx, volume, tf, view, &run, image, &turn);
+  if (st != CVR_OK || turn.rotations == 0) return st; /* (several components: no turn) */
+  float dir[3];
+  int turned = k, step = 0, stopped = 0;
+  double turned_scale = 0.0;
+  if ((st = view_class_of(ctx, volume, view, s, NULL, &turned, dir, NULL)) != CVR_OK ||
+      (st = sweep_class(ctx, t, turned, dir, volume, tf, view, s, image, NULL, NULL, &step, 1,
+                        &stopped, &turned_scale)) != CVR_OK)
+    return st;
+  /* one view, its repeats: the same threshold as trials */
+  const double ratio =
+      cvr_tuning_mean(&t->classes[turned], t->classes[turned].best) / turned_scale / unturned_ms;
+  if (ratio > 0.0 && isfinite(ratio) &&
+      (t->rotation.decision != 1 || ratio <= 1.0 - CVR_TUNING_ROTATION_GAIN))
+    cvr_tuning_rotation_decide(&t->rotation, ratio);
+  int back = 0;
+  return t->rotation.decision == 1 ? CVR_OK : restore_order(ctx, t, volume, view, s, &back);
+}
+
 cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
                         const cvr_transfer_function *tf, const cvr_view *view,
                         const cvr_render_settings *s, const cvr_image *image,
@@ -922,51 +1017,21 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   int turned = 0; /* (measured in the order the table renders in) */
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
+  if (t->rotation.decision == 1) { /* ... or, rotation on, turned as this view's frames turn it */
+    const cvr_render_settings run = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+    cvr_render_stats st_turn;
+    if ((st = cvr_render(ctx, volume, tf, view, &run, image, &st_turn)) != CVR_OK) return st;
+    turned = st_turn.rotations > 0;
+  }
   if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
-  cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode,
-                        t->many_waves); /* measured afresh, here */
-  /* the candidates' kernels loaded first, and nothing loading while measured */
-  start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
-  while (helper_running(ctx->tuner)) {
-    const struct timespec ms = {0, 1000000};
-    nanosleep(&ms, NULL);
-  }
   const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
-  const int steps = c->count + layouts;
+  const int steps = t->classes[k].count + layouts;
   int step = 0, stopped = 0;
-  /* every candidate renders this one view: kernel times compare them (the
-   * strategies count samples differently), as costs per sample of the first
-   * that ran (the class's scale) */
   double scale = 0.0;
-  for (int i = 0; i < c->count && !stopped; ++i, ++step) {
-    const cvr_render_settings run = concrete(ctx, t, c, i, s);
-    double ms = 0.0;
-    unsigned long long samples = 0;
-    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
-      return st;
-    if (!(scale > 0.0) && ms > 0.0 && samples > 0) scale = 1e6 / (double)samples;
-    const double cost = ms * scale;
-    /* every candidate gets its full repeats here: no pruning */
-    c->measured[i] = cost > 0.0 ? s->tuning_repeats : 0;
-    c->cost_sum[i] = cost * c->measured[i];
-    c->dropped[i] = cost <= 0.0;
-    c->pending[i] = 0.0; /* (a first win of a frame before waits no more) */
-    stopped = progress && progress((double)(step + 1) / steps, user);
-  }
-  cvr_tuning_update_best(c);
-  /* the class's cells measured against the old best; this view's cell has
-   * just measured every finalist, as often as a cell would */
-  cvr_tuning_cells_clear(t, k);
-  if (!stopped) {
-    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1);
-    int finalists[CVR_TUNING_FINALISTS];
-    const int n = cvr_tuning_finalists(c, finalists);
-    for (int f = 0; f < n; ++f)
-      for (int r = 0; r < s->tuning_repeats; ++r)
-        cvr_tuning_cell_record(cell, finalists[f],
-                               cvr_tuning_mean(c, finalists[f]) / cvr_tuning_mean(c, c->best));
-  }
+  if ((st = sweep_class(ctx, t, k, dir, volume, tf, view, s, image, progress, user, &step, steps,
+                        &stopped, &scale)) != CVR_OK)
+    return st;
+  cvr_tuning_class *c = &t->classes[k];
   /* the memory layouts, for the winner (a table's choice: it stays) */
   if (layouts && !stopped) {
     double best_cost = INFINITY;
@@ -997,22 +1062,35 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       if ((st = cvr_render(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
     }
   }
-  /* in-place rotation, where the view looks along the stored x axis: the
-   * winner after a turn (the first frame turns) against the winner as it is */
-  if (ctx->backend == CVR_BACKEND_CUDA && !stopped && CVR_TUNING_CLASS_AXIS(k) == 0 &&
-      cvr_rotation_needed(dir, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis)) {
-    cvr_render_settings run = concrete(ctx, t, c, c->best, s);
-    run.rotation_policy = CVR_ROTATION_HYSTERESIS;
-    run.rotation_hysteresis = s->rotation_hysteresis;
-    double ms = 0.0;
-    unsigned long long samples = 0;
-    if ((st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples)) != CVR_OK)
+  /* in-place rotation, where a turn takes the view away from stored x in
+   * the voxel order frames render in */
+  if (ctx->backend == CVR_BACKEND_CUDA && !stopped) {
+    int back = 0; /* (a layout change rebuilds the copy in the volume's own order) */
+    if ((st = restore_order(ctx, t, volume, view, s, &back)) != CVR_OK) return st;
+    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
+    int fallback = 2;
+    const int partners = cvr_cuda_volume_partners(volume, &fallback);
+    if (cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis) &&
+        (st = decide_rotation(ctx, t, k, volume, tf, view, s, image, scale)) != CVR_OK)
       return st;
-    if (ms > 0.0) /* one view, its repeats: the same threshold as trials */
-      cvr_tuning_rotation_decide(&t->rotation, ms * scale / cvr_tuning_mean(c, c->best));
+    /* the view's class where its next frame renders, swept too where the
+     * layouts' rebuild and the rotation policy left the copy in another
+     * voxel order than the one measured */
+    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
+    cvr_tuning_view_cells cells;
+    cvr_tuning_cells_at(t, k, dir, 0, &cells);
+    const cvr_tuning_class *now = &t->classes[k];
+    if (cvr_tuning_next(now, s->tuning_repeats) >= 0 ||
+        cvr_tuning_cell_next(cells.own, now, s->tuning_repeats) >= 0) {
+      int extra = 0;
+      double extra_scale = 0.0;
+      if ((st = sweep_class(ctx, t, k, dir, volume, tf, view, s, image, NULL, NULL, &extra, 1,
+                            &stopped, &extra_scale)) != CVR_OK)
+        return st;
+    }
   }
   save(ctx, t);
-  fill_info(ctx, t, k, dir, s, out);
+  fill_info(ctx, t, k, volume, dir, s, out);
   return CVR_OK;
 }
 

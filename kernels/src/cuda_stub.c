@@ -43,6 +43,12 @@ void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign
   for (int a = 0; a < 3; ++a) axis[a] = a, sign[a] = 1, offset[a] = 0;
 }
 
+int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback) {
+  (void)volume;
+  *fallback = 2;
+  return 0;
+}
+
 cvr_status cvr_cuda_validate_settings(cvr_context *ctx, const cvr_render_settings *settings) {
   (void)settings;
   return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA settings check in a build without CUDA");

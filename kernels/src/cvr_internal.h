@@ -237,9 +237,12 @@ void cvr_view_direction_index(const cvr_ray_params *p, float dir[3]);
 /* One pixel to the right and one up, at mid depth, in index space. */
 void cvr_screen_steps_index(const cvr_ray_params *p, float right[3], float up[3]);
 
-/* rotation_policy.c: whether a view looking along dir (stored index space)
- * calls for a quarter turn under the policy. */
-CVR_API int cvr_rotation_needed(const float dir[3], cvr_rotation_policy policy, double hysteresis);
+/* rotation_policy.c: the axis (1: y, 2: z) stored x trades places with in
+ * the quarter turn a view along dir (stored index space) calls for under
+ * the policy, or 0 when it calls for none; partners and fallback as
+ * cvr_rotation_partner's. */
+CVR_API int cvr_rotation_turn(const float dir[3], int partners, int fallback,
+                              cvr_rotation_policy policy, double hysteresis);
 /* The axis (1: y, 2: z) that stored x trades places with in a turn for a
  * view along dir (stored index space), of those in `partners` (bit a: axis
  * a is as long as x): the one the view looks along least, so that the view

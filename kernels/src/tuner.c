@@ -690,8 +690,9 @@ void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {
   cell->ratio_sum[i] += (float)fmin(4.0, fmax(0.25, ratio)); /* one wild frame bounded */
 }
 
-int cvr_tuning_rotation_trial_view(const float d[3]) {
-  return cvr_rotation_needed(d, CVR_ROTATION_HYSTERESIS, CVR_TUNING_ROTATION_LEAN - 45.0);
+int cvr_tuning_rotation_trial_view(const float d[3], int partners, int fallback) {
+  return cvr_rotation_turn(d, partners, fallback, CVR_ROTATION_HYSTERESIS,
+                           CVR_TUNING_ROTATION_LEAN - 45.0) != 0;
 }
 
 int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {

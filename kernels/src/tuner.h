@@ -434,8 +434,10 @@ CVR_API void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, doubl
 CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
 
 /* Whether a view (direction d in the device copy's index space) is a
- * rotation trial's: CVR_TUNING_ROTATION_LEAN degrees toward stored x. */
-CVR_API int cvr_tuning_rotation_trial_view(const float d[3]);
+ * rotation trial's: a turn takes it twice CVR_TUNING_ROTATION_LEAN - 45
+ * degrees less toward stored x (the paper's orbit: CVR_TUNING_ROTATION_LEAN
+ * degrees toward x); partners and fallback as cvr_rotation_turn's. */
+CVR_API int cvr_tuning_rotation_trial_view(const float d[3], int partners, int fallback);
 /* One trial: the turned frame's kernel time over the reference's. Decides
  * once the trials are enough; returns 1 when it decided. */
 CVR_API int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);

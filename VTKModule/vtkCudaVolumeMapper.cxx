@@ -760,9 +760,14 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
     in.Components = block.Components;
     for (int c = 0; c < block.Components && block.Components > 1; ++c)
     {
-      // each component's functions span its own range, as VTK's mapper
-      // (vtkDataArray caches it)
-      const double* r = block.YAxis ? block.AxisRanges[c] : scalars->GetFiniteRange(c);
+      // each component's functions span its own range, as VTK's mapper; the
+      // library found it while uploading (a scan per component otherwise),
+      // and only ±Inf values send it to VTK's finite range
+      double found[2];
+      cvr_volume_get_component_range(block.Volume.get(), c, found);
+      const double* r = block.YAxis                                            ? block.AxisRanges[c]
+        : std::isfinite(found[0]) && std::isfinite(found[1]) ? found
+                                                             : scalars->GetFiniteRange(c);
       double* cr = in.ComponentRanges[c];
       cr[0] = b == 0 ? r[0] : std::min(cr[0], r[0]);
       cr[1] = b == 0 ? r[1] : std::max(cr[1], r[1]);

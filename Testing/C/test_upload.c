@@ -7,14 +7,23 @@
  *    to the stored type makes them, and the range is a plain scan's, NaN
  *    ignored, the extremes placed at the first and last voxel and inside.
  *  - An all-NaN volume has range [0, 0].
+ *  - Two, three and four interleaved components (three widened to the
+ *    texture's four channels on the host's threads): the voxels read back,
+ *    each component's range a plain scan of its values (a NaN among them),
+ *    the whole range their union; a component out of range refused.
  *  - Progress: the callback sees rising fractions that end at 1.
  *  - cvr_volume_update: a volume first rendered empty (its empty-space grid
  *    built: everything skipped), turned and moved to another memory layout
  *    (CUDA), then given new scalars, renders exactly the image of a volume
  *    created from them, reads them back, and has their range; a
- *    two-component volume likewise. Other dimensions, types or components
+ *    two-component volume likewise, with each component's range. Other dimensions, types or components
  *    are refused with a message, and the volume still renders.
- * Usage: test_upload cpu|cuda (cuda skips without a GPU). */
+ *  - CUDA: a volume larger than the device (1 TiB, one and four components)
+ *    is refused before its scalars are read, saying how much it needed and
+ *    how much was free; the context then uploads a small one.
+ * Usage: test_upload cpu|cuda [--no-oom] (cuda skips without a GPU; --no-oom
+ * leaves the 1 TiB volume out, whose failed allocations compute-sanitizer
+ * reports as API errors). */
 #include <math.h>
 #include <string.h>
 
@@ -135,6 +144,75 @@ static void check_type(cvr_context *ctx, cvr_scalar_type type, const int *dims, 
         "type %d: the voxels read back are not the scalars as stored", (int)type);
   printf("type %d, %d x %d x %d: range [%g, %g], %d progress calls\n", (int)type, dims[0], dims[1],
          dims[2], got[0], got[1], log.calls);
+  free(back);
+  free(expected);
+  cvr_volume_destroy(v);
+  free(data);
+}
+
+/* Components of different spans: component c of voxel i at offset c * 1000
+ * (a NaN in component 1 where the type has it), read back and ranged. */
+static void check_component_ranges(cvr_context *ctx, cvr_scalar_type type, int components) {
+  static const int dims[3] = {161, 130, 127}; /* parts of the pass split voxels: 64 % 3 != 0 */
+  const size_t voxels = (size_t)dims[0] * dims[1] * dims[2], n = voxels * components;
+  const double lo[4] = {-100.0, 0.0, 250.0, -20000.0}, hi[4] = {100.0, 3000.0, 255.0, 30000.0};
+  const size_t in = cvr_scalar_type_size(type);
+  unsigned char *data = malloc(n * in);
+  double want[4][2] = {{INFINITY, -INFINITY}, {INFINITY, -INFINITY}, {INFINITY, -INFINITY},
+                       {INFINITY, -INFINITY}};
+  for (size_t i = 0; i < n; ++i) {
+    const int c = (int)(i % (size_t)components);
+    double x = lo[c] + (double)(next_random() % 1000) / 999.0 * (hi[c] - lo[c]);
+    if (type == CVR_UINT8) x = fmax(0.0, fmin(255.0, x));
+    if (type == CVR_INT16) x = floor(x);
+    if (i / components == voxels / 2 && c == 1 && type == CVR_FLOAT32) x = NAN;
+    if (type == CVR_UINT8) data[i] = (uint8_t)x;
+    else if (type == CVR_INT16) ((int16_t *)data)[i] = (int16_t)x;
+    else ((float *)data)[i] = (float)x;
+    const double v = value_at(type, data, i);
+    if (v < want[c][0]) want[c][0] = v;
+    if (v > want[c][1]) want[c][1] = v;
+  }
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = type;
+  d.data = data;
+  d.components = components;
+  memcpy(d.dims, dims, sizeof d.dims);
+  cvr_volume *v = NULL;
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "%d components of type %d: %s", components,
+        (int)type, cvr_last_error(ctx));
+  if (!v) {
+    free(data);
+    return;
+  }
+  double all[2], union_[2] = {INFINITY, -INFINITY};
+  cvr_volume_get_range(v, all);
+  for (int c = 0; c < components; ++c) {
+    double r[2] = {0.0, 0.0};
+    CHECK(cvr_volume_get_component_range(v, c, r) == CVR_OK && r[0] == want[c][0] &&
+              r[1] == want[c][1],
+          "%d components of type %d: component %d range [%g, %g], a scan finds [%g, %g]",
+          components, (int)type, c, r[0], r[1], want[c][0], want[c][1]);
+    union_[0] = fmin(union_[0], r[0]);
+    union_[1] = fmax(union_[1], r[1]);
+  }
+  CHECK(all[0] == union_[0] && all[1] == union_[1],
+        "%d components: range [%g, %g], the components' union [%g, %g]", components, all[0], all[1],
+        union_[0], union_[1]);
+  void *expected = stored_by_cast(type, data, n);
+  const size_t stored_bytes = n * cvr_scalar_type_size(v->stored_type);
+  void *back = malloc(stored_bytes);
+  CHECK(cvr_debug_read_volume(v, back) == CVR_OK && !memcmp(back, expected, stored_bytes),
+        "%d components of type %d: the voxels read back are not the scalars", components, (int)type);
+  double r[2];
+  cvr_test_expect_failure(ctx, cvr_volume_get_component_range(v, components, r), "of a volume of",
+                          "a component past the last");
+  cvr_test_expect_failure(ctx, cvr_volume_get_component_range(v, -1, r), "component -1",
+                          "component -1");
+  printf("%d components of type %d: ranges", components, (int)type);
+  for (int c = 0; c < components; ++c) printf(" [%g, %g]", want[c][0], want[c][1]);
+  printf("\n");
   free(back);
   free(expected);
   cvr_volume_destroy(v);
@@ -296,10 +374,51 @@ static void check_components_update(cvr_context *ctx) {
   double r[2] = {0, 0};
   if (v) cvr_volume_get_range(v, r);
   CHECK(r[0] == 0.0 && r[1] == 255.0, "two components: range [%g, %g], expected [0, 255]", r[0], r[1]);
+  /* each component's range is the new values' */
+  double want[2][2] = {{255.0, 0.0}, {255.0, 0.0}}, got[2][2] = {{0, 0}, {0, 0}};
+  for (size_t i = 0; i < 2 * n; ++i) {
+    want[i % 2][0] = fmin(want[i % 2][0], pairs[i]);
+    want[i % 2][1] = fmax(want[i % 2][1], pairs[i]);
+  }
+  for (int c = 0; v && c < 2; ++c) cvr_volume_get_component_range(v, c, got[c]);
+  CHECK(!memcmp(got, want, sizeof got),
+        "two components after the update: ranges [%g, %g] [%g, %g], expected [%g, %g] [%g, %g]",
+        got[0][0], got[0][1], got[1][0], got[1][1], want[0][0], want[0][1], want[1][0], want[1][1]);
   cvr_volume_destroy(v);
   free(one);
   free(pairs);
   free(back);
+}
+
+/* A 1 TiB volume on the device: refused, its buffer never read (a byte). */
+static void check_too_large(cvr_context *ctx) {
+  static uint8_t one = 7;
+  for (int components = 1; components <= 4; components += 3) {
+    cvr_volume_desc d;
+    cvr_volume_desc_init(&d);
+    d.type = CVR_UINT8;
+    d.data = &one;
+    d.components = components;
+    d.dims[0] = d.dims[1] = 16384;
+    d.dims[2] = 4096 / components;
+    cvr_volume *v = NULL;
+    const cvr_status st = cvr_volume_create(ctx, &d, &v);
+    printf("a 1 TiB volume of %d component(s): %s\n", components, cvr_last_error(ctx));
+    CHECK(st == CVR_ERROR_OUT_OF_MEMORY || st == CVR_ERROR_DEVICE,
+          "a 1 TiB volume of %d component(s): status %d", components, (int)st);
+    CHECK(!v && strstr(cvr_last_error(ctx), "cannot allocate") &&
+              strstr(cvr_last_error(ctx), "MiB free"),
+          "a 1 TiB volume: message \"%s\"", cvr_last_error(ctx));
+  }
+  uint8_t small[8 * 8 * 8] = {0};
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = CVR_UINT8;
+  d.data = small;
+  d.dims[0] = d.dims[1] = d.dims[2] = 8;
+  cvr_volume *v = NULL;
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "then a small volume: %s", cvr_last_error(ctx));
+  cvr_volume_destroy(v);
 }
 
 int main(int argc, char **argv) {
@@ -330,8 +449,14 @@ int main(int argc, char **argv) {
   static const int small[3] = {5, 4, 3}; /* one slice a chunk */
   check_type(ctx, CVR_INT16, small, -7, 9);
   check_all_nan(ctx);
+  check_component_ranges(ctx, CVR_UINT8, 3);
+  check_component_ranges(ctx, CVR_INT16, 2);
+  check_component_ranges(ctx, CVR_FLOAT32, 4);
+  check_component_ranges(ctx, CVR_FLOAT32, 3);
   check_update(ctx, o.backend);
   check_components_update(ctx);
+  if (o.backend == CVR_BACKEND_CUDA && !(argc > 2 && !strcmp(argv[2], "--no-oom")))
+    check_too_large(ctx);
   cvr_context_destroy(ctx);
   return cvr_test_finish(o.backend == CVR_BACKEND_CUDA ? "upload (cuda)" : "upload (cpu)");
 }

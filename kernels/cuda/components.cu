@@ -26,14 +26,6 @@ static cudaChannelFormatDesc channel_desc(cvr_scalar_type stored, int channels) 
   return cudaCreateChannelDesc(bits, bits, channels == 4 ? bits : 0, channels == 4 ? bits : 0, kind);
 }
 
-/* Widens n-component voxels into the texture's c channels (a fourth of
- * zeros for three components). */
-static void widen_channels(const void *src, size_t voxels, int n, int c, size_t elem, void *dst) {
-  memset(dst, 0, voxels * c * elem);
-  for (size_t i = 0; i < voxels; ++i)
-    memcpy((char *)dst + i * c * elem, (const char *)src + i * n * elem, n * elem);
-}
-
 extern "C" cvr_status cvr_cuda_components_write(cvr_context *ctx, cvr_volume *volume,
                                                 const cvr_upload *u) {
   cvr_cuda_context *c = ctx->cuda;
@@ -55,9 +47,9 @@ extern "C" cvr_status cvr_cuda_components_write(cvr_context *ctx, cvr_volume *vo
     if ((e = cvr_cuda_staging_take(&c->staging, slice * nz * channels * elem, &staged, &slot)) != cudaSuccess)
       break;
     const void *src = (const char *)u->data + (size_t)z0 * slice * n * in_elem;
-    cvr_convert_range(u->type, src, slice * count * n, converted ? converted : staged, u->range,
-                      u->threads);
-    if (converted) widen_channels(converted, slice * count, n, channels, elem, staged);
+    cvr_convert_range(u->type, src, slice * count * n, converted ? converted : staged, u->range, n,
+                      u->component_ranges, u->threads);
+    if (converted) cvr_widen_channels(converted, slice * count, n, channels, elem, staged, u->threads);
     cudaMemcpy3DParms copy;
     memset(&copy, 0, sizeof copy);
     copy.srcPtr = make_cudaPitchedPtr(staged, (size_t)d[0] * channels * elem, d[0], d[1]);
@@ -101,14 +93,10 @@ extern "C" cvr_status cvr_cuda_components_build(cvr_context *ctx, cvr_volume *vo
   const cudaChannelFormatDesc channel = channel_desc(stored, channels);
   cudaError_t e = cudaMalloc3DArray(&v->array, &channel, make_cudaExtent(d[0], d[1], d[2]));
   if (e != cudaSuccess) {
-    size_t free_bytes = 0, total = 0;
-    cudaGetLastError();
-    cudaMemGetInfo(&free_bytes, &total);
-    st = cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                  "volume: cannot allocate %d x %d x %d voxels of %d components, %.1f MiB, on "
-                  "the device (%.1f MiB free): %s", d[0], d[1], d[2], n,
-                  (double)v->bytes / 1048576.0, (double)free_bytes / 1048576.0,
-                  cudaGetErrorString(e));
+    char what[128];
+    snprintf(what, sizeof what, "volume: cannot allocate %d x %d x %d voxels of %d components",
+             d[0], d[1], d[2], n);
+    st = cvr_cuda_allocation_failure(ctx, e, v->bytes, what);
   }
   volume->cuda = v; /* (components_write reads it) */
   if (st == CVR_OK) st = cvr_cuda_components_write(ctx, volume, u);

@@ -235,6 +235,10 @@ int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_
 cudaError_t cvr_cuda_volume_texture(cudaArray_t array, cvr_scalar_type stored,
                                     cudaTextureFilterMode filter, cudaTextureObject_t *out);
 cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *what);
+/* A device allocation of `bytes` that failed with e: "<what>, N MiB, on the
+ * device (M MiB free): <CUDA's word>", out of memory or a device error. */
+cvr_status cvr_cuda_allocation_failure(cvr_context *ctx, cudaError_t e, size_t bytes,
+                                       const char *what);
 
 /* components.cu: multi-component volumes (a texture of 2 or 4 channels,
  * identity orientation) and their kernel */

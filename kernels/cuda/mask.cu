@@ -18,13 +18,10 @@ extern "C" cvr_status cvr_cuda_mask_upload(cvr_context *ctx, cvr_volume *volume,
   {
     const cudaError_t e = cudaMalloc(&mask, bytes);
     if (e != cudaSuccess) {
-      size_t free_bytes = 0, total = 0;
-      cudaGetLastError();
-      cudaMemGetInfo(&free_bytes, &total);
-      st = cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                    "mask: cannot allocate %d x %d x %d labels, %.1f MiB, on the device (%.1f MiB "
-                    "free): %s", volume->dims[0], volume->dims[1], volume->dims[2],
-                    (double)bytes / 1048576.0, (double)free_bytes / 1048576.0, cudaGetErrorString(e));
+      char what[128];
+      snprintf(what, sizeof what, "mask: cannot allocate %d x %d x %d labels", volume->dims[0],
+               volume->dims[1], volume->dims[2]);
+      st = cvr_cuda_allocation_failure(ctx, e, bytes, what);
       goto done;
     }
   }

@@ -123,6 +123,16 @@ cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *
                   "volume: %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+cvr_status cvr_cuda_allocation_failure(cvr_context *ctx, cudaError_t e, size_t bytes,
+                                       const char *what) {
+  size_t free_bytes = 0, total = 0;
+  cudaGetLastError();
+  cudaMemGetInfo(&free_bytes, &total);
+  return cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
+                  "%s, %.1f MiB, on the device (%.1f MiB free): %s", what,
+                  (double)bytes / 1048576.0, (double)free_bytes / 1048576.0, cudaGetErrorString(e));
+}
+
 /* Allocates v's voxels for its layout and dims; fills v->bytes. */
 static cvr_status allocate(cvr_context *ctx, cvr_cuda_volume *v, cvr_scalar_type stored) {
   const cudaDeviceProp *p = &ctx->cuda->props;
@@ -153,15 +163,10 @@ static cvr_status allocate(cvr_context *ctx, cvr_cuda_volume *v, cvr_scalar_type
   }
   v->bytes = (size_t)voxels * elem;
   if (e != cudaSuccess) {
-    size_t free_bytes = 0, total = 0;
-    cudaGetLastError();
-    cudaMemGetInfo(&free_bytes, &total);
-    return cvr_fail(ctx, e == cudaErrorMemoryAllocation ? CVR_ERROR_OUT_OF_MEMORY : CVR_ERROR_DEVICE,
-                    "volume: cannot allocate %d x %d x %d voxels in %s layout, %.1f MiB, on the "
-                    "device (%.1f MiB free): %s",
-                    n[0], n[1], n[2], cvr_memory_layout_name(v->layout),
-                    (double)v->bytes / 1048576.0, (double)free_bytes / 1048576.0,
-                    cudaGetErrorString(e));
+    char what[128];
+    snprintf(what, sizeof what, "volume: cannot allocate %d x %d x %d voxels in %s layout", n[0],
+             n[1], n[2], cvr_memory_layout_name(v->layout));
+    return cvr_cuda_allocation_failure(ctx, e, v->bytes, what);
   }
   if (v->layout == CVR_LAYOUT_TEXTURE) {
     if ((e = cvr_cuda_volume_texture(v->array, stored, cudaFilterModeLinear, &v->linear)) != cudaSuccess ||
@@ -236,7 +241,7 @@ static cvr_status write_voxels(cvr_context *ctx, const cvr_volume *volume, cvr_c
     if ((e = cvr_cuda_staging_take(&c->staging, slice * nz * elem, &staged, &slot)) != cudaSuccess)
       break;
     cvr_convert_range(u->type, (const char *)u->data + (size_t)z0 * slice * in_elem, slice * n,
-                      staged, u->range, u->threads);
+                      staged, u->range, 1, NULL, u->threads);
     e = cudaMemcpyAsync(slab, staged, slice * n * elem, cudaMemcpyHostToDevice, c->stream);
     if (e == cudaSuccess) e = cvr_cuda_staging_queued(&c->staging, slot, c->stream);
     /* the last chunk also fills the padding's slices */

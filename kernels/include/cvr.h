@@ -374,6 +374,10 @@ CVR_API void cvr_volume_destroy(cvr_volume *volume);
 /* Scalar range of the data as given, over every component (NaN ignored). */
 CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,
                                         double range[2]);
+/* The range of one component's values (0 .. components - 1; NaN ignored),
+ * found in the same pass as the whole range. */
+CVR_API cvr_status cvr_volume_get_component_range(const cvr_volume *volume, int component,
+                                                  double range[2]);
 
 /* A mask (VTK's SetMaskInput): one label per voxel, 0..CVR_MAX_LABEL, the
  * volume's dims, x fastest, as the volume's scalars. A sample takes the label

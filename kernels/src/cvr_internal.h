@@ -94,6 +94,7 @@ struct cvr_volume {
   int cell_data;
   double spacing[3], origin[3], direction[9];
   double range[2];             /* over every component */
+  double component_range[CVR_MAX_COMPONENTS][2]; /* each component's (several components) */
   void *host_data;             /* stored_type scalars (CPU backend only) */
   cvr_skip_grid cpu_skip;      /* empty-space skipping over host_data */
   struct cvr_cuda_volume *cuda;
@@ -197,6 +198,8 @@ typedef struct cvr_upload {
   cvr_progress_callback progress; /* the fraction done, or NULL */
   void *progress_user;
   int threads; /* host threads for conversion and copies */
+  /* with several components: widened by each component's values, or NULL */
+  double (*component_ranges)[2];
 } cvr_upload;
 
 /* volume.c: the value a texture unit returns per unit of the stored type

@@ -84,12 +84,16 @@ static cvr_status validate(cvr_context *ctx, const cvr_volume_desc *d) {
   return CVR_OK;
 }
 
-/* The upload of desc's scalars into a volume of ctx, widening range. */
-static cvr_upload upload_of(const cvr_context *ctx, const cvr_volume_desc *desc, double range[2]) {
+/* The upload of desc's scalars into a volume of ctx, widening range and,
+ * with several components, component_ranges (reset here). */
+static cvr_upload upload_of(const cvr_context *ctx, const cvr_volume_desc *desc, double range[2],
+                            double (*component_ranges)[2]) {
   cvr_upload u;
   u.type = desc->type;
   u.data = desc->data;
   u.range = range;
+  u.component_ranges = desc->components > 1 ? component_ranges : NULL;
+  for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) cvr_range_init(component_ranges[c]);
   u.progress = desc->progress;
   u.progress_user = desc->progress_user;
   u.threads = ctx->cpu_threads;
@@ -100,15 +104,15 @@ static size_t value_count(const cvr_volume *v) {
   return (size_t)v->dims[0] * v->dims[1] * v->dims[2] * v->components;
 }
 
-/* The CPU backend's copy, converted into host_data in chunks of 64 Mi
- * values (progress between them). */
+/* The CPU backend's copy, converted into host_data in chunks of about 64 Mi
+ * values, whole voxels (progress between them). */
 static void cpu_store(cvr_volume *v, const cvr_upload *u) {
-  const size_t count = value_count(v), chunk = (size_t)64 << 20;
+  const size_t count = value_count(v), chunk = ((size_t)64 << 20) / v->components * v->components;
   const size_t in = cvr_scalar_type_size(u->type), out = cvr_scalar_type_size(v->stored_type);
   for (size_t b = 0; b < count; b += chunk) {
     const size_t n = count - b < chunk ? count - b : chunk;
     cvr_convert_range(u->type, (const char *)u->data + b * in, n, (char *)v->host_data + b * out,
-                      u->range, u->threads);
+                      u->range, v->components, u->component_ranges, u->threads);
     if (u->progress) u->progress((double)(b + n) / (double)count, u->progress_user);
   }
 }
@@ -137,7 +141,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   take_geometry(v, desc);
   v->components = desc->components > 1 ? desc->components : 1;
   cvr_range_init(v->range); /* over every component of every voxel, found as they are copied */
-  const cvr_upload u = upload_of(ctx, desc, v->range);
+  const cvr_upload u = upload_of(ctx, desc, v->range, v->component_range);
   if (ctx->backend == CVR_BACKEND_CUDA) {
     st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, &u);
   } else {
@@ -155,6 +159,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
     return st;
   }
   cvr_range_finish(v->range);
+  for (int c = 0; c < v->components && v->components > 1; ++c) cvr_range_finish(v->component_range[c]);
   *out = v;
   return CVR_OK;
 }
@@ -175,9 +180,9 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
                     desc->dims[0], desc->dims[1], desc->dims[2], type_name(desc->type),
                     components, volume->dims[0], volume->dims[1], volume->dims[2],
                     type_name(volume->type), volume->components);
-  double range[2];
+  double range[2], component_range[CVR_MAX_COMPONENTS][2];
   cvr_range_init(range);
-  const cvr_upload u = upload_of(ctx, desc, range);
+  const cvr_upload u = upload_of(ctx, desc, range, component_range);
   if (ctx->backend == CVR_BACKEND_CUDA) {
     /* (a copy lost when a layout change failed is made again from the new values) */
     st = ctx->lost       ? cvr_lost_failure(ctx, "cvr_volume_update")
@@ -192,6 +197,10 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   cvr_range_finish(range);
   volume->range[0] = range[0];
   volume->range[1] = range[1];
+  for (int c = 0; c < components && components > 1; ++c) {
+    cvr_range_finish(component_range[c]);
+    memcpy(volume->component_range[c], component_range[c], sizeof component_range[c]);
+  }
   return CVR_OK;
 }
 
@@ -233,6 +242,21 @@ void cvr_volume_destroy(cvr_volume *volume) {
   cvr_cpu_skip_release(volume);
   free(volume->host_data);
   free(volume);
+}
+
+cvr_status cvr_volume_get_component_range(const cvr_volume *volume, int component,
+                                          double range[2]) {
+  if (!volume || !range)
+    return cvr_fail(volume ? volume->ctx : NULL, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_volume_get_component_range: volume or range is NULL");
+  if (component < 0 || component >= volume->components)
+    return cvr_fail(volume->ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_volume_get_component_range: component %d of a volume of %d", component,
+                    volume->components);
+  const double *r = volume->components > 1 ? volume->component_range[component] : volume->range;
+  range[0] = r[0];
+  range[1] = r[1];
+  return CVR_OK;
 }
 
 cvr_status cvr_volume_get_range(const cvr_volume *volume, double range[2]) {

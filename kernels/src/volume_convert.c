@@ -134,12 +134,60 @@ static convert_range_fn convert_range_for(cvr_scalar_type type) {
   return NULL;
 }
 
+/* Widens ranges[c] by the values of component c of count values from src,
+ * the first of component `first` (NaN ignored): a second pass over a part
+ * the conversion has just read, so from the cache. */
+#define COMPONENT_RANGES(name, T)                                                                  \
+  static void name(const void *src, size_t count, int first, int components,                       \
+                   double ranges[][2]) {                                                           \
+    const T *s = (const T *)src;                                                                   \
+    for (int k = 0; k < components && (size_t)k < count; ++k) {                                    \
+      const int c = (first + k) % components;                                                      \
+      double lo = ranges[c][0], hi = ranges[c][1];                                                 \
+      for (size_t i = (size_t)k; i < count; i += (size_t)components) {                             \
+        const double x = (double)s[i];                                                             \
+        lo = x < lo ? x : lo;                                                                      \
+        hi = x > hi ? x : hi;                                                                      \
+      }                                                                                            \
+      ranges[c][0] = lo;                                                                           \
+      ranges[c][1] = hi;                                                                           \
+    }                                                                                              \
+  }
+COMPONENT_RANGES(component_ranges_i8, int8_t)
+COMPONENT_RANGES(component_ranges_u8, uint8_t)
+COMPONENT_RANGES(component_ranges_i16, int16_t)
+COMPONENT_RANGES(component_ranges_u16, uint16_t)
+COMPONENT_RANGES(component_ranges_i32, int32_t)
+COMPONENT_RANGES(component_ranges_u32, uint32_t)
+COMPONENT_RANGES(component_ranges_f32, float)
+COMPONENT_RANGES(component_ranges_f64, double)
+
+typedef void (*component_ranges_fn)(const void *src, size_t count, int first, int components,
+                                    double ranges[][2]);
+
+static component_ranges_fn component_ranges_for(cvr_scalar_type type) {
+  switch (type) {
+  case CVR_INT8: return component_ranges_i8;
+  case CVR_UINT8: return component_ranges_u8;
+  case CVR_INT16: return component_ranges_i16;
+  case CVR_UINT16: return component_ranges_u16;
+  case CVR_INT32: return component_ranges_i32;
+  case CVR_UINT32: return component_ranges_u32;
+  case CVR_FLOAT32: return component_ranges_f32;
+  case CVR_FLOAT64: return component_ranges_f64;
+  }
+  return NULL;
+}
+
 typedef struct convert_job {
   convert_range_fn fn;
+  component_ranges_fn component_fn; /* NULL: one range */
+  int components;
   const char *src;
   char *dst;
   size_t in_size, out_size;
   double range[CVR_PARALLEL_MAX_PARTS][2];
+  double component_range[CVR_PARALLEL_MAX_PARTS][CVR_MAX_COMPONENTS][2];
 } convert_job;
 
 static void convert_part(void *arg, int part, size_t begin, size_t end) {
@@ -148,6 +196,13 @@ static void convert_part(void *arg, int part, size_t begin, size_t end) {
   j->range[part][1] = -INFINITY;
   j->fn(j->src + begin * j->in_size, end - begin, j->dst ? j->dst + begin * j->out_size : NULL,
         j->range[part]);
+  if (!j->component_fn) return;
+  for (int c = 0; c < j->components; ++c) {
+    j->component_range[part][c][0] = INFINITY;
+    j->component_range[part][c][1] = -INFINITY;
+  }
+  j->component_fn(j->src + begin * j->in_size, end - begin, (int)(begin % (size_t)j->components),
+                  j->components, j->component_range[part]);
 }
 
 void cvr_range_init(double range[2]) {
@@ -160,9 +215,12 @@ void cvr_range_finish(double range[2]) {
 }
 
 void cvr_convert_range(cvr_scalar_type type, const void *src, size_t count, void *dst,
-                       double range[2], int threads) {
+                       double range[2], int components, double (*component_ranges)[2],
+                       int threads) {
   convert_job job;
   job.fn = convert_range_for(type);
+  job.components = components;
+  job.component_fn = components > 1 && component_ranges ? component_ranges_for(type) : NULL;
   job.src = (const char *)src;
   job.dst = (char *)dst;
   job.in_size = cvr_scalar_type_size(type);
@@ -175,6 +233,34 @@ void cvr_convert_range(cvr_scalar_type type, const void *src, size_t count, void
     if (job.range[p][0] < range[0]) range[0] = job.range[p][0];
     if (job.range[p][1] > range[1]) range[1] = job.range[p][1];
   }
+  for (int p = 0; job.component_fn && p < parts; ++p)
+    for (int c = 0; c < components; ++c) {
+      const double *r = job.component_range[p][c];
+      if (r[0] < component_ranges[c][0]) component_ranges[c][0] = r[0];
+      if (r[1] > component_ranges[c][1]) component_ranges[c][1] = r[1];
+    }
+}
+
+typedef struct widen_job {
+  const char *src;
+  char *dst;
+  int n, c;
+  size_t elem;
+} widen_job;
+
+static void widen_part(void *arg, int part, size_t begin, size_t end) {
+  (void)part;
+  const widen_job *j = (const widen_job *)arg;
+  const size_t in = (size_t)j->n * j->elem, out = (size_t)j->c * j->elem;
+  memset(j->dst + begin * out, 0, (end - begin) * out);
+  for (size_t i = begin; i < end; ++i) memcpy(j->dst + i * out, j->src + i * in, in);
+}
+
+void cvr_widen_channels(const void *src, size_t voxels, int n, int c, size_t elem, void *dst,
+                        int threads) {
+  const widen_job job = {(const char *)src, (char *)dst, n, c, elem};
+  cvr_parallel_for(threads, voxels, 64, ((size_t)1 << 20) / ((size_t)c * elem), widen_part,
+                   (void *)&job);
 }
 
 typedef struct copy_job {

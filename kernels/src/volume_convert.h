@@ -26,9 +26,18 @@ void cvr_range_finish(double range[2]);
 
 /* Copies count scalars of type from src into dst as cvr_stored_type(type)
  * (dst NULL: no copy) and widens range (NULL: none) by their min and max,
- * NaN ignored; on up to `threads` threads. */
+ * NaN ignored; with components > 1 and component_ranges given, also
+ * component_ranges[c] by the values of component c (src starts at a voxel:
+ * value i is component i % components); on up to `threads` threads. */
 void cvr_convert_range(cvr_scalar_type type, const void *src, size_t count, void *dst,
-                       double range[2], int threads);
+                       double range[2], int components, double (*component_ranges)[2],
+                       int threads);
+
+/* Copies voxels of n interleaved values of elem bytes into c >= n channels,
+ * the channels past n zero (three components into a four-channel texture),
+ * on up to `threads` threads. */
+void cvr_widen_channels(const void *src, size_t voxels, int n, int c, size_t elem, void *dst,
+                        int threads);
 
 /* Host memory for a whole volume (the CPU backend's copy, a CUDA copy
  * between layouts), freed with free(): in 2 MiB pages where the system gives

@@ -21,9 +21,11 @@
  *  - CUDA: a volume larger than the device (1 TiB, one and four components)
  *    is refused before its scalars are read, saying how much it needed and
  *    how much was free; the context then uploads a small one.
- * Usage: test_upload cpu|cuda [--no-oom] (cuda skips without a GPU; --no-oom
- * leaves the 1 TiB volume out, whose failed allocations compute-sanitizer
- * reports as API errors). */
+ * Usage: test_upload cpu|cuda [--no-oom] [--pageable] (cuda skips without a
+ * GPU; --no-oom leaves the 1 TiB volume out, whose failed allocations
+ * compute-sanitizer reports as API errors; --pageable stages the CUDA
+ * transfers in pageable memory, as where pinning fails: CVR_PINNED_STAGING=0). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <string.h>
 
@@ -421,7 +423,14 @@ static void check_too_large(cvr_context *ctx) {
   cvr_volume_destroy(v);
 }
 
+static int has_flag(int argc, char **argv, const char *flag) {
+  for (int i = 2; i < argc; ++i)
+    if (!strcmp(argv[i], flag)) return 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (has_flag(argc, argv, "--pageable")) setenv("CVR_PINNED_STAGING", "0", 1);
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = argc > 1 && !strcmp(argv[1], "cuda") ? CVR_BACKEND_CUDA : CVR_BACKEND_CPU;
@@ -455,8 +464,9 @@ int main(int argc, char **argv) {
   check_component_ranges(ctx, CVR_FLOAT32, 3);
   check_update(ctx, o.backend);
   check_components_update(ctx);
-  if (o.backend == CVR_BACKEND_CUDA && !(argc > 2 && !strcmp(argv[2], "--no-oom")))
-    check_too_large(ctx);
+  if (o.backend == CVR_BACKEND_CUDA && !has_flag(argc, argv, "--no-oom")) check_too_large(ctx);
   cvr_context_destroy(ctx);
-  return cvr_test_finish(o.backend == CVR_BACKEND_CUDA ? "upload (cuda)" : "upload (cpu)");
+  return cvr_test_finish(o.backend == CVR_BACKEND_CPU        ? "upload (cpu)"
+                         : has_flag(argc, argv, "--pageable") ? "upload (cuda, pageable staging)"
+                                                               : "upload (cuda)");
 }

@@ -80,7 +80,10 @@ static inline cvr_status device_failure(cvr_context *ctx, cudaError_t e, const c
 /* staging.cu: a ring of pinned host buffers for volume transfers. Take a
  * buffer (it waits until the transfer last queued from or into it is
  * done), queue a transfer from or into it on a stream, then mark it queued;
- * wait for that before reading a download. */
+ * wait for that before reading a download. Where pinning fails (a limit on
+ * locked memory) or CVR_PINNED_STAGING=0 is set, the buffers are pageable:
+ * the same transfers, each finished with its buffer before the queueing
+ * call returns (CUDA's rule for pageable memory), so nothing overlaps. */
 #define CVR_STAGING_BUFFERS 3
 #define CVR_STAGING_CHUNK_BYTES ((size_t)32 << 20) /* whole z-slices up to this */
 typedef struct cvr_cuda_staging {
@@ -88,6 +91,7 @@ typedef struct cvr_cuda_staging {
   cudaEvent_t done[CVR_STAGING_BUFFERS];
   size_t bytes; /* each buffer's */
   int next;
+  int pageable; /* the buffers are malloc's, not pinned */
 } cvr_cuda_staging;
 cudaError_t cvr_cuda_staging_take(cvr_cuda_staging *s, size_t bytes, void **buffer, int *slot);
 cudaError_t cvr_cuda_staging_queued(cvr_cuda_staging *s, int slot, cudaStream_t stream);

@@ -6,6 +6,7 @@
  * copy engine at the link's speed while the host fills the next one. The
  * ring is allocated on the first upload and kept (at most
  * CVR_STAGING_BUFFERS x the largest chunk) until the context goes. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_internal.cuh"
@@ -13,10 +14,21 @@
 static void release(cvr_cuda_staging *s) {
   for (int i = 0; i < CVR_STAGING_BUFFERS; ++i) {
     if (s->done[i]) cudaEventSynchronize(s->done[i]);
-    cudaFreeHost(s->host[i]);
+    if (s->pageable) free(s->host[i]);
+    else cudaFreeHost(s->host[i]);
     s->host[i] = NULL;
   }
   s->bytes = 0;
+}
+
+/* The ring's buffers of `bytes`, pinned or (s->pageable) not. */
+static cudaError_t allocate(cvr_cuda_staging *s, size_t bytes) {
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < CVR_STAGING_BUFFERS && e == cudaSuccess; ++i)
+    if (s->pageable) e = (s->host[i] = malloc(bytes)) ? cudaSuccess : cudaErrorMemoryAllocation;
+    else e = cudaHostAlloc(&s->host[i], bytes, cudaHostAllocPortable);
+  if (e != cudaSuccess) release(s);
+  return e;
 }
 
 cudaError_t cvr_cuda_staging_take(cvr_cuda_staging *s, size_t bytes, void **buffer, int *slot) {
@@ -26,12 +38,15 @@ cudaError_t cvr_cuda_staging_take(cvr_cuda_staging *s, size_t bytes, void **buff
   if (e != cudaSuccess) return e;
   if (bytes > s->bytes) {
     release(s);
-    for (int i = 0; i < CVR_STAGING_BUFFERS && e == cudaSuccess; ++i)
-      e = cudaHostAlloc(&s->host[i], bytes, cudaHostAllocPortable);
-    if (e != cudaSuccess) {
-      release(s);
-      return e;
+    const char *pinned = getenv("CVR_PINNED_STAGING");
+    s->pageable = pinned && !strcmp(pinned, "0");
+    e = allocate(s, bytes);
+    if (e != cudaSuccess && !s->pageable) { /* pinning refused: pageable, slower */
+      cudaGetLastError();
+      s->pageable = 1;
+      e = allocate(s, bytes);
     }
+    if (e != cudaSuccess) return e;
     s->bytes = bytes;
   }
   const int i = s->next;

@@ -180,11 +180,11 @@ public:
    *    memory through lookup tables, filtered in the kernel). A change
    *    rebuilds the device copy once.
    *  - RotationPolicy (Misaki et al.): ROTATION_NEVER (default), or turn the
-   *    volume's voxel order by 90 degrees in place when the view starts to
-   *    look along its x axis (ROTATION_ON_REGION_CHANGE), or only
-   *    RotationHysteresis degrees (default 5, in [0, 45]) past that border
-   *    (ROTATION_HYSTERESIS; 45 keeps the volume padded but never turns
-   *    it). The volume is padded once so that x and the axis it trades
+   *    volume's voxel order by 90 degrees in place when the turn takes the
+   *    view further from its x axis (ROTATION_ON_REGION_CHANGE), or only
+   *    when it does so by more than twice RotationHysteresis degrees
+   *    (default 5, in [0, 45]; ROTATION_HYSTERESIS; 45 keeps the volume
+   *    padded but never turns it). cvr.h's cvr_rotation_policy has the rule. The volume is padded once so that x and the axis it trades
    *    places with have one length.
    *  - RotationTile: t x k, the rotation kernel's tile (t in 1..32, k >= 1,
    *    or 0 for automatic; default 32 x 0).

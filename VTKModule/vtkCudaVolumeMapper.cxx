@@ -1304,6 +1304,7 @@ void vtkCudaVolumeMapper::RenderImages(
   settings.strategy = static_cast<cvr_strategy>(this->Strategy);
   settings.block_width = this->BlockSize[0];
   settings.block_height = this->BlockSize[1];
+  settings.ray_segments = this->RaySegments;
   for (int i = 0; i < 2; ++i)
   {
     settings.horizontal_block[i] = this->HorizontalBlockSize[i];
@@ -1425,6 +1426,12 @@ void vtkCudaVolumeMapper::RenderImages(
   std::snprintf(configuration, sizeof configuration, "%s %s %dx%d",
     cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
     in.Stats.block_width, in.Stats.block_height);
+  if (in.Stats.ray_segments > 1)
+  {
+    const size_t used = std::strlen(configuration);
+    std::snprintf(configuration + used, sizeof configuration - used, ", %d threads a ray",
+      in.Stats.ray_segments);
+  }
   in.Configuration = configuration;
   if (in.Stats.strategy == CVR_STRATEGY_WARP_MARCHING)
   {
@@ -1647,6 +1654,7 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
      << (this->TuningCacheDirectory ? this->TuningCacheDirectory : "(default)") << "\n";
   os << indent << "AutoConfiguration: " << this->GetAutoConfiguration() << "\n";
   os << indent << "BlockSize: " << this->BlockSize[0] << " x " << this->BlockSize[1] << "\n";
+  os << indent << "RaySegments: " << this->RaySegments << "\n";
   os << indent << "HorizontalBlockSize: " << this->HorizontalBlockSize[0] << " x "
      << this->HorizontalBlockSize[1] << "\n";
   os << indent << "VerticalBlockSize: " << this->VerticalBlockSize[0] << " x "

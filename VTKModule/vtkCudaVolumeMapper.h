@@ -117,7 +117,10 @@ public:
    * its parameters. Invalid values are reported by the next render, which
    * then draws nothing.
    *  - STRATEGY_STANDARD: one thread per ray in BlockSize[0] x BlockSize[1]
-   *    thread blocks (default 16 x 16).
+   *    thread blocks (default 16 x 16); RaySegments (1, 2, 4 or 8; default
+   *    1) threads a ray, each marching a consecutive part of its samples
+   *    (the same image, in shorter pieces of work: faster where the image
+   *    has too few rays to fill the GPU many times over; compositing only).
    *  - STRATEGY_BLOCK_SHAPE (Sugimoto et al.): the standard kernel with, for
    *    each view, HorizontalBlockSize (default 32 x 4) when the volume axis
    *    of smallest memory stride runs across the screen, else
@@ -151,6 +154,8 @@ public:
   vtkGetMacro(Strategy, int);
   vtkSetVector2Macro(BlockSize, int);
   vtkGetVector2Macro(BlockSize, int);
+  vtkSetMacro(RaySegments, int);
+  vtkGetMacro(RaySegments, int);
   vtkSetVector2Macro(HorizontalBlockSize, int);
   vtkGetVector2Macro(HorizontalBlockSize, int);
   vtkSetVector2Macro(VerticalBlockSize, int);
@@ -469,6 +474,7 @@ protected:
   double TuningBudget = 0.01;
   char* TuningCacheDirectory = nullptr;
   int BlockSize[2] = { 16, 16 };
+  int RaySegments = 1;
   int HorizontalBlockSize[2] = { 32, 4 };
   int VerticalBlockSize[2] = { 1, 128 };
   int WarpVariant = WARP_DB_SHUFFLE;

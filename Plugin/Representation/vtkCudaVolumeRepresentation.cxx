@@ -129,6 +129,10 @@ void vtkCudaVolumeRepresentation::SetBlockSize(int w, int h)
 {
   this->CudaMapper->SetBlockSize(w, h);
 }
+void vtkCudaVolumeRepresentation::SetRaySegments(int v)
+{
+  this->CudaMapper->SetRaySegments(v);
+}
 void vtkCudaVolumeRepresentation::SetHorizontalBlockSize(int w, int h)
 {
   this->CudaMapper->SetHorizontalBlockSize(w, h);

@@ -45,6 +45,7 @@ public:
   void SetDeviceIndex(int index);
   void SetStrategy(int strategy);
   void SetBlockSize(int width, int height);
+  void SetRaySegments(int segments);
   void SetHorizontalBlockSize(int width, int height);
   void SetVerticalBlockSize(int width, int height);
   void SetWarpVariant(int variant);

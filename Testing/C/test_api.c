@@ -264,6 +264,17 @@ int main(int argc, char **argv) {
     EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
                 "thread block");
   }
+  const int bad_segments[] = {0, 3, 16, -4};
+  for (int i = 0; i < 4; ++i) {
+    sb = s;
+    sb.ray_segments = bad_segments[i];
+    EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+                "ray segments");
+  }
+  sb = s; /* 16 x 16 x 8 threads */
+  sb.ray_segments = 8;
+  EXPECT_FAIL(ctx, cvr_render(ctx, v, tf, &view, &sb, &image, NULL), CVR_ERROR_INVALID_ARGUMENT,
+              "2048 threads");
   for (int i = 0; i < 3; ++i) { /* the block-shape strategy's two blocks */
     sb = s;
     sb.strategy = CVR_STRATEGY_BLOCK_SHAPE;

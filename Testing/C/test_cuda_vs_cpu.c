@@ -6,7 +6,9 @@
  * scalar type, nearest and linear interpolation. Images must agree within
  * the stated tolerance (test_common.h); with early ray termination off, both
  * backends must count exactly the same rays and samples, since they share
- * one sample lattice. Usage: test_cuda_vs_cpu [--quick] (skips without a GPU) */
+ * one sample lattice. Rays marched in parts by several threads
+ * (ray segments) are held to the same, and to the one-thread ray's counts.
+ * Usage: test_cuda_vs_cpu [--quick] (skips without a GPU) */
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +24,9 @@ typedef struct pair {
 
 static int compared = 0;
 
-static void compare(pair *p, const cvr_view *view, const cvr_render_settings *s, const char *what) {
+/* The CUDA image against the CPU's; *gpu_stats (may be NULL) gets the CUDA frame's statistics. */
+static void compare_stats(pair *p, const cvr_view *view, const cvr_render_settings *s,
+                          const char *what, cvr_render_stats *gpu_stats) {
   static uint8_t a[MAX_W * MAX_H * 4], b[MAX_W * MAX_H * 4];
   static float da[MAX_W * MAX_H], db[MAX_W * MAX_H];
   const long pixels = (long)view->width * view->height;
@@ -48,6 +52,50 @@ static void compare(pair *p, const cvr_view *view, const cvr_render_settings *s,
     CHECK(cvr_test_visited(&sa) == cvr_test_visited(&sb), "%s: %llu samples on the CPU, %llu on the GPU", what,
           (unsigned long long)cvr_test_visited(&sa), (unsigned long long)cvr_test_visited(&sb));
   ++compared;
+  if (gpu_stats) *gpu_stats = sb;
+}
+
+static void compare(pair *p, const cvr_view *view, const cvr_render_settings *s, const char *what) {
+  compare_stats(p, view, s, what, NULL);
+}
+
+/* Ray segments (cvr_render_settings.ray_segments): each ray's samples
+ * marched in parts by several threads and composited in order must give the
+ * reference's image, with early termination too, and the one-thread ray's
+ * counts: its lattice exactly, and with early termination its samples
+ * within the filter noise of CVR_TOL_ERT_SAMPLES_FRACTION (without it,
+ * compare() holds them to the reference's exactly). Every instance: empty-
+ * space skipping on and off, cropping, shading; an odd block whose warps
+ * hold parts of different rays. */
+static void compare_segments(pair *p, const cvr_view *view, const cvr_render_settings *base,
+                             const char *what) {
+  static const int shapes[][3] = {{8, 8, 2}, {8, 8, 4}, {8, 8, 8}, {5, 3, 4}, {16, 16, 4}};
+  cvr_render_settings one = *base;
+  one.ray_segments = 1;
+  cvr_render_stats s1, ss;
+  char label[200];
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+    cvr_render_settings s = *base;
+    s.block_width = one.block_width = shapes[i][0];
+    s.block_height = one.block_height = shapes[i][1];
+    s.ray_segments = shapes[i][2];
+    snprintf(label, sizeof label, "%s, one thread a ray %dx%d", what, s.block_width, s.block_height);
+    compare_stats(p, view, &one, label, &s1);
+    snprintf(label, sizeof label, "%s, %dx%d, %d threads a ray", what, s.block_width,
+             s.block_height, s.ray_segments);
+    compare_stats(p, view, &s, label, &ss);
+    CHECK(ss.ray_segments == s.ray_segments && s1.ray_segments == 1,
+          "%s: the statistics say %d threads a ray", label, ss.ray_segments);
+    const uint64_t lattice1 = cvr_test_visited(&s1) + s1.samples_skipped_terminated,
+                   lattice = cvr_test_visited(&ss) + ss.samples_skipped_terminated;
+    CHECK(lattice == lattice1 && ss.rays == s1.rays,
+          "%s: %llu rays, %llu lattice samples; one thread a ray %llu, %llu", label,
+          (unsigned long long)ss.rays, (unsigned long long)lattice, (unsigned long long)s1.rays,
+          (unsigned long long)lattice1);
+    const double visited = (double)cvr_test_visited(&ss), visited1 = (double)cvr_test_visited(&s1);
+    CHECK(fabs(visited - visited1) <= CVR_TOL_ERT_SAMPLES_FRACTION * visited1,
+          "%s: %.0f samples visited, one thread a ray %.0f", label, visited, visited1);
+  }
 }
 
 /* The cranium CT as another scalar type: shifted and scaled to the type's
@@ -130,6 +178,35 @@ int main(int argc, char **argv) {
       snprintf(what, sizeof what, "%s view 3 block %dx%d", ds->file, s.block_width, s.block_height);
       compare(&p, &view, &s, what);
     }
+    for (int v = 0; v < (quick ? 1 : 3); ++v) { /* ray segments */
+      cvr_render_settings t = s;
+      t.early_termination = v != 1;
+      cvr_test_scene_view(&p.c, v, v % 2 ? CVR_PROJECTION_PARALLEL : CVR_PROJECTION_PERSPECTIVE,
+                          size, size, &view);
+      snprintf(what, sizeof what, "%s view %d%s", ds->file, v, t.early_termination ? "" : " no-ERT");
+      compare_segments(&p, &view, &t, what);
+      t.empty_space_skipping = 0;
+      snprintf(what, sizeof what, "%s view %d%s no skipping", ds->file, v,
+               t.early_termination ? "" : " no-ERT");
+      compare_segments(&p, &view, &t, what);
+    }
+    {
+      cvr_test_scene_view(&p.c, 3, CVR_PROJECTION_PERSPECTIVE, size, size, &view);
+      cvr_render_settings t = s;
+      t.cropping = 1; /* the middle third of every axis */
+      for (int a = 0; a < 3; ++a) {
+        t.cropping_planes[2 * a] = p.c.data.desc.dims[a] / 3.0;
+        t.cropping_planes[2 * a + 1] = 2.0 * p.c.data.desc.dims[a] / 3.0;
+      }
+      t.cropping_flags = CVR_CROP_SUBVOLUME;
+      snprintf(what, sizeof what, "%s view 3 cropped", ds->file);
+      compare_segments(&p, &view, &t, what);
+      t = s;
+      t.shading.enabled = 1;
+      snprintf(what, sizeof what, "%s view 3 shaded", ds->file);
+      compare_segments(&p, &view, &t, what);
+    }
+    cvr_test_scene_view(&p.c, 3, CVR_PROJECTION_PERSPECTIVE, size, size, &view);
     for (int v = 0; v < (quick ? 1 : 4); ++v) { /* Phong shading, several lights */
       cvr_render_settings shaded = s;
       shaded.block_width = shaded.block_height = 16;

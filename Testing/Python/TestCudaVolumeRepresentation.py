@@ -40,6 +40,7 @@ rep.CudaRotationPolicy = "With Hysteresis"
 rep.CudaRotationHysteresis = 7.5
 rep.CudaRotationTile = [16, 4]
 rep.CudaBlockSize = [32, 4]
+rep.CudaRaySegments = "4"
 rep.CudaEarlyRayTermination = 1
 rep.CudaGraphicsInterop = 1
 rep.CudaTerminationOpacity = 0.98

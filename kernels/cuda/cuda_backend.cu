@@ -176,6 +176,11 @@ extern "C" cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
   switch (s->strategy) {
   case CVR_STRATEGY_STANDARD:
     st = check_block(ctx, "thread block", s->block_width, s->block_height, standard_max);
+    if (st == CVR_OK && s->block_width * s->block_height * s->ray_segments > standard_max)
+      st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: thread block %d x %d with %d ray segments has more threads than "
+                    "the kernel's limit of %d", s->block_width, s->block_height, s->ray_segments,
+                    standard_max);
     break;
   case CVR_STRATEGY_BLOCK_SHAPE:
     st = check_block(ctx, "horizontal-warp block", s->horizontal_block[0], s->horizontal_block[1],
@@ -570,6 +575,12 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     }
     if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
       block[0] = block[1] = 16;
+    /* ray segments: compositing one component from the texture (standard.cu) */
+    const int segments = s->strategy == CVR_STRATEGY_STANDARD && s->blend_mode == CVR_BLEND_COMPOSITE &&
+                                 frame->volume->components == 1 &&
+                                 frame->volume->cuda->layout == CVR_LAYOUT_TEXTURE
+                             ? s->ray_segments
+                             : 1;
     CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
     const cvr_memory_layout layout = frame->volume->cuda->layout;
     if (frame->volume->components > 1)
@@ -585,10 +596,12 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     else
       CVR_CUDA_TRY(ctx,
                    cvr_cuda_launch_standard(&l, layout,
-                                            dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
+                                            dim3((unsigned)block[0], (unsigned)block[1],
+                                                 (unsigned)segments), c->stream),
                    "standard kernel launch");
     stats->block_width = block[0];
     stats->block_height = block[1];
+    stats->ray_segments = segments;
   }
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
   if (image->rgba32f)

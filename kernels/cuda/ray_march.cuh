@@ -247,6 +247,24 @@ __device__ __forceinline__ unsigned cvr_march(const cvr_ray_params &p, const cvr
   return (unsigned)(t - t_first) - skipped;
 }
 
+/* front over back, both premultiplied */
+__device__ __forceinline__ float4 cvr_over(const float4 front, const float4 back) {
+  const float w = 1.0f - front.w;
+  return make_float4(front.x + w * back.x, front.y + w * back.y, front.z + w * back.z,
+                     front.w + w * back.w);
+}
+
+/* Narrows the ray to part `segment` of `segments` consecutive parts of its
+ * lattice samples, each a multiple of 8 samples long (full fetch batches)
+ * but the last; a part past the ray's end takes no sample. */
+__device__ __forceinline__ void cvr_ray_segment(cvr_ray *ray, int segment, int segments) {
+  const int n = ray->k_last - ray->k_first + 1;
+  const int length = ((n + segments - 1) / segments + 7) & ~7;
+  const int first = ray->k_first + segment * length;
+  ray->k_last = min(ray->k_last, first + length - 1);
+  ray->k_first = first;
+}
+
 /* Marches one ray for a blend mode other than COMPOSITE (raycast.h,
  * cvr_blend_state), FETCH_AHEAD fetches in flight as cvr_march, and sets its
  * pixel; only the samples that add to a sum are classified. Returns the

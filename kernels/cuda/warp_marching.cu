@@ -52,13 +52,6 @@ typedef struct cvr_warp_layout {
   int warps_x, warps_y;    /* warps of a block */
 } cvr_warp_layout;
 
-/* front over back, both premultiplied */
-__device__ __forceinline__ float4 cvr_over(const float4 front, const float4 back) {
-  const float w = 1.0f - front.w;
-  return make_float4(front.x + w * back.x, front.y + w * back.y, front.z + w * back.z,
-                     front.w + w * back.w);
-}
-
 /* Lanes exchange values through warp shuffles, within groups of `width`. */
 struct cvr_shuffle_exchange {
   int width;

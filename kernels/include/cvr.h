@@ -614,6 +614,16 @@ typedef struct cvr_render_settings {
   double mask_blend;             /* LABEL_MAP: [0, 1] */
   cvr_strategy strategy;
   int block_width, block_height; /* CUDA thread block of the standard strategy */
+  /* STANDARD, COMPOSITE: each ray's samples in this many consecutive parts,
+   * each marched by its own thread of a block_width x block_height x
+   * ray_segments block and the parts composited in order: the same image
+   * (with early termination too), in more and shorter pieces of work, which
+   * pays where an image has too few rays to fill the GPU many times over.
+   * 1, 2, 4 or 8; 1 (one thread a ray). Other blend modes, the global-memory
+   * layouts and multi-component volumes march a ray in one thread
+   * (cvr_render_stats.ray_segments says what ran); the CPU backend ignores
+   * it, as it does the block. */
+  int ray_segments;
   /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for
    * vertical warps (1 x 128), the paper's shapes */
   int horizontal_block[2], vertical_block[2];
@@ -699,6 +709,7 @@ typedef struct cvr_render_stats {
   cvr_strategy strategy;
   int block_width, block_height;  /* thread block launched, in threads (CUDA: for
                                      warp marching, 32 x warps), or tile (CPU) */
+  int ray_segments;               /* standard: threads a ray (1 elsewhere) */
   int warp_rays[2], warp_width;   /* warp marching: the warp's shape as launched */
   cvr_warp_variant warp_variant;  /* warp marching: the reduction as launched */
   int slab_depth;                 /* slab: samples per slab */

@@ -313,6 +313,7 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
   memset(&local, 0, sizeof local);
   local.backend = ctx->backend;
   local.view_class = -1; /* AUTO's */
+  local.ray_segments = 1; /* CUDA's standard strategy may split rays */
   /* the CPU backend has one renderer, the reference: strategies are CUDA's */
   local.strategy = ctx->backend == CVR_BACKEND_CUDA ? settings->strategy : CVR_STRATEGY_STANDARD;
   /* the CPU's volume: array order, never turned (CUDA fills in its own) */

@@ -7,6 +7,7 @@
 #include "cvr_internal.h"
 
 #define CVR_MAX_BLOCK_THREADS 1024 /* every CUDA device since Fermi */
+#define CVR_MAX_RAY_SEGMENTS 8
 #define CVR_MAX_CPU_TILE 4096
 
 void cvr_render_settings_init(cvr_render_settings *s) {
@@ -37,6 +38,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->strategy = CVR_STRATEGY_STANDARD;
   s->block_width = 16;
   s->block_height = 16;
+  s->ray_segments = 1;
   s->horizontal_block[0] = 32;
   s->horizontal_block[1] = 4;
   s->vertical_block[0] = 1;
@@ -248,6 +250,16 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
       return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                       "settings: %s %d x %d must have 1..%d threads, each side >= 1",
                       blocks[i].what, blocks[i].b[0], blocks[i].b[1], CVR_MAX_BLOCK_THREADS);
+  if (s->ray_segments < 1 || s->ray_segments > CVR_MAX_RAY_SEGMENTS ||
+      (s->ray_segments & (s->ray_segments - 1)))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: ray segments %d must be 1, 2, 4 or 8", s->ray_segments);
+  if ((long long)s->block_width * s->block_height * s->ray_segments > CVR_MAX_BLOCK_THREADS)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: thread block %d x %d with %d ray segments has %lld threads, over "
+                    "%d", s->block_width, s->block_height, s->ray_segments,
+                    (long long)s->block_width * s->block_height * s->ray_segments,
+                    CVR_MAX_BLOCK_THREADS);
   if (s->warp_variant < CVR_WARP_SB_SHARED || s->warp_variant > CVR_WARP_DB_SHUFFLE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown warp variant %d",
                     (int)s->warp_variant);

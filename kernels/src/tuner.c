@@ -78,18 +78,18 @@ void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
 
 static cvr_candidate standard(int w, int h) {
   cvr_candidate c = {CVR_STRATEGY_STANDARD, {w, h}, 0, 0, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC,
-                     CVR_SLAB_BORDER_RING};
+                     CVR_SLAB_BORDER_RING, 1};
   return c;
 }
 
 static cvr_candidate strategy(cvr_strategy s, int b0, int b1, int width, int depth) {
   cvr_candidate c = {s, {b0, b1}, width, depth, {0, 0}, CVR_CPU_SCHEDULE_DYNAMIC,
-                     CVR_SLAB_BORDER_RING};
+                     CVR_SLAB_BORDER_RING, 1};
   return c;
 }
 
 static cvr_candidate cpu_tile(int w, int h, cvr_cpu_schedule schedule) {
-  cvr_candidate c = {CVR_STRATEGY_STANDARD, {0, 0}, 0, 0, {w, h}, schedule, CVR_SLAB_BORDER_RING};
+  cvr_candidate c = {CVR_STRATEGY_STANDARD, {0, 0}, 0, 0, {w, h}, schedule, CVR_SLAB_BORDER_RING, 1};
   return c;
 }
 
@@ -155,6 +155,15 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     for (int b = 0; b < BLOCKS; ++b) {
       const int *block = many_waves ? many_waves_blocks[b] : few_waves_blocks[b];
       k[n++] = standard(block[0], block[1]);
+    }
+    /* Rays in 4 parts: where the image fills the GPU only a few times, 8x8
+     * blocks of 4 threads a ray were the fastest at most views about z on the
+     * H100 (1024^3 micro-benchmark at 512 x 512 rays: worst view 339 against
+     * 316 G samples/s for the best one-thread block; tools/bench/results/
+     * 2026-11-28-h100-ray-segments). They composite only (cvr.h). */
+    if (blend == CVR_BLEND_COMPOSITE) {
+      k[n] = standard(8, 8);
+      k[n++].ray_segments = 4;
     }
     if (blend == CVR_BLEND_COMPOSITE && !warp_early) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
@@ -305,6 +314,7 @@ void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
     if (c->block[0] > 0) {
       s->block_width = c->block[0];
       s->block_height = c->block[1];
+      s->ray_segments = c->ray_segments;
     }
     break;
   case CVR_STRATEGY_WARP_MARCHING:
@@ -337,6 +347,9 @@ void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size) {
   if (c->cpu_tile[0] > 0)
     snprintf(out, size, "cpu tiles %dx%d %s", c->cpu_tile[0], c->cpu_tile[1],
              c->cpu_schedule == CVR_CPU_SCHEDULE_STATIC ? "static" : "dynamic");
+  else if (c->strategy == CVR_STRATEGY_STANDARD && c->ray_segments > 1)
+    snprintf(out, size, "standard %dx%d, %d threads a ray", c->block[0], c->block[1],
+             c->ray_segments);
   else if (c->strategy == CVR_STRATEGY_STANDARD)
     snprintf(out, size, "standard %dx%d", c->block[0], c->block[1]);
   else if (c->strategy == CVR_STRATEGY_WARP_MARCHING)

@@ -63,6 +63,7 @@ typedef struct cvr_candidate {
   int cpu_tile[2];
   cvr_cpu_schedule cpu_schedule;
   cvr_slab_border slab_border; /* slab */
+  int ray_segments;            /* standard: threads a ray */
 } cvr_candidate;
 
 typedef struct cvr_tuning_class {

@@ -182,7 +182,8 @@ static int candidate_of(const cvr_render_stats *st, const cvr_candidate *cand,
       same = st->backend == CVR_BACKEND_CPU && c->cpu_tile[0] == st->block_width &&
              c->cpu_tile[1] == st->block_height;
     else if (same && c->strategy == CVR_STRATEGY_STANDARD)
-      same = c->block[0] == st->block_width && c->block[1] == st->block_height;
+      same = c->block[0] == st->block_width && c->block[1] == st->block_height &&
+             c->ray_segments == st->ray_segments;
     else if (same && c->strategy == CVR_STRATEGY_WARP_MARCHING)
       same = c->warp_width == st->warp_width;
     else if (same && c->strategy == CVR_STRATEGY_SLAB)

@@ -30,7 +30,8 @@ static void usage(void) {
           "  --rays R[,R...]         image sizes R x R (default 512)\n"
           "  --blocks WxH[,WxH...]   standard-strategy thread blocks (default 16x16,32x4,1x128,8x16)\n"
           "  --configs C[,C...]      strategy configurations instead of --blocks:\n"
-          "                          std:WxH (standard), shape (block shape, 32x4 / 1x128),\n"
+          "                          std:WxH (standard), std:WxH/S (S threads a ray, its\n"
+          "                          samples in S parts), shape (block shape, 32x4 / 1x128),\n"
           "                          shape:WxH:WxH (horizontal / vertical blocks),\n"
           "                          wm:VARIANT:WIDTH:RXxRY:BXxBY (warp marching: SBShared,\n"
           "                          DBShared, SBShuffle or DBShuffle; lanes per ray; rays of\n"
@@ -122,8 +123,11 @@ static int parse_config(const char *spec, bench_config *c) {
   memcpy(base, c->label, base_len);
   base[base_len] = 0;
   if (!parse_modifiers(c->label + base_len, s)) return 0;
-  if (sscanf(base, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2 && !base[n])
-    return 1;
+  if (sscanf(base, "std:%dx%d%n", &s->block_width, &s->block_height, &n) == 2) {
+    int m = 0;
+    if (!base[n]) return 1;
+    return sscanf(base + n, "/%d%n", &s->ray_segments, &m) == 1 && !base[n + m];
+  }
   if (sscanf(base, "slab:%dx%d:%d%n", &s->slab_block[0], &s->slab_block[1], &s->slab_depth, &n) == 3 &&
       !base[n]) {
     s->strategy = CVR_STRATEGY_SLAB;
@@ -290,13 +294,13 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
         }
         fprintf(out,
                 "{\"bench\":\"orbit\",\"volume\":\"%s\",\"resampled_from\":\"%s\",\"dims\":\"%dx%dx%d\",\"R\":%d,"
-                "\"azimuth\":%d,\"elevation\":%g,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\","
+                "\"azimuth\":%d,\"elevation\":%g,\"strategy\":\"%s\",\"config\":\"%s\",\"block\":\"%dx%d\",\"ray_segments\":%d,"
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
                 "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"slab_border\":\"%s\",\"rays\":%llu,"
                 "\"samples\":%llu,\"skipped_empty\":%llu,\"skipped_terminated\":%llu,"
                 "\"gsamples_per_s\":%.2f}\n",
                 name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az, elevation,
-                cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height,
+                cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height, st.ray_segments,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                 st.volume_axes[0], st.volume_axes[1], st.volume_axes[2], s.shading.enabled,
                 st.slab_depth, cvr_slab_border_name(st.slab_border), (unsigned long long)st.rays,
@@ -545,12 +549,12 @@ int main(int argc, char **argv) {
             fprintf(out,
                     "{\"bench\":\"wang_micro\",\"N\":%d,\"dims\":\"%dx%dx%d\",\"R\":%d,"
                     "\"axis\":\"%c\",\"angle\":%d,\"strategy\":\"%s\",\"config\":\"%s\","
-                    "\"block\":\"%dx%d\",\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
+                    "\"block\":\"%dx%d\",\"ray_segments\":%d,\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
                     "\"rotation_ms\":%.4f,\"frame_ms\":%.4f,\"axes\":\"%+d%+d%+d\","
                     "\"volume_mib\":%.1f,\"samples\":%llu,\"skipped_empty\":%llu,"
                     "\"gsamples_per_s\":%.2f,\"auto_choice\":\"%s\"}\n",
                     n, d[0], d[1], d[2], r, *ax, angle, cvr_strategy_name(st.strategy),
-                    configs[b].label, st.block_width, st.block_height,
+                    configs[b].label, st.block_width, st.block_height, st.ray_segments,
                     cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                     median + rotation_ms, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
                     st.volume_bytes / 1048576.0, (unsigned long long)st.samples,

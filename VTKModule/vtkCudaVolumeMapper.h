@@ -120,7 +120,8 @@ public:
    *    thread blocks (default 16 x 16); RaySegments (1, 2, 4 or 8; default
    *    1) threads a ray, each marching a consecutive part of its samples
    *    (the same image, in shorter pieces of work: faster where the image
-   *    has too few rays to fill the GPU many times over; compositing only).
+   *    has too few rays to fill the GPU many times over; unshaded
+   *    compositing without cropping or masks, else one thread a ray).
    *  - STRATEGY_BLOCK_SHAPE (Sugimoto et al.): the standard kernel with, for
    *    each view, HorizontalBlockSize (default 32 x 4) when the volume axis
    *    of smallest memory stride runs across the screen, else

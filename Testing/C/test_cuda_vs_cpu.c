@@ -64,11 +64,12 @@ static void compare(pair *p, const cvr_view *view, const cvr_render_settings *s,
  * reference's image, with early termination too, and the one-thread ray's
  * counts: its lattice exactly, and with early termination its samples
  * within the filter noise of CVR_TOL_ERT_SAMPLES_FRACTION (without it,
- * compare() holds them to the reference's exactly). Every instance: empty-
- * space skipping on and off, cropping, shading; an odd block whose warps
- * hold parts of different rays. */
+ * compare() holds them to the reference's exactly). Both instances (empty-
+ * space skipping on and off); an odd block whose warps hold parts of
+ * different rays. Frames the split kernel does not render (split 0:
+ * cropping, shading) render one thread a ray and say so. */
 static void compare_segments(pair *p, const cvr_view *view, const cvr_render_settings *base,
-                             const char *what) {
+                             int split, const char *what) {
   static const int shapes[][3] = {{8, 8, 2}, {8, 8, 4}, {8, 8, 8}, {5, 3, 4}, {16, 16, 4}};
   cvr_render_settings one = *base;
   one.ray_segments = 1;
@@ -84,7 +85,7 @@ static void compare_segments(pair *p, const cvr_view *view, const cvr_render_set
     snprintf(label, sizeof label, "%s, %dx%d, %d threads a ray", what, s.block_width,
              s.block_height, s.ray_segments);
     compare_stats(p, view, &s, label, &ss);
-    CHECK(ss.ray_segments == s.ray_segments && s1.ray_segments == 1,
+    CHECK(ss.ray_segments == (split ? s.ray_segments : 1) && s1.ray_segments == 1,
           "%s: the statistics say %d threads a ray", label, ss.ray_segments);
     const uint64_t lattice1 = cvr_test_visited(&s1) + s1.samples_skipped_terminated,
                    lattice = cvr_test_visited(&ss) + ss.samples_skipped_terminated;
@@ -184,11 +185,11 @@ int main(int argc, char **argv) {
       cvr_test_scene_view(&p.c, v, v % 2 ? CVR_PROJECTION_PARALLEL : CVR_PROJECTION_PERSPECTIVE,
                           size, size, &view);
       snprintf(what, sizeof what, "%s view %d%s", ds->file, v, t.early_termination ? "" : " no-ERT");
-      compare_segments(&p, &view, &t, what);
+      compare_segments(&p, &view, &t, 1, what);
       t.empty_space_skipping = 0;
       snprintf(what, sizeof what, "%s view %d%s no skipping", ds->file, v,
                t.early_termination ? "" : " no-ERT");
-      compare_segments(&p, &view, &t, what);
+      compare_segments(&p, &view, &t, 1, what);
     }
     {
       cvr_test_scene_view(&p.c, 3, CVR_PROJECTION_PERSPECTIVE, size, size, &view);
@@ -200,11 +201,11 @@ int main(int argc, char **argv) {
       }
       t.cropping_flags = CVR_CROP_SUBVOLUME;
       snprintf(what, sizeof what, "%s view 3 cropped", ds->file);
-      compare_segments(&p, &view, &t, what);
+      compare_segments(&p, &view, &t, 0, what);
       t = s;
       t.shading.enabled = 1;
       snprintf(what, sizeof what, "%s view 3 shaded", ds->file);
-      compare_segments(&p, &view, &t, what);
+      compare_segments(&p, &view, &t, 0, what);
     }
     cvr_test_scene_view(&p.c, 3, CVR_PROJECTION_PERSPECTIVE, size, size, &view);
     for (int v = 0; v < (quick ? 1 : 4); ++v) { /* Phong shading, several lights */

@@ -575,8 +575,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     }
     if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
       block[0] = block[1] = 16;
-    /* ray segments: compositing one component from the texture (standard.cu) */
-    const int segments = s->strategy == CVR_STRATEGY_STANDARD && s->blend_mode == CVR_BLEND_COMPOSITE &&
+    /* ray segments: unshaded compositing of one component from the texture
+     * (standard_split.cu) */
+    const int segments = s->strategy == CVR_STRATEGY_STANDARD && cvr_cuda_splits(&l.ray) &&
                                  frame->volume->components == 1 &&
                                  frame->volume->cuda->layout == CVR_LAYOUT_TEXTURE
                              ? s->ray_segments

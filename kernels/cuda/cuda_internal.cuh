@@ -230,6 +230,13 @@ cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int
 /* The axes x may trade places with (bit a for axis a): those as long as x
  * in a copy that turns (padded); v->partner's always. */
 int cvr_cuda_partners(const cvr_cuda_volume *v);
+/* The same for a copy of dims whose x and partner are padded alike. */
+static inline int cvr_cuda_partner_set(const int dims[3], int partner) {
+  int partners = 1 << partner;
+  for (int a = 1; a <= 2; ++a)
+    if (dims[a] == dims[0]) partners |= 1 << a;
+  return partners;
+}
 /* k itself if its tiles fit, for k = 0 the largest of 4, 2, 1 that fits; 0 if none. */
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k);
 
@@ -255,9 +262,16 @@ extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volum
 #define CVR_COMPONENTS_MAX_THREADS 256 /* larger standard blocks launch as 16 x 16 */
 cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
 
-/* standard.cu */
+/* standard.cu; block.z: ray segments (compositing from the texture) */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream);
+/* standard_split.cu: whether a frame's rays may be split (unshaded
+ * compositing, at most empty-space skipping; from the texture, one
+ * component: the caller's part), and the launch of block.z ray segments */
+int cvr_cuda_splits(const cvr_ray_params *ray);
+cudaError_t cvr_cuda_launch_standard_split(const cvr_cuda_launch *launch, dim3 block,
+                                           cudaStream_t stream);
+int cvr_cuda_standard_split_instances_max_threads(void);
 /* The most threads a block of each kernel may have: the launch bound its
  * instances are compiled with (nvcc fits an instance's registers to it,
  * spilling if it must). Not asked of the driver: under CUDA's lazy loading

@@ -203,11 +203,7 @@ int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_
 }
 
 int cvr_cuda_partners(const cvr_cuda_volume *v) {
-  if (!v->padded) return 0;
-  int partners = 1 << v->partner;
-  for (int a = 1; a <= 2; ++a)
-    if (v->dims[a] == v->dims[0]) partners |= 1 << a;
-  return partners;
+  return v->padded ? cvr_cuda_partner_set(v->dims, v->partner) : 0;
 }
 
 cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int partner,

@@ -214,12 +214,10 @@ extern "C" int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback)
     return cvr_cuda_partners(v);
   }
   const int *d = volume->dims, p = partner_axis(d);
-  const int n = d[0] > d[p] ? d[0] : d[p]; /* x and the partner once padded */
-  int partners = 1 << p;
-  for (int a = 1; a <= 2; ++a)
-    if (d[a] == n) partners |= 1 << a;
+  int padded[3] = {d[0], d[1], d[2]}; /* x and the partner once padded */
+  padded[0] = padded[p] = d[0] > d[p] ? d[0] : d[p];
   *fallback = p;
-  return partners;
+  return cvr_cuda_partner_set(padded, p);
 }
 
 /* Writes the upload's scalars into v (identity orientation), chunk by

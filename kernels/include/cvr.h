@@ -619,10 +619,11 @@ typedef struct cvr_render_settings {
    * ray_segments block and the parts composited in order: the same image
    * (with early termination too), in more and shorter pieces of work, which
    * pays where an image has too few rays to fill the GPU many times over.
-   * 1, 2, 4 or 8; 1 (one thread a ray). Other blend modes, the global-memory
-   * layouts and multi-component volumes march a ray in one thread
-   * (cvr_render_stats.ray_segments says what ran); the CPU backend ignores
-   * it, as it does the block. */
+   * 1, 2, 4 or 8; 1 (one thread a ray). Unshaded frames of one component
+   * from the texture layout only: with shading, gradient opacity, a 2D
+   * transfer function, cropping, masks, other blend modes or layouts a ray
+   * is marched by one thread (cvr_render_stats.ray_segments says what ran);
+   * the CPU backend ignores it, as it does the block. */
   int ray_segments;
   /* BLOCK_SHAPE: the block for horizontal warps (default 32 x 4) and for
    * vertical warps (1 x 128), the paper's shapes */

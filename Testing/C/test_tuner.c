@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cvr_internal.h" /* cvr_build_ray_params */
 #include "test_common.h"
 #include "tuner.h"
 
@@ -661,12 +662,19 @@ static void check_cells(void) {
   const float along[3] = {0.0f, 0.0f, 1.0f}, back[3] = {0.0f, 0.0f, -1.0f};
   const float near[3] = {0.03f, 0.02f, 1.0f}, far[3] = {0.3f, 0.0f, 1.0f};
   const int z = 16;
-  CHECK(cvr_tuning_cell_bin(z, along) == cvr_tuning_cell_bin(z, near) &&
-            cvr_tuning_cell_bin(z, along) != cvr_tuning_cell_bin(z, back) &&
-            cvr_tuning_cell_bin(z, along) != cvr_tuning_cell_bin(z, far) &&
-            cvr_tuning_cell_bin(z, back) < CVR_TUNING_CELL_BINS && cvr_tuning_cell_bin(z, far) >= 0,
-        "cell bins: %d %d %d %d", cvr_tuning_cell_bin(z, along), cvr_tuning_cell_bin(z, near),
-        cvr_tuning_cell_bin(z, back), cvr_tuning_cell_bin(z, far));
+  CHECK(cvr_tuning_cell_bin(z, along, 0) == cvr_tuning_cell_bin(z, near, 0) &&
+            cvr_tuning_cell_bin(z, along, 0) != cvr_tuning_cell_bin(z, back, 0) &&
+            cvr_tuning_cell_bin(z, along, 0) != cvr_tuning_cell_bin(z, far, 0) &&
+            cvr_tuning_cell_bin(z, back, 0) < CVR_TUNING_CELL_BINS && cvr_tuning_cell_bin(z, far, 0) >= 0,
+        "cell bins: %d %d %d %d", cvr_tuning_cell_bin(z, along, 0), cvr_tuning_cell_bin(z, near, 0),
+        cvr_tuning_cell_bin(z, back, 0), cvr_tuning_cell_bin(z, far, 0));
+  /* roll bands: each its own cell; band 0 the bins tables kept before them */
+  CHECK(cvr_tuning_cell_bin(z, along, 1) != cvr_tuning_cell_bin(z, along, 0) &&
+            cvr_tuning_cell_bin(z, along, 2) != cvr_tuning_cell_bin(z, along, 1) &&
+            cvr_tuning_cell_bin(z, back, CVR_TUNING_ROLL_BINS - 1) < CVR_TUNING_CELL_BINS &&
+            cvr_tuning_cell_bin(z, back, 0) < CVR_TUNING_CELL_BINS / CVR_TUNING_ROLL_BINS,
+        "roll bands: bins %d %d %d", cvr_tuning_cell_bin(z, along, 0),
+        cvr_tuning_cell_bin(z, along, 1), cvr_tuning_cell_bin(z, along, 2));
   /* a full table: the least recently used cell gives way */
   for (int j = 0; j < CVR_TUNING_CELLS + 10; ++j) {
     cvr_tuning_cell_for(&t, 2, j, 1);
@@ -677,6 +685,49 @@ static void check_cells(void) {
         "cells: the least recently used was not the one to go");
   cvr_tuning_cells_clear(&t, k);
   CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
+}
+
+/* The image's roll about the rays (cvr_tuning_view_roll): a parallel view
+ * along z whose image turns by r degrees (x at r degrees on screen) is in
+ * roll band min(r, 90 - r) / 15, and in the class with x across the screen
+ * up to 45 degrees, up it beyond; the turn leaves its direction as it was. */
+static void check_roll(void) {
+  char *cpu_arg[] = {"test_tuner", "cpu"};
+  cvr_context *ctx = cvr_test_context(2, cpu_arg, NULL);
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  static uint8_t voxels[16 * 16 * 16];
+  d.type = CVR_UINT8;
+  d.data = voxels;
+  d.dims[0] = d.dims[1] = d.dims[2] = 16;
+  cvr_volume *v = NULL;
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
+  const double turns[] = {0.0, 10.0, 20.0, 40.0, 50.0, 70.0, 85.0};
+  const int bands[] = {0, 0, 1, 2, 2, 1, 0};
+  int across_class = -1;
+  for (int i = 0; v && i < 7; ++i) {
+    const double r = turns[i] * 3.14159265358979323846 / 180.0;
+    const double centre[3] = {8.0, 8.0, 8.0}, eye[3] = {8.0, 8.0, -40.0};
+    const double up[3] = {-sin(r), cos(r), 0.0}; /* screen right is (cos r, sin r, 0) */
+    double look[16], proj[16];
+    cvr_view view;
+    cvr_view_init(&view);
+    view.width = view.height = 64;
+    cvr_tools_look_at(eye, centre, up, look);
+    cvr_tools_ortho(12.0, 12.0, 1.0, 100.0, proj);
+    cvr_tools_multiply(proj, look, view.world_to_clip);
+    cvr_ray_params p;
+    CHECK(cvr_build_ray_params(ctx, v, &view, 0.5, &p) == CVR_OK, "view: %s", cvr_last_error(ctx));
+    const int band = cvr_tuning_view_roll(&p), k = cvr_tuning_view_class(&p);
+    if (i == 0) across_class = k;
+    CHECK(band == bands[i] && CVR_TUNING_CLASS_AXIS(k) == 2 &&
+              (k == across_class) == (turns[i] < 45.0),
+          "image turned %g degrees about z: roll band %d (expected %d), class %d (at 0: %d)",
+          turns[i], band, bands[i], k, across_class);
+    printf("roll: image turned %2g degrees about z, band %d, class %d\n", turns[i], band, k);
+  }
+  cvr_volume_destroy(v);
+  cvr_context_destroy(ctx);
 }
 
 /* A view among its class's cells (cvr_tuning_cells_at): at its cell's
@@ -697,11 +748,11 @@ static void check_view_cells(void) {
               edge[3] = {(float)x_lean, (float)tan(19.9 * deg), 1.0f},
               other_edge[3] = {(float)x_lean, (float)tan(10.1 * deg), 1.0f},
               in_b[3] = {(float)x_lean, (float)tan(25.0 * deg), 1.0f};
-  const int a = cvr_tuning_cell_bin(k, centre), b = cvr_tuning_cell_bin(k, in_b);
-  CHECK(c->best == 0 && cvr_tuning_cell_bin(k, edge) == a &&
-            cvr_tuning_cell_bin(k, other_edge) == a && b == a + 1,
-        "view cells: best %d, bins %d %d %d %d", c->best, a, cvr_tuning_cell_bin(k, edge),
-        cvr_tuning_cell_bin(k, other_edge), b);
+  const int a = cvr_tuning_cell_bin(k, centre, 0), b = cvr_tuning_cell_bin(k, in_b, 0);
+  CHECK(c->best == 0 && cvr_tuning_cell_bin(k, edge, 0) == a &&
+            cvr_tuning_cell_bin(k, other_edge, 0) == a && b == a + 1,
+        "view cells: best %d, bins %d %d %d %d", c->best, a, cvr_tuning_cell_bin(k, edge, 0),
+        cvr_tuning_cell_bin(k, other_edge, 0), b);
   cvr_tuning_cell *cell_a = cvr_tuning_cell_for(&t, k, a, 1);
   cvr_tuning_cell *cell_b = cvr_tuning_cell_for(&t, k, b, 1);
   for (int r = 0; r < repeats; ++r) {
@@ -712,11 +763,11 @@ static void check_view_cells(void) {
     cvr_tuning_cell_record(cell_b, 3, 0.80);
   }
   cvr_tuning_view_cells at_centre, at_edge, at_other_edge, nowhere;
-  cvr_tuning_cells_at(&t, k, centre, 0, &at_centre);
-  cvr_tuning_cells_at(&t, k, edge, 0, &at_edge);
-  cvr_tuning_cells_at(&t, k, other_edge, 0, &at_other_edge);
+  cvr_tuning_cells_at(&t, k, centre, 0, 0, &at_centre);
+  cvr_tuning_cells_at(&t, k, edge, 0, 0, &at_edge);
+  cvr_tuning_cells_at(&t, k, other_edge, 0, 0, &at_other_edge);
   const float unseen[3] = {(float)x_lean, (float)tan(-45.0 * deg), 1.0f};
-  cvr_tuning_cells_at(&t, k, unseen, 0, &nowhere);
+  cvr_tuning_cells_at(&t, k, unseen, 0, 0, &nowhere);
   const double edge_ratio = cvr_tuning_view_ratio(&at_edge, c, 2);
   /* (at the centre B may weigh in by rounding: a weight near 0) */
   CHECK(at_centre.own == cell_a && at_centre.weights[0] > 0.999 && at_edge.own == cell_a &&
@@ -1437,6 +1488,7 @@ int main(int argc, char **argv) {
     check_near_ties();
     check_cells();
     check_view_cells();
+    check_roll();
     check_rotation();
     check_cache(dir);
   }

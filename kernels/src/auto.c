@@ -453,10 +453,10 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
 
 /* The view's class as the kernels see it: in the device copy's voxel order,
  * which in-place rotation turns, or (order not NULL) in that order. dir: the
- * view direction there. */
+ * view direction there; roll: the image's roll band (cvr_tuning_view_roll). */
 static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                                 const cvr_render_settings *s, const int *order, int *out,
-                                float dir[3], float own_dir[3]) {
+                                float dir[3], int *roll, float own_dir[3]) {
   cvr_ray_params p;
   const cvr_status st = cvr_build_ray_params(ctx, volume, view, s->sample_distance, &p);
   if (st != CVR_OK) return st;
@@ -473,6 +473,7 @@ static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, cons
   }
   *out = cvr_tuning_view_class(&p);
   if (dir) cvr_view_direction_index(&p, dir);
+  if (roll) *roll = cvr_tuning_view_roll(&p);
   return CVR_OK;
 }
 
@@ -770,11 +771,12 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
                            cvr_render_stats *stats) {
   int k = 0, turned = 0;
   float dir[3], own_dir[3];
-  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, own_dir); /* (checks the view) */
+  int roll = 0;
+  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
-  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, own_dir)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
@@ -792,7 +794,7 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_view_cells view_cells;
   const cvr_tuning_view_cells *cells = NULL;
   if (cvr_tuning_next(c, s->tuning_repeats) < 0) {
-    cvr_tuning_cells_at(t, k, dir, 1, &view_cells);
+    cvr_tuning_cells_at(t, k, dir, roll, 1, &view_cells);
     cells = &view_cells;
   }
   const cvr_tuning_cell *cell = cells ? cells->own : NULL;
@@ -838,14 +840,14 @@ static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cv
 }
 
 static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
-                      const float dir[3],
+                      const float dir[3], int roll,
                       const cvr_render_settings *s, cvr_tuning_info *out) {
   const cvr_tuning_class *c = &t->classes[k];
   memset(out, 0, sizeof *out);
   out->view_class = k;
   cvr_tuning_view_class_name(k, out->view_class_name, sizeof out->view_class_name);
   cvr_tuning_view_cells cells;
-  cvr_tuning_cells_at(t, k, dir, 0, &cells);
+  cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
   const cvr_tuning_cell *cell = cells.own;
   /* tuning while the class measures, then while the view's cell does, or
    * a rotation trial waits for the view */
@@ -882,15 +884,16 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
   int k = 0;
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL);
+  int roll = 0;
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   /* in the voxel order AUTO's next frame renders in, which that frame turns
    * the copy to (restore_order) */
   if (renders_in_table_order(ctx, t, volume, view, s) &&
-      (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, NULL)) != CVR_OK)
+      (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, &roll, NULL)) != CVR_OK)
     return st;
-  fill_info(ctx, t, k, volume, dir, s, out);
+  fill_info(ctx, t, k, volume, dir, roll, s, out);
   return CVR_OK;
 }
 
@@ -922,7 +925,7 @@ static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
  * candidate that ran: kernel times compare strategies that count samples
  * differently). */
 static cvr_status sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
-                              const cvr_volume *volume, const cvr_transfer_function *tf,
+                              int roll, const cvr_volume *volume, const cvr_transfer_function *tf,
                               const cvr_view *view, const cvr_render_settings *s,
                               const cvr_image *image, cvr_progress_callback progress, void *user,
                               int *step, int steps, int *stopped, double *scale) {
@@ -955,7 +958,7 @@ static cvr_status sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, cons
    * just measured every finalist, as often as a cell would */
   cvr_tuning_cells_clear(t, k);
   if (!*stopped) {
-    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir), 1);
+    cvr_tuning_cell *cell = cvr_tuning_cell_for(t, k, cvr_tuning_cell_bin(k, dir, roll), 1);
     int finalists[CVR_TUNING_FINALISTS];
     const int n = cvr_tuning_finalists(c, finalists);
     for (int f = 0; f < n; ++f)
@@ -986,10 +989,11 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
   cvr_status st = cvr_render(ctx, volume, tf, view, &run, image, &turn);
   if (st != CVR_OK || turn.rotations == 0) return st; /* (several components: no turn) */
   float dir[3];
+  int roll = 0;
   int turned = k, step = 0, stopped = 0;
   double turned_scale = 0.0;
-  if ((st = view_class_of(ctx, volume, view, s, NULL, &turned, dir, NULL)) != CVR_OK ||
-      (st = sweep_class(ctx, t, turned, dir, volume, tf, view, s, image, NULL, NULL, &step, 1,
+  if ((st = view_class_of(ctx, volume, view, s, NULL, &turned, dir, &roll, NULL)) != CVR_OK ||
+      (st = sweep_class(ctx, t, turned, dir, roll, volume, tf, view, s, image, NULL, NULL, &step, 1,
                         &stopped, &turned_scale)) != CVR_OK)
     return st;
   /* one view, its repeats: the same threshold as trials */
@@ -1012,7 +1016,8 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK && !image)
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
   float dir[3];
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL);
+  int roll = 0;
+  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   int turned = 0; /* (measured in the order the table renders in) */
@@ -1023,12 +1028,12 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     if ((st = cvr_render(ctx, volume, tf, view, &run, image, &st_turn)) != CVR_OK) return st;
     turned = st_turn.rotations > 0;
   }
-  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
+  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
   const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
   const int steps = t->classes[k].count + layouts;
   int step = 0, stopped = 0;
   double scale = 0.0;
-  if ((st = sweep_class(ctx, t, k, dir, volume, tf, view, s, image, progress, user, &step, steps,
+  if ((st = sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, progress, user, &step, steps,
                         &stopped, &scale)) != CVR_OK)
     return st;
   cvr_tuning_class *c = &t->classes[k];
@@ -1067,7 +1072,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (ctx->backend == CVR_BACKEND_CUDA && !stopped) {
     int back = 0; /* (a layout change rebuilds the copy in the volume's own order) */
     if ((st = restore_order(ctx, t, volume, view, s, &back)) != CVR_OK) return st;
-    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
+    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
     int fallback = 2;
     const int partners = cvr_cuda_volume_partners(volume, &fallback);
     if (cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis) &&
@@ -1076,21 +1081,21 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     /* the view's class where its next frame renders, swept too where the
      * layouts' rebuild and the rotation policy left the copy in another
      * voxel order than the one measured */
-    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, NULL)) != CVR_OK) return st;
+    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
     cvr_tuning_view_cells cells;
-    cvr_tuning_cells_at(t, k, dir, 0, &cells);
+    cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
     const cvr_tuning_class *now = &t->classes[k];
     if (cvr_tuning_next(now, s->tuning_repeats) >= 0 ||
         cvr_tuning_cell_next(cells.own, now, s->tuning_repeats) >= 0) {
       int extra = 0;
       double extra_scale = 0.0;
-      if ((st = sweep_class(ctx, t, k, dir, volume, tf, view, s, image, NULL, NULL, &extra, 1,
+      if ((st = sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, NULL, NULL, &extra, 1,
                             &stopped, &extra_scale)) != CVR_OK)
         return st;
     }
   }
   save(ctx, t);
-  fill_info(ctx, t, k, volume, dir, s, out);
+  fill_info(ctx, t, k, volume, dir, roll, s, out);
   return CVR_OK;
 }
 

@@ -160,9 +160,9 @@ cvr_status cvr_fail(cvr_context *ctx, cvr_status status, const char *fmt, ...)
 
 /* view.c: frame ray parameters from the public view; fails on singular
  * matrices or a projection that disagrees with the matrix. */
-cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
-                                const cvr_view *view, double sample_distance,
-                                cvr_ray_params *out);
+CVR_API cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
+                                        const cvr_view *view, double sample_distance,
+                                        cvr_ray_params *out);
 
 /* shading.c */
 void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[12],

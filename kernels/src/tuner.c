@@ -62,6 +62,19 @@ int cvr_tuning_view_class(const cvr_ray_params *p) {
   return cvr_tuning_view_class_of(choice.plane_normal_axis, choice.horizontal, d);
 }
 
+int cvr_tuning_view_roll(const cvr_ray_params *p) {
+  cvr_block_shape_choice choice;
+  cvr_choose_block_shape_for(p, &choice);
+  float right[3], up[3];
+  cvr_screen_steps_index(p, right, up);
+  const double across = fabs((double)right[choice.primary_axis]),
+               upward = fabs((double)up[choice.primary_axis]);
+  const double degrees = atan2(upward, across) * (180.0 / 3.14159265358979323846); /* 0 .. 90 */
+  const double off = choice.horizontal ? degrees : 90.0 - degrees;                  /* 0 .. 45 */
+  const int band = (int)(off / CVR_TUNING_ROLL_DEGREES);
+  return band < 0 ? 0 : band >= CVR_TUNING_ROLL_BINS ? CVR_TUNING_ROLL_BINS - 1 : band;
+}
+
 void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {
   if (view_class < 0 || view_class >= CVR_TUNING_CLASSES) {
     snprintf(out, size, "none");
@@ -160,8 +173,8 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
      * blocks of 4 threads a ray were the fastest at most views about z on the
      * H100 (1024^3 micro-benchmark at 512 x 512 rays: worst view 339 against
      * 316 G samples/s for the best one-thread block; tools/bench/results/
-     * 2026-11-28-h100-ray-segments). They composite only (cvr.h). */
-    if (blend == CVR_BLEND_COMPOSITE) {
+     * 2026-11-27-h100-ray-segments). Unshaded compositing only (cvr.h). */
+    if (blend == CVR_BLEND_COMPOSITE && !shaded) {
       k[n] = standard(8, 8);
       k[n++].ray_segments = 4;
     }
@@ -536,14 +549,16 @@ static int cell_step(double pos) {
   return step < 0 ? 0 : step >= CELL_STEPS ? CELL_STEPS - 1 : step;
 }
 
-static int bin_of(int side, int q0, int q1) {
-  return side * CELL_STEPS * CELL_STEPS + q0 * CELL_STEPS + q1;
+/* (roll 0 keeps the bins of tables kept before the roll bands) */
+static int bin_of(int side, int q0, int q1, int roll) {
+  const int band = roll < 0 ? 0 : roll >= CVR_TUNING_ROLL_BINS ? CVR_TUNING_ROLL_BINS - 1 : roll;
+  return (band * 2 + side) * CELL_STEPS * CELL_STEPS + q0 * CELL_STEPS + q1;
 }
 
-int cvr_tuning_cell_bin(int view_class, const float d[3]) {
+int cvr_tuning_cell_bin(int view_class, const float d[3], int roll) {
   double pos[2];
   const int side = cell_place(view_class, d, pos);
-  return bin_of(side, cell_step(pos[0]), cell_step(pos[1]));
+  return bin_of(side, cell_step(pos[0]), cell_step(pos[1]), roll);
 }
 
 /* Class k's cell `bin`, if there is one (its use not counted). */
@@ -554,8 +569,8 @@ static const cvr_tuning_cell *find_cell(const cvr_tuning_table *t, int view_clas
   return NULL;
 }
 
-void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int create,
-                         cvr_tuning_view_cells *out) {
+void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int roll,
+                         int create, cvr_tuning_view_cells *out) {
   memset(out, 0, sizeof *out);
   double pos[2], weight[2];
   int q[2], next[2];
@@ -566,7 +581,7 @@ void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], 
     next[a] = q[a] + (off >= 0.0 ? 1 : -1);
     weight[a] = next[a] >= 0 && next[a] < CELL_STEPS ? fmin(0.5, fabs(off)) : 0.0;
   }
-  out->own = cvr_tuning_cell_for(t, view_class, bin_of(side, q[0], q[1]), create);
+  out->own = cvr_tuning_cell_for(t, view_class, bin_of(side, q[0], q[1], roll), create);
   if (!out->own) return;
   const int corner[4][2] = {{q[0], q[1]}, {next[0], q[1]}, {q[0], next[1]}, {next[0], next[1]}};
   const double w[4] = {(1.0 - weight[0]) * (1.0 - weight[1]), weight[0] * (1.0 - weight[1]),
@@ -574,7 +589,8 @@ void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], 
   for (int j = 0; j < 4; ++j) {
     const cvr_tuning_cell *cell = out->own;
     if (j > 0) /* (none: another class's views, or none seen there yet) */
-      cell = w[j] > 0.0 ? find_cell(t, view_class, bin_of(side, corner[j][0], corner[j][1])) : NULL;
+      cell = w[j] > 0.0 ? find_cell(t, view_class, bin_of(side, corner[j][0], corner[j][1], roll))
+                        : NULL;
     if (!cell) continue;
     out->cells[out->count] = cell;
     out->weights[out->count++] = w[j];

@@ -141,7 +141,17 @@ typedef struct cvr_tuning_budget {
 #ifndef CVR_TUNING_CELL_DEGREES /* (a build may try others: a divisor of 90) */
 #define CVR_TUNING_CELL_DEGREES 10
 #endif
-#define CVR_TUNING_CELL_BINS (2 * (180 / CVR_TUNING_CELL_DEGREES) * (180 / CVR_TUNING_CELL_DEGREES))
+/* A cell is also one CVR_TUNING_ROLL_DEGREES band of the image's roll about
+ * the view direction (cvr_tuning_view_roll): turning the image about the
+ * rays changes which rays miss the volume and how a block's rays lie across
+ * the stored rows, but not the direction. On the H100 at the micro-benchmark's
+ * views about z (1024^3, 512 x 512 rays), the class swept at 0 degrees chose
+ * 32x8, 1.09x the time of 8x8 with 4 threads a ray at 15 degrees and 165
+ * (tools/bench/results/2026-11-27-h100-ray-segments). */
+#define CVR_TUNING_ROLL_DEGREES 15
+#define CVR_TUNING_ROLL_BINS (45 / CVR_TUNING_ROLL_DEGREES)
+#define CVR_TUNING_CELL_BINS                                                                    \
+  (2 * (180 / CVR_TUNING_CELL_DEGREES) * (180 / CVR_TUNING_CELL_DEGREES) * CVR_TUNING_ROLL_BINS)
 #define CVR_TUNING_CELLS 256
 #define CVR_TUNING_FINALISTS 8
 #define CVR_TUNING_FINALIST 1.3
@@ -252,6 +262,10 @@ CVR_API int cvr_tuning_order_valid(const int order[3]);
 #define CVR_TUNING_LEAN_SQUARE 0
 #define CVR_TUNING_LEAN_ALIGNED 3
 CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
+/* The image's roll band (0 .. CVR_TUNING_ROLL_BINS - 1): how far, in
+ * CVR_TUNING_ROLL_DEGREES steps, the stride axis runs on screen from the
+ * screen axis the view class puts it along (0 .. 45 degrees). */
+CVR_API int cvr_tuning_view_roll(const cvr_ray_params *p);
 /* The same from the block-shape choice (plane normal axis, horizontal) and
  * the view direction d in index space. */
 CVR_API int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
@@ -376,8 +390,9 @@ CVR_API void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int accoun
                                      double excess_ms);
 CVR_API double cvr_tuning_budget_spent(const cvr_tuning_budget *b);
 
-/* The cell of view direction d (index space, as the class) in class k. */
-CVR_API int cvr_tuning_cell_bin(int view_class, const float d[3]);
+/* The cell of view direction d (index space, as the class) and roll band
+ * roll (cvr_tuning_view_roll) in class k. */
+CVR_API int cvr_tuning_cell_bin(int view_class, const float d[3], int roll);
 /* Class k's cell `bin` in table t; create: make it (a free one, or the
  * least recently used emptied) if there is none; NULL if none and not
  * create. */
@@ -415,8 +430,9 @@ typedef struct cvr_tuning_view_cells {
   int count;
 } cvr_tuning_view_cells;
 /* The cells around view direction d (index space, as the class) in class
- * k; create: make the own cell if there is none (cvr_tuning_cell_for). */
-CVR_API void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3],
+ * k, of roll band roll (the neighbours are those of the same band); create:
+ * make the own cell if there is none (cvr_tuning_cell_for). */
+CVR_API void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int roll,
                                  int create, cvr_tuning_view_cells *out);
 /* What the view renders: as cvr_tuning_cell_choice, each finalist's mean
  * the weighted mean over the view's cells that measured it as often (the

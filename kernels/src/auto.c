@@ -228,7 +228,8 @@ static int standard_kernel(const cvr_candidate *c) {
 
 /* What CUDA loads for a candidate beside its instance (preload_key): its
  * kernel. The standard kernel serves every block and the block-shape
- * choice, warp marching every warp width and shape of warps; the slab
+ * choice, its split kernel (standard_split.cu) every block with ray
+ * segments, warp marching every warp width and shape of warps; the slab
  * kernel is one per depth and border. A kernel loads once for all the
  * shapes it is launched with: a class whose first frame had loaded the
  * standard kernel still held its other blocks back until the helper thread
@@ -236,7 +237,7 @@ static int standard_kernel(const cvr_candidate *c) {
  * choice measured again meanwhile). */
 static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
   if (standard_kernel(c)) {
-    snprintf(out, size, "standard");
+    snprintf(out, size, c->ray_segments > 1 ? "standard, ray segments" : "standard");
     return;
   }
   switch (c->strategy) {

@@ -23,6 +23,11 @@ struct cvr_segment_slot {
   float t_hit;
   unsigned samples, skipped; /* taken, and stepped over as empty */
 };
+/* A 1024-thread block's slots and one copy of the largest table fill the
+ * 48 KB of shared memory a block has without opting in to more. */
+static_assert(1024 * sizeof(cvr_segment_slot) + CVR_TRANSFER_FUNCTION_TABLE_SIZE * sizeof(uint4) <=
+                  48 * 1024,
+              "ray segments' shared memory");
 
 /* Thread z = 0 of a pixel: puts the parts from `next` on behind `acc` (the
  * parts in front, composited), adding their counts to the pixel's, up to the

@@ -29,10 +29,13 @@ fi
 save
 if [[ $steps == *" rotation "* ]]; then
   # one quarter turn per layout and tile, the reference's library and the
-  # working tree's, through the working tree's harness (guard.sh's pack)
+  # working tree's (guard.sh's pack), each through its own harness where
+  # cvr.h differs between them (the structs' layout with it)
   guard=$root/.device/guard
   for b in ref new; do
-    LD_LIBRARY_PATH=$guard/$b/lib "$guard/new/cvr-bench" --rotation-bandwidth --sizes 1024 \
+    bench=$guard/$b/cvr-bench
+    [[ -e $bench ]] || bench=$guard/new/cvr-bench # (one harness for both)
+    LD_LIBRARY_PATH=$guard/$b/lib "$bench" --rotation-bandwidth --sizes 1024 \
       --repeats 5 --out "$work/rotation-$b.jsonl" 2>"$work/rotation-$b.err"
   done
   python3 - "$work" <<'PY' | tee -a "$work/summary.txt"

@@ -25,6 +25,7 @@
  *     kernel frame stands in until AUTO's helper thread has loaded it. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -687,6 +688,20 @@ static void check_cells(void) {
   CHECK(!cvr_tuning_cell_for(&t, k, 100, 0), "cells of a class cleared");
 }
 
+/* A uint8 volume of n^3 zeros (NULL on failure, the context says why). */
+static cvr_volume *zero_cube(cvr_context *ctx, int n) {
+  uint8_t *voxels = calloc((size_t)n * n * n, 1);
+  cvr_volume_desc d;
+  cvr_volume_desc_init(&d);
+  d.type = CVR_UINT8;
+  d.data = voxels;
+  d.dims[0] = d.dims[1] = d.dims[2] = n;
+  cvr_volume *v = NULL;
+  if (!voxels || cvr_volume_create(ctx, &d, &v) != CVR_OK) v = NULL;
+  free(voxels);
+  return v;
+}
+
 /* The image's roll about the rays (cvr_tuning_view_roll): a parallel view
  * along z whose image turns by r degrees (x at r degrees on screen) is in
  * roll band min(r, 90 - r) / 15, and in the class with x across the screen
@@ -694,14 +709,8 @@ static void check_cells(void) {
 static void check_roll(void) {
   char *cpu_arg[] = {"test_tuner", "cpu"};
   cvr_context *ctx = cvr_test_context(2, cpu_arg, NULL);
-  cvr_volume_desc d;
-  cvr_volume_desc_init(&d);
-  static uint8_t voxels[16 * 16 * 16];
-  d.type = CVR_UINT8;
-  d.data = voxels;
-  d.dims[0] = d.dims[1] = d.dims[2] = 16;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
+  cvr_volume *v = zero_cube(ctx, 16);
+  CHECK(v != NULL, "volume: %s", cvr_last_error(ctx));
   const double turns[] = {0.0, 10.0, 20.0, 40.0, 50.0, 70.0, 85.0};
   const int bands[] = {0, 0, 1, 2, 2, 1, 0};
   int across_class = -1;
@@ -1434,14 +1443,7 @@ static void check_render(cvr_backend backend, const char *dir) {
   s.strategy = CVR_STRATEGY_AUTO;
   s.tuning_repeats = 0;
   cvr_tuning_info info;
-  cvr_volume_desc d;
-  cvr_volume_desc_init(&d);
-  static uint8_t voxels[8 * 8 * 8];
-  d.type = CVR_UINT8;
-  d.data = voxels;
-  d.dims[0] = d.dims[1] = d.dims[2] = 8;
-  cvr_volume *v = NULL;
-  cvr_volume_create(ctx, &d, &v);
+  cvr_volume *v = zero_cube(ctx, 8);
   cvr_view view;
   cvr_view_init(&view);
   view.width = view.height = 8;

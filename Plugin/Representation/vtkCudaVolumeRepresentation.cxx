@@ -13,13 +13,18 @@
 #include "vtkPointData.h"
 #include "vtkColorTransferFunction.h"
 #include "vtkCudaVolumeMapper.h"
+#include "vtkCudaVolumeStatisticsInformation.h"
 #include "vtkImageData.h"
 #include "vtkInformationVector.h"
 #include "vtkLogger.h"
 #include "vtkMath.h"
 #include "vtkObjectFactory.h"
 #include "vtkOutlineSource.h"
+#include "vtkNew.h"
 #include "vtkPVLODVolume.h"
+#include "vtkPVSession.h"
+#include "vtkProcessModule.h"
+#include "vtkSMSession.h"
 #include "vtkPartitionedDataSet.h"
 #include "vtkStructuredData.h"
 #include "vtkUnsignedCharArray.h"
@@ -28,6 +33,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +41,13 @@ vtkStandardNewMacro(vtkCudaVolumeRepresentation);
 
 namespace
 {
+// This process's representations, for vtkCudaVolumeStatisticsInformation
+std::set<vtkCudaVolumeRepresentation*>& LiveRepresentations()
+{
+  static std::set<vtkCudaVolumeRepresentation*> live;
+  return live;
+}
+
 // The plugin turns the factory override on where it is loaded and finds a
 // CUDA device, so that the stock Volume representation renders on it too.
 // Without one, VTK's own mapper stays: its OpenGL path is faster than the
@@ -101,6 +114,7 @@ void NonGhostExtent(vtkImageData* image, int extent[6])
 
 vtkCudaVolumeRepresentation::vtkCudaVolumeRepresentation()
 {
+  LiveRepresentations().insert(this);
   this->CudaMapper = vtkCudaVolumeMapper::New();
   // a tuning sweep's progress, as this algorithm's (ParaView's progress bar)
   this->CudaMapper->AddObserver(vtkCommand::ProgressEvent, this,
@@ -110,6 +124,7 @@ vtkCudaVolumeRepresentation::vtkCudaVolumeRepresentation()
 
 vtkCudaVolumeRepresentation::~vtkCudaVolumeRepresentation()
 {
+  LiveRepresentations().erase(this);
   this->CudaMapper->Delete();
 }
 
@@ -465,7 +480,7 @@ int vtkCudaVolumeRepresentation::GetAutoTuning()
   return this->CudaMapper->GetAutoTuning();
 }
 
-const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
+std::string vtkCudaVolumeRepresentation::GetLocalFrameStatistics()
 {
   char line[512];
   std::snprintf(line, sizeof line,
@@ -477,8 +492,44 @@ const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
     static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedEmpty()),
     static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedTerminated()),
     this->CudaMapper->GetBackendDescription(), this->CudaMapper->GetLastImageTransfer());
-  this->Statistics = line;
+  return line;
+}
+
+const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()
+{
+  // ParaView reads information properties from the client's object where
+  // there is one; the frames were rendered by the server's ranks (or, in
+  // pvbatch under MPI, by every rank), so the client gathers them
+  auto* pm = vtkProcessModule::GetProcessModule();
+  auto* session = vtkSMSession::SafeDownCast(pm ? pm->GetActiveSession() : nullptr);
+  const bool client = pm && pm->GetProcessType() == vtkProcessModule::PROCESS_CLIENT;
+  const bool batchRoot = pm && pm->GetNumberOfLocalPartitions() > 1 &&
+    pm->GetPartitionId() == 0 && !pm->GetSymmetricMPIMode();
+  if (session && this->GetUniqueIdentifier() != 0 && (client || batchRoot))
+  {
+    vtkNew<vtkCudaVolumeStatisticsInformation> info;
+    info->SetRepresentation(this->GetUniqueIdentifier());
+    session->GatherInformation(vtkPVSession::RENDER_SERVER, info, 0);
+    if (info->GetNumberOfRanks() > 0)
+    {
+      this->Statistics = info->GetText();
+      return this->Statistics.c_str();
+    }
+  }
+  this->Statistics = this->GetLocalFrameStatistics();
   return this->Statistics.c_str();
+}
+
+vtkCudaVolumeRepresentation* vtkCudaVolumeRepresentation::FindByIdentifier(unsigned int identifier)
+{
+  for (auto* representation : LiveRepresentations())
+  {
+    if (identifier != 0 && representation->GetUniqueIdentifier() == identifier)
+    {
+      return representation;
+    }
+  }
+  return nullptr;
 }
 
 int vtkCudaVolumeRepresentation::GetFramesRenderedInProcess()

@@ -103,8 +103,18 @@ public:
   ///@}
 
   /// One line on the last frame: backend, strategy and launch shape, time,
-  /// rays and samples, and the device.
+  /// rays and samples, and the device. Where the frame was rendered
+  /// elsewhere, gathered from there: a client of pvserver gets the server's
+  /// ranks, rank 0 of pvbatch under MPI every rank, a line a rank
+  /// ("rank R: ...", vtkCudaVolumeStatisticsInformation).
   const char* GetLastFrameStatistics();
+
+  /// This process's own line.
+  std::string GetLocalFrameStatistics();
+
+  /// The representation of this process with that unique identifier (the
+  /// same on every process), or null.
+  static vtkCudaVolumeRepresentation* FindByIdentifier(unsigned int identifier);
 
   /// Frames rendered so far by every vtkCudaVolumeMapper in this process
   /// (whichever representation made them).

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Renders the Wavelet source, distributed over however many ranks pvbatch
 runs on, with the CUDA Volume representation; each rank renders its piece
-and ParaView composites them. Writes the image given by --image."""
+and ParaView composites them. Writes the image given by --image, and prints
+the last frame's statistics (a line a rank, gathered by rank 0)."""
 import argparse
 
 p = argparse.ArgumentParser()
@@ -35,3 +36,5 @@ Render(view)
 SaveScreenshot(args.image, view, ImageResolution=[320, 320])
 pm = servermanager.vtkProcessModule.GetProcessModule()
 print("rank %d of %d rendered" % (pm.GetPartitionId(), pm.GetNumberOfLocalPartitions()))
+rep.UpdatePropertyInformation()  # gathered from every rank
+print("statistics:\n%s" % rep.GetPropertyValue("CudaLastFrameStatistics"))

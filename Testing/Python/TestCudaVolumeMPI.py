@@ -75,6 +75,14 @@ def render(ranks):
         print(run.stdout[-3000:])
         print("%d ranks wrote no image (exit %d; full output in %s)" % (ranks, run.returncode, log))
         sys.exit(1)
+    # every rank's statistics reach rank 0, a line each
+    lines = run.stdout.split("statistics:\n", 1)[-1].splitlines()[:ranks]
+    named = ranks == 1 or all(l.startswith("rank %d: " % r) and " rays" in l
+                              for r, l in enumerate(lines))
+    print("%d ranks: %s" % (ranks, "\n  ".join(["statistics of every rank:"] + lines)
+                            if named else "no statistics line from each rank"))
+    if not named:
+        sys.exit(1)
     reader = vtkPNGReader()
     reader.SetFileName(image)
     reader.Update()

@@ -15,6 +15,7 @@ resized to N x N x N voxels (linear interpolation), a large volume from a
 real one. The time of the first render (ParaView's pipeline, the upload and
 the frame) and of the next one are printed."""
 import argparse
+import os
 import time
 
 p = argparse.ArgumentParser()
@@ -50,7 +51,11 @@ if foreground.size:
 if args.resample > 0:
     from vtkmodules.vtkImagingCore import vtkImageResize
 
+    from vtkmodules.vtkCommonCore import vtkMultiThreader
+
+    vtkMultiThreader.SetGlobalMaximumNumberOfThreads(0)  # (ParaView's is 1)
     resize = vtkImageResize()
+    resize.SetNumberOfThreads(os.cpu_count())
     resize.SetInputData(image)
     resize.SetOutputDimensions(args.resample, args.resample, args.resample)
     resize.Update()

@@ -15,7 +15,8 @@
 #   main      the main job's render (tools/render/render_volume.py) of
 #             ch2better, and of it resampled to 1024³, with the CUDA backend
 #   mpi       the MPI test, and tools/render/render_parallel.py on 1, 2 (and 4)
-#             ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048 change them)
+#             ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048 change them; each
+#             run ends after RUN_TIMEOUT seconds, 240 by default)
 #   server    mpiexec -np 2 pvserver with a pvpython client on this machine
 # OpenGL: Xvfb's windows through NVIDIA's GLX (__GLX_VENDOR_LIBRARY_NAME=
 # nvidia), so that the window's context is on the GPU and the image can stay
@@ -122,7 +123,7 @@ EOF
     gpus=$(nvidia-smi -L | wc -l)
     for ranks in $(echo "${RANKS:-1,2,4}" | tr , ' '); do
       [ "$ranks" -le "$gpus" ] || continue
-      mpiexec -np "$ranks" pvbatch --force-offscreen-rendering \
+      timeout "${RUN_TIMEOUT:-240}" mpiexec -np "$ranks" pvbatch --force-offscreen-rendering \
         "$root/tools/render/render_parallel.py" --plugin "$so" --input "$plugin/data/ch2better.nii.gz" \
         --size "${SIZE:-2048}" --image "$out/parallel-$ranks.png" \
         $([ "$ranks" = 1 ] || echo --compare-to "$out/parallel-1.png") >"$out/parallel-$ranks.log" 2>&1

@@ -82,11 +82,29 @@ out = self.GetOutput()
 out.ShallowCopy(resize.GetOutput())
 out.SetOrigin(0.0, 0.0, 0.0)
 out.SetSpacing(*new_spacing)
-out.GetPointData().GetScalars().SetName("intensity")
+scalars = out.GetPointData().GetScalars()
+scalars.SetName("intensity")
+# ParaView's Show scans the ranges of what it shows, with VTK 9.2's one-thread
+# GetRange at about 40 ns a voxel (minutes at 2048^3); numpy's scan, put where
+# VTK keeps a range it computed, makes that scan a lookup
+from vtkmodules.vtkCommonCore import vtkDataArray, vtkInformationVector
+from vtkmodules.util.numpy_support import vtk_to_numpy
+values = vtk_to_numpy(scalars)
+low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+info = scalars.GetInformation()
+for key in (vtkDataArray.PER_COMPONENT(), vtkDataArray.PER_FINITE_COMPONENT()):
+    ranges = vtkInformationVector()
+    ranges.SetNumberOfInformationObjects(1)
+    ranges.GetInformationObject(0).Set(vtkDataArray.COMPONENT_RANGE(), (low, high), 2)
+    info.Set(key, ranges)
+info.Set(vtkDataArray.L2_NORM_RANGE(), (low, high), 2)
+info.Set(vtkDataArray.L2_NORM_FINITE_RANGE(), (low, high), 2)
 """
 start = time.perf_counter()
 resized = ProgrammableSource(OutputDataSetType="vtkImageData", Script=data,
                             ScriptRequestInformation=information)
+resized.UpdatePipeline()
+made = time.perf_counter()
 view = CreateRenderView()
 view.ViewSize = [args.view_size, args.view_size]
 view.OrientationAxesVisibility = 0
@@ -103,8 +121,11 @@ view.CameraViewUp = [0, 0, 1]
 view.CameraPosition = [0, -1, 0.3]
 view.CameraFocalPoint = [0, 0, 0]
 view.ResetCamera()
+shown = time.perf_counter()
 Render(view)
 first = time.perf_counter() - start
+steps = "making the volume %.2f s, showing it %.2f s, the first render %.2f s" % (
+    made - start, shown - made, first - (shown - start))
 
 
 def frame_statistics():
@@ -137,10 +158,11 @@ for line in frame_statistics():
 SaveScreenshot(args.image, view, ImageResolution=[args.view_size, args.view_size])
 frame_ms, mapper = 1000.0 * statistics.median(times), statistics.median(slowest)
 print("frames: %d ranks, %d³ uint8, %d² image: first render %.2f s (making the volume, "
-      "upload, first frame); then %.1f ms a frame (median of %d), the slowest rank's mapper "
+      "showing it, upload, first frame); then %.1f ms a frame (median of %d), the slowest rank's mapper "
       "%.1f ms, compositing and the rest %.1f ms" % (
           ranks, args.size, args.view_size, first, frame_ms, len(times), mapper,
           frame_ms - mapper), flush=True)
+print("first: %s" % steps, flush=True)
 if args.compare_to and not os.path.exists(args.compare_to):
     print("compare: %s not found, nothing compared" % args.compare_to)
 elif args.compare_to:

@@ -36,6 +36,7 @@ args = p.parse_args()
 from paraview.simple import *  # noqa: E402,F401,F403
 from vtkmodules.util.numpy_support import vtk_to_numpy  # noqa: E402
 from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
+from cvr_pvtest import wavelet_scene  # noqa: E402
 
 
 def free_port():
@@ -87,22 +88,7 @@ def render(image, representation, rep=None):
         settings = GetSettingsProxy("RenderViewSettings")
         settings.RemoteRenderThreshold = 0.0
         settings.CompressorConfig = "NULL"
-        wavelet = Wavelet(WholeExtent=[-48, 47, -48, 47, -48, 47])
-        view = CreateRenderView()
-        view.ViewSize = [320, 320]
-        view.OrientationAxesVisibility = 0
-        rep = Show(wavelet, view)
-        ColorBy(rep, ("POINTS", "RTData"))
-        lut = GetColorTransferFunction("RTData")
-        lut.ApplyPreset("Cool to Warm", True)
-        lut.RescaleTransferFunction(40.0, 270.0)
-        pwf = GetOpacityTransferFunction("RTData")
-        pwf.Points = [40.0, 0.0, 0.5, 0.0, 150.0, 0.02, 0.5, 0.0, 270.0, 0.4, 0.5, 0.0]
-        rep.CudaAutoAdjustSampleDistances = 0
-        rep.CudaSampleDistance = 0.5
-        view.CameraPosition = [180, 120, 240]
-        view.CameraFocalPoint = [0, 0, 0]
-        view.CameraViewUp = [0, 1, 0]
+        view, rep = wavelet_scene(representation)
     rep.Representation = representation
     view = GetActiveView()
     Render(view)

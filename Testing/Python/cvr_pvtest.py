@@ -74,6 +74,33 @@ def vase_scene(args):
     return source, view, rep
 
 
+def wavelet_scene(representation="CUDA Volume"):
+    """The Wavelet (96^3) in a 320 x 320 view with no axes: Cool to Warm
+    colours over 40..270, opacity rising to 0.4, samples every 0.5 voxel, seen
+    from (180, 120, 240); the scene of the MPI and client-server tests.
+    Returns the view and the representation."""
+    from paraview.simple import (ColorBy, CreateRenderView, GetColorTransferFunction,
+                                 GetOpacityTransferFunction, Show, Wavelet)
+    wavelet = Wavelet(WholeExtent=[-48, 47, -48, 47, -48, 47])
+    view = CreateRenderView()
+    view.ViewSize = [320, 320]
+    view.OrientationAxesVisibility = 0
+    rep = Show(wavelet, view)
+    rep.Representation = representation
+    ColorBy(rep, ("POINTS", "RTData"))
+    lut = GetColorTransferFunction("RTData")
+    lut.ApplyPreset("Cool to Warm", True)
+    lut.RescaleTransferFunction(40.0, 270.0)
+    pwf = GetOpacityTransferFunction("RTData")
+    pwf.Points = [40.0, 0.0, 0.5, 0.0, 150.0, 0.02, 0.5, 0.0, 270.0, 0.4, 0.5, 0.0]
+    rep.CudaAutoAdjustSampleDistances = 0
+    rep.CudaSampleDistance = 0.5
+    view.CameraPosition = [180, 120, 240]
+    view.CameraFocalPoint = [0, 0, 0]
+    view.CameraViewUp = [0, 1, 0]
+    return view, rep
+
+
 def read_png(path):
     """A screenshot read back as vtkImageData."""
     from vtkmodules.vtkIOImage import vtkPNGReader

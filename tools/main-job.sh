@@ -14,8 +14,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/render.png}")
 input=$(realpath -m "${2:-/usr/share/mricron/templates/ch2better.nii.gz}")
 shift $(( $# < 2 ? $# : 2 ))
+echo "main job: installing what is missing (Debian packages)"
 "$root/tools/install-deps.sh"
-"$root/tools/build.sh" >/dev/null
+"$root/tools/build.sh"
+echo "main job: rendering $input"
 plugin=$root/build/lib/paraview-plugins/CudaVolumeMapper/CudaVolumeMapper.so
 if [ -f "$plugin" ] && command -v pvbatch >/dev/null; then
   run=()

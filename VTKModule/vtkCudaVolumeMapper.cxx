@@ -803,31 +803,188 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
   return true;
 }
 
-bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, const double range[2])
+struct vtkCudaVolumeMapper::TransferFunctionTables
 {
-  vtkInternals& in = *this->Internals;
-  vtkMTimeType tfTime = property->GetMTime();
-  tfTime = std::max(tfTime, property->GetScalarOpacity(0)->GetMTime());
-  if (property->HasGradientOpacity(0))
+  std::vector<float> Table, Gradient, Table2D, Labels, LabelGradient;
+  std::vector<float> Components[CVR_MAX_COMPONENTS], ComponentGradients[CVR_MAX_COMPONENTS];
+  cvr_transfer_function_desc ComponentDescs[CVR_MAX_COMPONENTS - 1] = {};
+  cvr_transfer_function_desc YAxisFallback = {};
+};
+
+vtkMTimeType vtkCudaVolumeMapper::TransferFunctionMTime(
+  vtkVolumeProperty* property, int components, bool labels, bool mode2D)
+{
+  vtkMTimeType time = property->GetMTime();
+  for (int c = 0; c < components; ++c)
   {
-    tfTime = std::max(tfTime, property->GetStoredGradientOpacity(0)->GetMTime());
-  }
-  tfTime = std::max(tfTime,
-    property->GetColorChannels(0) == 3 ? property->GetRGBTransferFunction(0)->GetMTime()
-                                       : property->GetGrayTransferFunction(0)->GetMTime());
-  // two components as a 2D function's axes take component 0's functions
-  const int components = in.YAxis ? 1 : in.Components;
-  for (int c = 1; c < components; ++c) // the other components' functions
-  {
-    tfTime = std::max(tfTime, property->GetScalarOpacity(c)->GetMTime());
-    tfTime = std::max(tfTime,
+    time = std::max(time, property->GetScalarOpacity(c)->GetMTime());
+    time = std::max(time,
       property->GetColorChannels(c) == 3 ? property->GetRGBTransferFunction(c)->GetMTime()
                                          : property->GetGrayTransferFunction(c)->GetMTime());
     if (property->HasGradientOpacity(c))
     {
-      tfTime = std::max(tfTime, property->GetStoredGradientOpacity(c)->GetMTime());
+      time = std::max(time, property->GetStoredGradientOpacity(c)->GetMTime());
     }
   }
+  if (labels)
+  {
+    time = std::max({ time, property->GetLabelColorMTime().GetMTime(),
+      property->GetLabelScalarOpacityMTime().GetMTime(),
+      property->GetLabelGradientOpacityMTime().GetMTime() });
+    for (int label : property->GetLabelMapLabels())
+    {
+      for (vtkObject* f : { static_cast<vtkObject*>(property->GetLabelColor(label)),
+             static_cast<vtkObject*>(property->GetLabelScalarOpacity(label)),
+             static_cast<vtkObject*>(property->GetLabelGradientOpacity(label)) })
+      {
+        time = f ? std::max(time, f->GetMTime()) : time;
+      }
+    }
+  }
+  if (mode2D && property->GetTransferFunction2D())
+  {
+    vtkImageData* tf2D = property->GetTransferFunction2D();
+    time = std::max(time, tf2D->GetMTime());
+    if (vtkDataArray* tuples = tf2D->GetPointData()->GetScalars())
+    {
+      time = std::max(time, tuples->GetMTime());
+    }
+  }
+  return time;
+}
+
+void vtkCudaVolumeMapper::SampleFunctions(vtkVolumeProperty* property, const double range[2],
+  bool mode2D, bool labels, TransferFunctionTables& t, cvr_transfer_function_desc& desc)
+{
+  vtkInternals& in = *this->Internals;
+  vtkCudaVolumeConversion::SampleTransferFunction(
+    property, range, CVR_TRANSFER_FUNCTION_TABLE_SIZE, t.Table);
+  double gradientMax = 0.0;
+  const bool gradientOpacity = vtkCudaVolumeConversion::SampleGradientOpacity(property, range,
+    this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
+    CVR_GRADIENT_OPACITY_TABLE_SIZE, t.Gradient, gradientMax);
+  std::string error2D;
+  bool clamped2D = false;
+  if (mode2D &&
+    vtkCudaVolumeConversion::SampleTransferFunction2D(
+      property, t.Table2D, desc.size_2d, clamped2D, error2D))
+  {
+    // as VTK's: x spans the data's range, y gradient magnitudes up to a
+    // quarter of it (the gradient-opacity measure)
+    desc.rgba_2d = t.Table2D.data();
+    desc.gradient_max_2d = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+    if (clamped2D && in.IgnoredReported.insert("2D clamped").second)
+    {
+      cvrSayWarning("the 2D transfer function has values outside [0, 1] (or NaN): clamped");
+    }
+  }
+  else if (mode2D && in.IgnoredReported.insert(error2D).second)
+  {
+    cvrSayWarning(<< error2D << ": rendered with the 1D functions");
+  }
+  desc.rgba = t.Table.data();
+  desc.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+  desc.range[0] = range[0];
+  desc.range[1] = range[1];
+  desc.unit_distance = property->GetScalarOpacityUnitDistance(0);
+  desc.gradient_opacity = gradientOpacity ? t.Gradient.data() : nullptr;
+  desc.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
+  desc.gradient_opacity_max = gradientMax;
+  if (labels)
+  {
+    bool ignored = false;
+    desc.label_count = vtkCudaVolumeConversion::SampleLabelFunctions(property, range,
+      CVR_TRANSFER_FUNCTION_TABLE_SIZE, CVR_GRADIENT_OPACITY_TABLE_SIZE, t.Labels,
+      t.LabelGradient, ignored);
+    desc.label_rgba = t.Labels.data();
+    desc.label_gradient_opacity = t.LabelGradient.empty() ? nullptr : t.LabelGradient.data();
+    desc.gradient_opacity_max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
+    if (ignored && in.IgnoredReported.insert("labels above 255").second)
+    {
+      cvrSayWarning("label functions of labels above " << CVR_MAX_LABEL
+                                                         << " are ignored (a mask holds bytes)");
+    }
+  }
+  // the y axis array as component 1: the 2D function's y axis over its
+  // range, as VTK's mapper; without a usable 2D function, component 0 alone
+  // by the 1D functions
+  if (in.YAxis)
+  {
+    desc.component_count = 2;
+    desc.range_2d_y[0] = in.ComponentRanges[1][0];
+    desc.range_2d_y[1] = in.ComponentRanges[1][1];
+    desc.component_mode = desc.rgba_2d ? CVR_COMPONENTS_TRANSFER_2D : CVR_COMPONENTS_INDEPENDENT;
+    t.YAxisFallback = desc;
+    t.YAxisFallback.component_count = 0;
+    desc.component_functions = &t.YAxisFallback;
+    desc.component_weights[0] = 1.0;
+    desc.component_weights[1] = 0.0;
+  }
+}
+
+// several components: each with its own function over its own range
+// (independent), or component 0's functions over the ranges of the
+// components that take them (dependent: colour from component 0, opacity
+// from the last), as VTK's mapper builds its tables
+bool vtkCudaVolumeMapper::SampleComponents(vtkVolumeProperty* property, int components,
+  TransferFunctionTables& t, cvr_transfer_function_desc& desc)
+{
+  vtkInternals& in = *this->Internals;
+  const bool independent = property->GetIndependentComponents() != 0;
+  if (!independent && components != 2 && components != 4)
+  {
+    cvrSayError("dependent components are 2 (luminance and alpha) or 4 (RGBA), these scalars "
+                  "have "
+      << components << ": turn the property's IndependentComponents on, or choose a vector mode");
+    return false;
+  }
+  desc.component_count = components;
+  desc.component_mode = independent ? CVR_COMPONENTS_INDEPENDENT : CVR_COMPONENTS_DEPENDENT;
+  desc.component_functions = t.ComponentDescs;
+  for (int c = 0; c < components; ++c)
+  {
+    const int f = independent ? c : 0;
+    const double* r = in.ComponentRanges[c];
+    cvr_transfer_function_desc& d = c ? t.ComponentDescs[c - 1] : desc;
+    vtkCudaVolumeConversion::SampleTransferFunction(
+      property, r, CVR_TRANSFER_FUNCTION_TABLE_SIZE, t.Components[c], f);
+    double max = 0.0;
+    const bool gradient = (independent || c == 0) &&
+      vtkCudaVolumeConversion::SampleGradientOpacity(property, r,
+        this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
+        CVR_GRADIENT_OPACITY_TABLE_SIZE, t.ComponentGradients[c], max, f);
+    d.rgba = t.Components[c].data();
+    d.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+    d.range[0] = r[0];
+    d.range[1] = r[1];
+    d.unit_distance = property->GetScalarOpacityUnitDistance(f);
+    d.gradient_opacity = gradient ? t.ComponentGradients[c].data() : nullptr;
+    d.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
+    d.gradient_opacity_max = gradient ? max : 1.0;
+    desc.component_weights[c] = independent ? property->GetComponentWeight(c) : 1.0;
+  }
+  bool sameShading = true;
+  for (int c = 1; c < components; ++c)
+  {
+    sameShading = sameShading && property->GetAmbient(c) == property->GetAmbient(0) &&
+      property->GetDiffuse(c) == property->GetDiffuse(0) &&
+      property->GetSpecular(c) == property->GetSpecular(0) &&
+      property->GetSpecularPower(c) == property->GetSpecularPower(0) &&
+      property->GetShade(c) == property->GetShade(0);
+  }
+  if (independent && !sameShading && in.IgnoredReported.insert("component shading").second)
+  {
+    cvrSayWarning("shading parameters per component are not supported: component 0's "
+                    "(Shade, Ambient, Diffuse, Specular, SpecularPower) light every component");
+  }
+  return true;
+}
+
+bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, const double range[2])
+{
+  vtkInternals& in = *this->Internals;
+  // two components as a 2D function's axes take component 0's functions
+  const int components = in.YAxis ? 1 : in.Components;
   const bool wants2D = property->GetTransferFunctionMode() == vtkVolumeProperty::TF_2D;
   const bool mode2D = wants2D && components == 1;
   if (wants2D && !mode2D && in.IgnoredReported.insert("2D with components").second)
@@ -852,35 +1009,13 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
     cvrSayWarning("a label map's label functions with a 2D transfer function are not supported: "
                     "rendered with the 2D function alone");
   }
-  if (labels && !mode2D)
-  {
-    tfTime = std::max({ tfTime, property->GetLabelColorMTime().GetMTime(),
-      property->GetLabelScalarOpacityMTime().GetMTime(),
-      property->GetLabelGradientOpacityMTime().GetMTime() });
-    for (int label : property->GetLabelMapLabels())
-    {
-      for (vtkObject* f : { static_cast<vtkObject*>(property->GetLabelColor(label)),
-             static_cast<vtkObject*>(property->GetLabelScalarOpacity(label)),
-             static_cast<vtkObject*>(property->GetLabelGradientOpacity(label)) })
-      {
-        tfTime = f ? std::max(tfTime, f->GetMTime()) : tfTime;
-      }
-    }
-  }
-  if (mode2D && property->GetTransferFunction2D())
-  {
-    vtkImageData* tf2D = property->GetTransferFunction2D();
-    tfTime = std::max(tfTime, tf2D->GetMTime());
-    if (vtkDataArray* tuples = tf2D->GetPointData()->GetScalars())
-    {
-      tfTime = std::max(tfTime, tuples->GetMTime());
-    }
-  }
+  const bool useLabels = labels && !mode2D;
+  const vtkMTimeType tfTime = this->TransferFunctionMTime(property, components, useLabels, mode2D);
   if (in.TransferFunction && in.TransferFunctionTime >= tfTime &&
     in.TransferFunctionRange[0] == range[0] && in.TransferFunctionRange[1] == range[1] &&
     in.TransferFunctionYAxis == in.YAxis &&
     in.GradientOpacityRangeType == this->GradientOpacityRangeType &&
-    in.TransferFunctionLabels == (labels && !mode2D))
+    in.TransferFunctionLabels == useLabels)
   {
     return true;
   }
@@ -898,135 +1033,12 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   {
     cvrSayWarning("the colour transfer function has no points: the volume is black");
   }
-  std::vector<float> table;
-  vtkCudaVolumeConversion::SampleTransferFunction(
-    property, range, CVR_TRANSFER_FUNCTION_TABLE_SIZE, table);
-  std::vector<float> gradientTable;
-  double gradientMax = 0.0;
-  const bool gradientOpacity = vtkCudaVolumeConversion::SampleGradientOpacity(property, range,
-    this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
-    CVR_GRADIENT_OPACITY_TABLE_SIZE, gradientTable, gradientMax);
+  TransferFunctionTables tables;
   cvr_transfer_function_desc desc = {};
-  std::vector<float> table2D;
-  std::string error2D;
-  bool clamped2D = false;
-  if (mode2D &&
-    vtkCudaVolumeConversion::SampleTransferFunction2D(
-      property, table2D, desc.size_2d, clamped2D, error2D))
+  this->SampleFunctions(property, range, mode2D, useLabels, tables, desc);
+  if (components > 1 && !this->SampleComponents(property, components, tables, desc))
   {
-    // as VTK's: x spans the data's range, y gradient magnitudes up to a
-    // quarter of it (the gradient-opacity measure)
-    desc.rgba_2d = table2D.data();
-    desc.gradient_max_2d = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
-    if (clamped2D && in.IgnoredReported.insert("2D clamped").second)
-    {
-      cvrSayWarning("the 2D transfer function has values outside [0, 1] (or NaN): clamped");
-    }
-  }
-  else if (mode2D && in.IgnoredReported.insert(error2D).second)
-  {
-    cvrSayWarning(<< error2D << ": rendered with the 1D functions");
-  }
-  desc.rgba = table.data();
-  desc.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
-  desc.range[0] = range[0];
-  desc.range[1] = range[1];
-  desc.unit_distance = property->GetScalarOpacityUnitDistance(0);
-  desc.gradient_opacity = gradientOpacity ? gradientTable.data() : nullptr;
-  desc.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
-  desc.gradient_opacity_max = gradientMax;
-  std::vector<float> labelTable, labelGradient;
-  if (labels && !mode2D)
-  {
-    bool ignored = false;
-    desc.label_count = vtkCudaVolumeConversion::SampleLabelFunctions(property, range,
-      CVR_TRANSFER_FUNCTION_TABLE_SIZE, CVR_GRADIENT_OPACITY_TABLE_SIZE, labelTable, labelGradient,
-      ignored);
-    desc.label_rgba = labelTable.data();
-    desc.label_gradient_opacity = labelGradient.empty() ? nullptr : labelGradient.data();
-    desc.gradient_opacity_max = 0.25 * (range[1] - range[0] > 0.0 ? range[1] - range[0] : 1.0);
-    if (ignored && in.IgnoredReported.insert("labels above 255").second)
-    {
-      cvrSayWarning("label functions of labels above " << CVR_MAX_LABEL
-                                                         << " are ignored (a mask holds bytes)");
-    }
-  }
-  // the y axis array as component 1: the 2D function's y axis over its
-  // range, as VTK's mapper; without a usable 2D function, component 0 alone
-  // by the 1D functions
-  cvr_transfer_function_desc yAxisFallback = {};
-  if (in.YAxis)
-  {
-    desc.component_count = 2;
-    desc.range_2d_y[0] = in.ComponentRanges[1][0];
-    desc.range_2d_y[1] = in.ComponentRanges[1][1];
-    desc.component_mode = desc.rgba_2d ? CVR_COMPONENTS_TRANSFER_2D : CVR_COMPONENTS_INDEPENDENT;
-    yAxisFallback = desc;
-    yAxisFallback.component_count = 0;
-    desc.component_functions = &yAxisFallback;
-    desc.component_weights[0] = 1.0;
-    desc.component_weights[1] = 0.0;
-  }
-  // several components: each with its own function over its own range
-  // (independent), or component 0's functions over the ranges of the
-  // components that take them (dependent: colour from component 0, opacity
-  // from the last), as VTK's mapper builds its tables
-  std::vector<float> componentTables[CVR_MAX_COMPONENTS], componentGradients[CVR_MAX_COMPONENTS];
-  cvr_transfer_function_desc componentDescs[CVR_MAX_COMPONENTS - 1] = {};
-  if (components > 1)
-  {
-    const bool independent = property->GetIndependentComponents() != 0;
-    if (!independent && components != 2 && components != 4)
-    {
-      cvrSayError("dependent components are 2 (luminance and alpha) or 4 (RGBA), these scalars "
-                    "have "
-        << components << ": turn the property's IndependentComponents on, or choose a vector mode");
-      return false;
-    }
-    desc.component_count = components;
-    desc.component_mode = independent ? CVR_COMPONENTS_INDEPENDENT : CVR_COMPONENTS_DEPENDENT;
-    desc.component_functions = componentDescs;
-    for (int c = 0; c < components; ++c)
-    {
-      const int f = independent ? c : 0;
-      const double* r = in.ComponentRanges[c];
-      cvr_transfer_function_desc& d = c ? componentDescs[c - 1] : desc;
-      vtkCudaVolumeConversion::SampleTransferFunction(
-        property, r, CVR_TRANSFER_FUNCTION_TABLE_SIZE, componentTables[c], f);
-      double max = 0.0;
-      const bool gradient = (independent || c == 0) &&
-        vtkCudaVolumeConversion::SampleGradientOpacity(property, r,
-          this->GradientOpacityRangeType == vtkGPUVolumeRayCastMapper::NATIVE,
-          CVR_GRADIENT_OPACITY_TABLE_SIZE, componentGradients[c], max, f);
-      d.rgba = componentTables[c].data();
-      d.size = CVR_TRANSFER_FUNCTION_TABLE_SIZE;
-      d.range[0] = r[0];
-      d.range[1] = r[1];
-      d.unit_distance = property->GetScalarOpacityUnitDistance(f);
-      d.gradient_opacity = gradient ? componentGradients[c].data() : nullptr;
-      d.gradient_opacity_size = CVR_GRADIENT_OPACITY_TABLE_SIZE;
-      d.gradient_opacity_max = gradient ? max : 1.0;
-      desc.component_weights[c] = independent ? property->GetComponentWeight(c) : 1.0;
-    }
-    const bool sameShading = [&]() {
-      for (int c = 1; c < components; ++c)
-      {
-        if (property->GetAmbient(c) != property->GetAmbient(0) ||
-          property->GetDiffuse(c) != property->GetDiffuse(0) ||
-          property->GetSpecular(c) != property->GetSpecular(0) ||
-          property->GetSpecularPower(c) != property->GetSpecularPower(0) ||
-          property->GetShade(c) != property->GetShade(0))
-        {
-          return false;
-        }
-      }
-      return true;
-    }();
-    if (independent && !sameShading && in.IgnoredReported.insert("component shading").second)
-    {
-      cvrSayWarning("shading parameters per component are not supported: component 0's "
-                      "(Shade, Ambient, Diffuse, Specular, SpecularPower) light every component");
-    }
+    return false;
   }
   cvr_status st = CVR_OK;
   if (in.TransferFunction)
@@ -1049,7 +1061,7 @@ bool vtkCudaVolumeMapper::UpdateTransferFunction(vtkVolumeProperty* property, co
   in.TransferFunctionRange[0] = range[0];
   in.TransferFunctionRange[1] = range[1];
   in.GradientOpacityRangeType = this->GradientOpacityRangeType;
-  in.TransferFunctionLabels = labels && !mode2D;
+  in.TransferFunctionLabels = useLabels;
   in.TransferFunctionYAxis = in.YAxis;
   return true;
 }

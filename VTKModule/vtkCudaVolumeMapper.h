@@ -47,6 +47,7 @@ struct cvr_view;
 struct cvr_render_settings;
 struct cvr_image;
 struct cvr_render_stats;
+struct cvr_transfer_function_desc;
 
 class VTKCUDAVOLUMERENDERING_EXPORT vtkCudaVolumeMapper : public vtkGPUVolumeRayCastMapper
 {
@@ -518,6 +519,15 @@ private:
   bool UpdateVolumes(
     const std::vector<vtkImageData*>& images, const char* yAxis, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
+  // its parts: when the functions it reads last changed; the tables the
+  // library copies, sampled (TransferFunctionTables keeps them alive)
+  struct TransferFunctionTables;
+  vtkMTimeType TransferFunctionMTime(
+    vtkVolumeProperty* property, int components, bool labels, bool mode2D);
+  void SampleFunctions(vtkVolumeProperty* property, const double range[2], bool mode2D,
+    bool labels, TransferFunctionTables& tables, cvr_transfer_function_desc& desc);
+  bool SampleComponents(vtkVolumeProperty* property, int components,
+    TransferFunctionTables& tables, cvr_transfer_function_desc& desc);
   /// The mask input (SetMaskInput) onto the volume; false: none to use.
   bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);

@@ -1209,6 +1209,142 @@ static const char* Transfer2DYAxis(vtkGPUVolumeRayCastMapper* mapper, vtkVolume*
     : nullptr;
 }
 
+bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
+  const std::vector<vtkImageData*>& images, int blend, bool masked, cvr_render_settings& settings)
+{
+  vtkInternals& in = *this->Internals;
+  vtkVolumeProperty* property = vol->GetProperty();
+  cvr_render_settings_init(&settings);
+  // one sample distance for all blocks, so that they share the ray's lattice
+  settings.sample_distance = 0.0;
+  for (vtkImageData* image : images)
+  {
+    double spacing[3];
+    int extent[6];
+    image->GetSpacing(spacing);
+    image->GetExtent(extent);
+    const double d = vtkCudaVolumeConversion::SampleDistance(this->AutoAdjustSampleDistances != 0,
+      this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
+      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) / in.ReductionFactor;
+    settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
+  }
+  settings.early_termination = this->EarlyRayTermination != 0;
+  settings.jittering = this->UseJittering != 0;
+  settings.termination_opacity = this->TerminationOpacity;
+  settings.empty_space_skipping = this->EmptySpaceSkipping != 0;
+  settings.empty_space_cell = this->EmptySpaceCellSize;
+  settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
+    ? CVR_INTERPOLATION_NEAREST
+    : CVR_INTERPOLATION_LINEAR;
+  settings.blend_mode = static_cast<cvr_blend_mode>(blend);
+  // (a volume with no mask ignores these)
+  settings.mask_type = masked && this->MaskType == LabelMapMaskType ? CVR_MASK_LABEL_MAP : CVR_MASK_BINARY;
+  settings.mask_blend = std::min(std::max(static_cast<double>(this->MaskBlendFactor), 0.0), 1.0);
+  settings.average_range[0] = this->AverageIPScalarRange[0];
+  settings.average_range[1] = this->AverageIPScalarRange[1];
+  settings.strategy = static_cast<cvr_strategy>(this->Strategy);
+  settings.block_width = this->BlockSize[0];
+  settings.block_height = this->BlockSize[1];
+  settings.ray_segments = this->RaySegments;
+  for (int i = 0; i < 2; ++i)
+  {
+    settings.horizontal_block[i] = this->HorizontalBlockSize[i];
+    settings.vertical_block[i] = this->VerticalBlockSize[i];
+    settings.warp_rays[i] = this->WarpRays[i];
+    settings.block_warps[i] = this->BlockWarps[i];
+  }
+  settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
+  settings.warp_width = this->WarpWidth;
+  settings.slab_block[0] = this->SlabBlock[0];
+  settings.slab_block[1] = this->SlabBlock[1];
+  settings.slab_depth = this->SlabDepth;
+  settings.slab_border = static_cast<cvr_slab_border>(this->SlabBorder);
+  settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
+  settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
+  settings.rotation_hysteresis = this->RotationHysteresis;
+  settings.rotation_tile[0] = this->RotationTile[0];
+  settings.rotation_tile[1] = this->RotationTile[1];
+  settings.cpu_tile_width = this->CpuTileSize[0];
+  settings.cpu_tile_height = this->CpuTileSize[1];
+  settings.tuning_repeats = this->TuningRepeats;
+  settings.tuning_prune = this->TuningPrune;
+  settings.tuning_budget = this->TuningBudget;
+  settings.cpu_schedule =
+    this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
+  std::string settingsError;
+  if (!vtkCudaVolumeConversion::DescribeClippingPlanes(
+        this->ClippingPlanes, settings, settingsError) ||
+    !vtkCudaVolumeConversion::DescribeSurfaces(property, settings, settingsError))
+  {
+    cvrSayError(<< settingsError);
+    return false;
+  }
+  if (blend == CVR_BLEND_ISOSURFACE && settings.iso_value_count == 0)
+  {
+    // VTK's OpenGL mapper draws nothing then, and says nothing
+    if (in.IgnoredReported.insert("no iso values").second)
+    {
+      cvrSayWarning("isosurface blending without iso values (vtkVolumeProperty::"
+                      "GetIsoSurfaceValues): nothing to render");
+    }
+    return false;
+  }
+  int droppedLights = 0;
+  vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
+  if (droppedLights && !in.LightsReported)
+  {
+    cvrSayWarning("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights
+                                              << " more are ignored");
+    in.LightsReported = true;
+  }
+  return true;
+}
+
+// "cuda standard 16x16" and what else names the last frame's configuration
+void vtkCudaVolumeMapper::DescribeConfiguration(const cvr_render_settings& settings, size_t blocks)
+{
+  vtkInternals& in = *this->Internals;
+  char configuration[160];
+  std::snprintf(configuration, sizeof configuration, "%s %s %dx%d",
+    cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
+    in.Stats.block_width, in.Stats.block_height);
+  if (in.Stats.ray_segments > 1)
+  {
+    const size_t used = std::strlen(configuration);
+    std::snprintf(configuration + used, sizeof configuration - used, ", %d threads a ray",
+      in.Stats.ray_segments);
+  }
+  in.Configuration = configuration;
+  if (in.Stats.strategy == CVR_STRATEGY_WARP_MARCHING)
+  {
+    std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
+      cvr_warp_variant_name(in.Stats.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
+      in.Stats.warp_width);
+    in.Configuration += configuration;
+  }
+  if (in.Stats.strategy == CVR_STRATEGY_SLAB)
+  {
+    std::snprintf(configuration, sizeof configuration, ", slab depth %d, %s border",
+      in.Stats.slab_depth, cvr_slab_border_name(in.Stats.slab_border));
+    in.Configuration += configuration;
+  }
+  if (in.Stats.backend == CVR_BACKEND_CUDA && in.Stats.memory_layout != CVR_LAYOUT_TEXTURE)
+  {
+    in.Configuration += std::string(", ") + cvr_memory_layout_name(in.Stats.memory_layout);
+  }
+  if (in.Stats.backend == CVR_BACKEND_CUDA && settings.rotation_policy != CVR_ROTATION_NEVER)
+  {
+    std::snprintf(configuration, sizeof configuration, ", rotation %s, axes %+d%+d%+d",
+      cvr_rotation_policy_name(settings.rotation_policy), in.Stats.volume_axes[0],
+      in.Stats.volume_axes[1], in.Stats.volume_axes[2]);
+    in.Configuration += configuration;
+  }
+  if (blocks > 1)
+  {
+    in.Configuration += ", " + std::to_string(blocks) + " blocks";
+  }
+}
+
 void vtkCudaVolumeMapper::RenderImages(
   vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
 {
@@ -1285,88 +1421,9 @@ void vtkCudaVolumeMapper::RenderImages(
   in.DepthReadMs = stageMs();
 
   cvr_render_settings settings;
-  cvr_render_settings_init(&settings);
-  // one sample distance for all blocks, so that they share the ray's lattice
-  settings.sample_distance = 0.0;
-  for (vtkImageData* image : images)
+  if (!this->DescribeSettings(ren, vol, images, blend, masked, settings))
   {
-    double spacing[3];
-    int extent[6];
-    image->GetSpacing(spacing);
-    image->GetExtent(extent);
-    const double d = vtkCudaVolumeConversion::SampleDistance(this->AutoAdjustSampleDistances != 0,
-      this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
-      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) / in.ReductionFactor;
-    settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
-  }
-  settings.early_termination = this->EarlyRayTermination != 0;
-  settings.jittering = this->UseJittering != 0;
-  settings.termination_opacity = this->TerminationOpacity;
-  settings.empty_space_skipping = this->EmptySpaceSkipping != 0;
-  settings.empty_space_cell = this->EmptySpaceCellSize;
-  settings.interpolation = property->GetInterpolationType() == VTK_NEAREST_INTERPOLATION
-    ? CVR_INTERPOLATION_NEAREST
-    : CVR_INTERPOLATION_LINEAR;
-  settings.blend_mode = blend;
-  // (a volume with no mask ignores these)
-  settings.mask_type = masked && this->MaskType == LabelMapMaskType ? CVR_MASK_LABEL_MAP : CVR_MASK_BINARY;
-  settings.mask_blend = std::min(std::max(static_cast<double>(this->MaskBlendFactor), 0.0), 1.0);
-  settings.average_range[0] = this->AverageIPScalarRange[0];
-  settings.average_range[1] = this->AverageIPScalarRange[1];
-  settings.strategy = static_cast<cvr_strategy>(this->Strategy);
-  settings.block_width = this->BlockSize[0];
-  settings.block_height = this->BlockSize[1];
-  settings.ray_segments = this->RaySegments;
-  for (int i = 0; i < 2; ++i)
-  {
-    settings.horizontal_block[i] = this->HorizontalBlockSize[i];
-    settings.vertical_block[i] = this->VerticalBlockSize[i];
-    settings.warp_rays[i] = this->WarpRays[i];
-    settings.block_warps[i] = this->BlockWarps[i];
-  }
-  settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
-  settings.warp_width = this->WarpWidth;
-  settings.slab_block[0] = this->SlabBlock[0];
-  settings.slab_block[1] = this->SlabBlock[1];
-  settings.slab_depth = this->SlabDepth;
-  settings.slab_border = static_cast<cvr_slab_border>(this->SlabBorder);
-  settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
-  settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
-  settings.rotation_hysteresis = this->RotationHysteresis;
-  settings.rotation_tile[0] = this->RotationTile[0];
-  settings.rotation_tile[1] = this->RotationTile[1];
-  settings.cpu_tile_width = this->CpuTileSize[0];
-  settings.cpu_tile_height = this->CpuTileSize[1];
-  settings.tuning_repeats = this->TuningRepeats;
-  settings.tuning_prune = this->TuningPrune;
-  settings.tuning_budget = this->TuningBudget;
-  settings.cpu_schedule =
-    this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
-  std::string settingsError;
-  if (!vtkCudaVolumeConversion::DescribeClippingPlanes(
-        this->ClippingPlanes, settings, settingsError) ||
-    !vtkCudaVolumeConversion::DescribeSurfaces(property, settings, settingsError))
-  {
-    cvrSayError(<< settingsError);
     return;
-  }
-  if (blend == CVR_BLEND_ISOSURFACE && settings.iso_value_count == 0)
-  {
-    // VTK's OpenGL mapper draws nothing then, and says nothing
-    if (in.IgnoredReported.insert("no iso values").second)
-    {
-      cvrSayWarning("isosurface blending without iso values (vtkVolumeProperty::"
-                      "GetIsoSurfaceValues): nothing to render");
-    }
-    return;
-  }
-  int droppedLights = 0;
-  vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
-  if (droppedLights && !in.LightsReported)
-  {
-    cvrSayWarning("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights
-                                              << " more are ignored");
-    in.LightsReported = true;
   }
 
   // ---- render the blocks front to back, then composite or keep the image
@@ -1434,45 +1491,7 @@ void vtkCudaVolumeMapper::RenderImages(
   this->ReportStrategySwitch(settings, in.Stats);
   in.ImageSize[0] = imageWidth;
   in.ImageSize[1] = imageHeight;
-  char configuration[160];
-  std::snprintf(configuration, sizeof configuration, "%s %s %dx%d",
-    cvr_backend_name(in.Stats.backend), cvr_strategy_name(in.Stats.strategy),
-    in.Stats.block_width, in.Stats.block_height);
-  if (in.Stats.ray_segments > 1)
-  {
-    const size_t used = std::strlen(configuration);
-    std::snprintf(configuration + used, sizeof configuration - used, ", %d threads a ray",
-      in.Stats.ray_segments);
-  }
-  in.Configuration = configuration;
-  if (in.Stats.strategy == CVR_STRATEGY_WARP_MARCHING)
-  {
-    std::snprintf(configuration, sizeof configuration, " %s, warp %dx%dx%d",
-      cvr_warp_variant_name(in.Stats.warp_variant), in.Stats.warp_rays[0], in.Stats.warp_rays[1],
-      in.Stats.warp_width);
-    in.Configuration += configuration;
-  }
-  if (in.Stats.strategy == CVR_STRATEGY_SLAB)
-  {
-    std::snprintf(configuration, sizeof configuration, ", slab depth %d, %s border",
-      in.Stats.slab_depth, cvr_slab_border_name(in.Stats.slab_border));
-    in.Configuration += configuration;
-  }
-  if (in.Stats.backend == CVR_BACKEND_CUDA && in.Stats.memory_layout != CVR_LAYOUT_TEXTURE)
-  {
-    in.Configuration += std::string(", ") + cvr_memory_layout_name(in.Stats.memory_layout);
-  }
-  if (in.Stats.backend == CVR_BACKEND_CUDA && settings.rotation_policy != CVR_ROTATION_NEVER)
-  {
-    std::snprintf(configuration, sizeof configuration, ", rotation %s, axes %+d%+d%+d",
-      cvr_rotation_policy_name(settings.rotation_policy), in.Stats.volume_axes[0],
-      in.Stats.volume_axes[1], in.Stats.volume_axes[2]);
-    in.Configuration += configuration;
-  }
-  if (images.size() > 1)
-  {
-    in.Configuration += ", " + std::to_string(images.size()) + " blocks";
-  }
+  this->DescribeConfiguration(settings, images.size());
   this->DescribeTuning(view, settings);
   if (!toImage)
   {

@@ -532,6 +532,11 @@ private:
   bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
+  /// The library's settings from this mapper's and the property's (blend: a
+  /// cvr_blend_mode); false (said why) when the frame cannot be rendered.
+  bool DescribeSettings(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,
+    int blend, bool masked, cvr_render_settings& settings);
+  void DescribeConfiguration(const cvr_render_settings& settings, size_t blocks);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used
   bool PrepareTuning(const cvr_view& view, const cvr_render_settings& settings,

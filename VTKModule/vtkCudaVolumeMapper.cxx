@@ -636,6 +636,125 @@ int vtkCudaVolumeMapper::FillInputPortInformation(int port, vtkInformation* info
   return 1;
 }
 
+bool vtkCudaVolumeMapper::UpdateBlock(size_t b, vtkImageData* image, vtkDataArray* scalars,
+  int cellFlag, vtkDataArray* yAxis, const std::string& which)
+{
+  vtkInternals& in = *this->Internals;
+  vtkInternals::BlockVolume& block = in.Blocks[b];
+  vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
+  dataTime = yAxis ? std::max(dataTime, yAxis->GetMTime()) : dataTime;
+  // what the vector settings select: nothing of one component, so that
+  // changing them then uploads nothing
+  const bool vectors = scalars->GetNumberOfComponents() > 1;
+  const int vectorMode = vectors ? this->VectorMode : VECTOR_DISABLED;
+  const int vectorComponent = vectors && vectorMode == VECTOR_COMPONENT ? this->VectorComponent : 0;
+  if (block.Volume && block.Scalars == scalars && block.Image == image &&
+    block.CellFlag == cellFlag && block.Time >= dataTime && block.VectorMode == vectorMode &&
+    block.VectorComponent == vectorComponent && block.YAxis == yAxis)
+  {
+    return true;
+  }
+  in.TransferFunction.reset(); // its range follows the data
+  vtkCudaVolumeConversion::VolumeInput input;
+  std::string error;
+  if (!vtkCudaVolumeConversion::DescribeVolume(
+        image, scalars, cellFlag, this->VectorMode, this->VectorComponent, input, error))
+  {
+    // (a null name would end the stream's output there)
+    const char* name = scalars->GetName() ? scalars->GetName() : "the unnamed scalars";
+    cvrSayError("cannot render " << name << which << ": " << error);
+    return false;
+  }
+  if (yAxis && !vtkCudaVolumeConversion::AppendYAxis(yAxis, input, error))
+  {
+    cvrSayError("cannot render with the 2D transfer function's y axis" << which << ": "
+                                                                           << error);
+    return false;
+  }
+  input.Desc.progress = UploadProgress;
+  input.Desc.progress_user = this;
+  // new values of the same shape go over the copy there is (its device
+  // memory and layout kept); anything else makes a new volume
+  const bool inPlace = block.Volume && block.CellFlag == cellFlag &&
+    block.VectorMode == vectorMode && block.VectorComponent == vectorComponent &&
+    (block.YAxis != nullptr) == (yAxis != nullptr) && block.Type == input.Desc.type &&
+    block.Components == input.Desc.components &&
+    std::equal(block.Dims, block.Dims + 3, input.Desc.dims) &&
+    cvr_volume_update(block.Volume.get(), &input.Desc) == CVR_OK;
+  if (!inPlace)
+  {
+    block = vtkInternals::BlockVolume();
+    cvr_volume* volume = nullptr;
+    if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
+    {
+      if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+      {
+        cvrSayError(
+          "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
+      }
+      return false;
+    }
+    block.Volume.reset(volume);
+  }
+  ++in.VolumeUploads;
+  in.VolumeUpdates += inPlace ? 1 : 0;
+  block.Type = input.Desc.type;
+  std::copy(input.Desc.dims, input.Desc.dims + 3, block.Dims);
+  block.Scalars = scalars;
+  block.Image = image;
+  block.CellFlag = cellFlag;
+  block.VectorMode = vectorMode;
+  block.VectorComponent = vectorComponent;
+  block.Components = input.Desc.components;
+  block.YAxis = yAxis;
+  std::memcpy(block.AxisRanges, input.AxisRanges, sizeof block.AxisRanges);
+  block.Time = dataTime;
+  return true;
+}
+
+void vtkCudaVolumeMapper::AddBlockRanges(size_t b, size_t blocks, double range[2])
+{
+  vtkInternals& in = *this->Internals;
+  const vtkInternals::BlockVolume& block = in.Blocks[b];
+  for (int c = 0; c < block.Components && block.Components > 1; ++c)
+  {
+    // each component's functions span its own range, as VTK's mapper; the
+    // library found it while uploading (a scan per component otherwise),
+    // and only ±Inf values send it to VTK's finite range
+    double found[2];
+    cvr_volume_get_component_range(block.Volume.get(), c, found);
+    const double* r = block.YAxis                                            ? block.AxisRanges[c]
+      : std::isfinite(found[0]) && std::isfinite(found[1]) ? found
+                                                           : block.Scalars->GetFiniteRange(c);
+    double* cr = in.ComponentRanges[c];
+    cr[0] = b == 0 ? r[0] : std::min(cr[0], r[0]);
+    cr[1] = b == 0 ? r[1] : std::max(cr[1], r[1]);
+    if (b + 1 == blocks && !(cr[1] > cr[0]))
+    {
+      cr[1] = cr[0] + 1.0;
+    }
+  }
+  // the library found the range while uploading; vtkDataArray::GetRange
+  // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
+  double r[2];
+  cvr_volume_get_range(block.Volume.get(), r);
+  if (!std::isfinite(r[0]) || !std::isfinite(r[1]))
+  {
+    // ±Inf values: the functions span the finite values, as VTK's mapper
+    // (an infinite value takes the end entry); only such data pays the scan
+    const double* finite = block.Scalars->GetFiniteRange(-1);
+    r[0] = finite[0];
+    r[1] = finite[1];
+  }
+  if (block.YAxis) // the function's x axis: component 0 alone
+  {
+    r[0] = block.AxisRanges[0][0];
+    r[1] = block.AxisRanges[0][1];
+  }
+  range[0] = b == 0 ? r[0] : std::min(range[0], r[0]);
+  range[1] = b == 0 ? r[1] : std::max(range[1], r[1]);
+}
+
 bool vtkCudaVolumeMapper::UpdateVolumes(
   const std::vector<vtkImageData*>& images, const char* yAxisName, double range[2])
 {
@@ -677,72 +796,9 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
         cvrSayWarning(<< missing);
       }
     }
-    vtkMTimeType dataTime = std::max(scalars->GetMTime(), image->GetMTime());
-    dataTime = yAxis ? std::max(dataTime, yAxis->GetMTime()) : dataTime;
-    // what the vector settings select: nothing of one component, so that
-    // changing them then uploads nothing
-    const bool vectors = scalars->GetNumberOfComponents() > 1;
-    const int vectorMode = vectors ? this->VectorMode : VECTOR_DISABLED;
-    const int vectorComponent = vectors && vectorMode == VECTOR_COMPONENT ? this->VectorComponent : 0;
-    if (!block.Volume || block.Scalars != scalars || block.Image != image ||
-      block.CellFlag != cellFlag || block.Time < dataTime || block.VectorMode != vectorMode ||
-      block.VectorComponent != vectorComponent || block.YAxis != yAxis)
+    if (!this->UpdateBlock(b, image, scalars, cellFlag, yAxis, which))
     {
-      in.TransferFunction.reset(); // its range follows the data
-      vtkCudaVolumeConversion::VolumeInput input;
-      std::string error;
-      if (!vtkCudaVolumeConversion::DescribeVolume(
-            image, scalars, cellFlag, this->VectorMode, this->VectorComponent, input, error))
-      {
-        // (a null name would end the stream's output there)
-        const char* name = scalars->GetName() ? scalars->GetName() : "the unnamed scalars";
-        cvrSayError("cannot render " << name << which << ": " << error);
-        return false;
-      }
-      if (yAxis && !vtkCudaVolumeConversion::AppendYAxis(yAxis, input, error))
-      {
-        cvrSayError("cannot render with the 2D transfer function's y axis" << which << ": "
-                                                                               << error);
-        return false;
-      }
-      input.Desc.progress = UploadProgress;
-      input.Desc.progress_user = this;
-      // new values of the same shape go over the copy there is (its device
-      // memory and layout kept); anything else makes a new volume
-      const bool inPlace = block.Volume && block.CellFlag == cellFlag &&
-        block.VectorMode == vectorMode && block.VectorComponent == vectorComponent &&
-        (block.YAxis != nullptr) == (yAxis != nullptr) && block.Type == input.Desc.type &&
-        block.Components == input.Desc.components &&
-        std::equal(block.Dims, block.Dims + 3, input.Desc.dims) &&
-        cvr_volume_update(block.Volume.get(), &input.Desc) == CVR_OK;
-      if (!inPlace)
-      {
-        block = vtkInternals::BlockVolume();
-        cvr_volume* volume = nullptr;
-        if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
-        {
-          if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
-          {
-            cvrSayError(
-              "cannot upload the volume" << which << ": " << cvr_last_error(in.Context.get()));
-          }
-          return false;
-        }
-        block.Volume.reset(volume);
-      }
-      ++in.VolumeUploads;
-      in.VolumeUpdates += inPlace ? 1 : 0;
-      block.Type = input.Desc.type;
-      std::copy(input.Desc.dims, input.Desc.dims + 3, block.Dims);
-      block.Scalars = scalars;
-      block.Image = image;
-      block.CellFlag = cellFlag;
-      block.VectorMode = vectorMode;
-      block.VectorComponent = vectorComponent;
-      block.Components = input.Desc.components;
-      block.YAxis = yAxis;
-      std::memcpy(block.AxisRanges, input.AxisRanges, sizeof block.AxisRanges);
-      block.Time = dataTime;
+      return false;
     }
     if (b > 0 && (block.YAxis != nullptr) != in.YAxis)
     {
@@ -758,43 +814,7 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
       return false;
     }
     in.Components = block.Components;
-    for (int c = 0; c < block.Components && block.Components > 1; ++c)
-    {
-      // each component's functions span its own range, as VTK's mapper; the
-      // library found it while uploading (a scan per component otherwise),
-      // and only ±Inf values send it to VTK's finite range
-      double found[2];
-      cvr_volume_get_component_range(block.Volume.get(), c, found);
-      const double* r = block.YAxis                                            ? block.AxisRanges[c]
-        : std::isfinite(found[0]) && std::isfinite(found[1]) ? found
-                                                             : scalars->GetFiniteRange(c);
-      double* cr = in.ComponentRanges[c];
-      cr[0] = b == 0 ? r[0] : std::min(cr[0], r[0]);
-      cr[1] = b == 0 ? r[1] : std::max(cr[1], r[1]);
-      if (b + 1 == images.size() && !(cr[1] > cr[0]))
-      {
-        cr[1] = cr[0] + 1.0;
-      }
-    }
-    // the library found the range while uploading; vtkDataArray::GetRange
-    // would scan the array again (about 30 ns a value in VTK 9.2: minutes at 2048^3)
-    double r[2];
-    cvr_volume_get_range(block.Volume.get(), r);
-    if (!std::isfinite(r[0]) || !std::isfinite(r[1]))
-    {
-      // ±Inf values: the functions span the finite values, as VTK's mapper
-      // (an infinite value takes the end entry); only such data pays the scan
-      const double* finite = block.Scalars->GetFiniteRange(-1);
-      r[0] = finite[0];
-      r[1] = finite[1];
-    }
-    if (block.YAxis) // the function's x axis: component 0 alone
-    {
-      r[0] = block.AxisRanges[0][0];
-      r[1] = block.AxisRanges[0][1];
-    }
-    range[0] = b == 0 ? r[0] : std::min(range[0], r[0]);
-    range[1] = b == 0 ? r[1] : std::max(range[1], r[1]);
+    this->AddBlockRanges(b, images.size(), range);
   }
   if (!(range[1] > range[0]))
   {

@@ -518,6 +518,13 @@ private:
   /// (x axis) values' range over every block.
   bool UpdateVolumes(
     const std::vector<vtkImageData*>& images, const char* yAxis, double range[2]);
+  /// Block b's volume in the library: uploaded, or updated in place, when
+  /// its data or what selects from it changed.
+  bool UpdateBlock(size_t b, vtkImageData* image, vtkDataArray* scalars, int cellFlag,
+    vtkDataArray* yAxis, const std::string& which);
+  /// Block b's value range into range, its components' into the component
+  /// ranges (the library found both while uploading).
+  void AddBlockRanges(size_t b, size_t blocks, double range[2]);
   bool UpdateTransferFunction(vtkVolumeProperty* property, const double range[2]);
   // its parts: when the functions it reads last changed; the tables the
   // library copies, sampled (TransferFunctionTables keeps them alive)

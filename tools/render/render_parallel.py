@@ -41,54 +41,57 @@ pm = servermanager.vtkProcessModule.GetProcessModule()
 ranks = pm.GetNumberOfLocalPartitions()
 LoadPlugin(args.plugin, remote=False, ns=globals())
 
-# the input is small; every rank reads it and resizes only its own extent
-setup = """
-from vtkmodules.vtkIOImage import vtkNIFTIImageReader
-from vtkmodules.vtkImagingCore import vtkImageResize, vtkImageInterpolator
-reader = vtkNIFTIImageReader()
-reader.SetFileName(%r)
-reader.Update()
-n = %d
-dims, spacing = reader.GetOutput().GetDimensions(), reader.GetOutput().GetSpacing()
-new_spacing = [spacing[i] * (dims[i] - 1) / (n - 1) for i in range(3)]
-""" % (args.input, args.size)
-information = setup + """
+# the input is small: its lattice is read here once, and every rank reads its
+# values and resizes only its own extent
+from vtkmodules.vtkIOImage import vtkNIFTIImageReader  # noqa: E402
+
+header = vtkNIFTIImageReader()
+header.SetFileName(args.input)
+header.UpdateInformation()
+dims = header.GetDataExtent()[1::2]
+spacing = header.GetDataSpacing()
+n = args.size
+new_spacing = [spacing[i] * dims[i] / (n - 1) for i in range(3)]
+information = """
 from paraview import util
 from vtkmodules.vtkCommonExecutionModel import vtkAlgorithm
 from vtkmodules.vtkCommonDataModel import vtkDataObject
-util.SetOutputWholeExtent(self, [0, n - 1, 0, n - 1, 0, n - 1])
+util.SetOutputWholeExtent(self, [0, %d, 0, %d, 0, %d])
 info = self.GetOutputInformation(0)
-info.Set(vtkDataObject.SPACING(), *new_spacing)
+info.Set(vtkDataObject.SPACING(), %r, %r, %r)
 info.Set(vtkDataObject.ORIGIN(), 0.0, 0.0, 0.0)
 info.Set(vtkAlgorithm.CAN_PRODUCE_SUB_EXTENT(), 1)
-"""
-data = setup + """
+""" % (n - 1, n - 1, n - 1, *new_spacing)
+data = """
+import os
+from vtkmodules.vtkCommonCore import vtkDataArray, vtkInformationVector, vtkMultiThreader
 from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline as sddp
+from vtkmodules.vtkImagingCore import vtkImageInterpolator, vtkImageResize
+from vtkmodules.vtkIOImage import vtkNIFTIImageReader
+from vtkmodules.vtkParallelCore import vtkMultiProcessController
+from vtkmodules.util.numpy_support import vtk_to_numpy
+reader = vtkNIFTIImageReader()
+reader.SetFileName(%r)
 extent = self.GetOutputInformation(0).Get(sddp.UPDATE_EXTENT())
 interpolator = vtkImageInterpolator()
 interpolator.SetInterpolationModeToLinear()
-import os
-from vtkmodules.vtkParallelCore import vtkMultiProcessController
 ranks = vtkMultiProcessController.GetGlobalController().GetNumberOfProcesses()
-from vtkmodules.vtkCommonCore import vtkMultiThreader
 vtkMultiThreader.SetGlobalMaximumNumberOfThreads(0)  # (ParaView's is 1)
 resize = vtkImageResize()
 resize.SetNumberOfThreads(os.cpu_count() // ranks or 1)
 resize.SetInputConnection(reader.GetOutputPort())
-resize.SetOutputDimensions(n, n, n)
+resize.SetOutputDimensions(%d, %d, %d)
 resize.SetInterpolator(interpolator)
 resize.UpdateExtent(extent)
 out = self.GetOutput()
 out.ShallowCopy(resize.GetOutput())
 out.SetOrigin(0.0, 0.0, 0.0)
-out.SetSpacing(*new_spacing)
+out.SetSpacing(%r, %r, %r)
 scalars = out.GetPointData().GetScalars()
 scalars.SetName("intensity")
 # ParaView's Show scans the ranges of what it shows, with VTK 9.2's one-thread
 # GetRange at about 40 ns a voxel (minutes at 2048^3); numpy's scan, put where
 # VTK keeps a range it computed, makes that scan a lookup
-from vtkmodules.vtkCommonCore import vtkDataArray, vtkInformationVector
-from vtkmodules.util.numpy_support import vtk_to_numpy
 values = vtk_to_numpy(scalars)
 low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
 info = scalars.GetInformation()
@@ -99,7 +102,7 @@ for key in (vtkDataArray.PER_COMPONENT(), vtkDataArray.PER_FINITE_COMPONENT()):
     info.Set(key, ranges)
 info.Set(vtkDataArray.L2_NORM_RANGE(), (low, high), 2)
 info.Set(vtkDataArray.L2_NORM_FINITE_RANGE(), (low, high), 2)
-"""
+""" % (args.input, n, n, n, *new_spacing)
 start = time.perf_counter()
 resized = ProgrammableSource(OutputDataSetType="vtkImageData", Script=data,
                             ScriptRequestInformation=information)

@@ -11,11 +11,8 @@
         runs them here under xvfb-run with SITE (a sitecustomize module that
         lists the files each process loaded) first on PYTHONPATH
     paraview_tests.py run TESTS_JSON --root R --plugin P --data D --bin B --out O
-            [--env KEY=VALUE ...]
         runs them (on the GPU machine, with the DISPLAY and libraries the caller
-        set, and --env for the tests alone: the carried Python's PYTHONHOME
-        would break the Python running this), a log per test in O and a
-        summary line each; exit 1 if any failed
+        set), a log per test in O and a summary line each; exit 1 if any failed
 """
 import argparse
 import json
@@ -89,14 +86,7 @@ def run(args):
     for test in json.load(open(args.tests_json)):
         if wanted and not any(w in test["name"] for w in wanted):
             continue
-        env = dict(os.environ)
-        env.update(item.split("=", 1) for item in args.env)
-        for key, value in test["env"].items():
-            value = fill(value)
-            # the test's PYTHONPATH goes before the carried Python's
-            if key == "PYTHONPATH" and env.get("PYTHONPATH"):
-                value += os.pathsep + env["PYTHONPATH"]
-            env[key] = value
+        env = dict(os.environ, **{k: fill(v) for k, v in test["env"].items()})
         log_path = os.path.join(args.out, test["name"].split(".")[-1] + ".log")
         start = time.time()
         with open(log_path, "w") as log:
@@ -138,7 +128,6 @@ def main():
     for name in ("--root", "--plugin", "--data", "--bin", "--out"):
         r.add_argument(name, required=True)
     r.add_argument("--only", help="comma-separated parts of test names")
-    r.add_argument("--env", action="append", default=[], help="KEY=VALUE for the tests")
     r.add_argument("--timeout", type=float, default=300)
     args = p.parse_args()
     return {"export": export, "trace": trace, "run": run}[args.verb](args) or 0

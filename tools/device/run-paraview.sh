@@ -53,7 +53,8 @@ nvlib=$(dirname "$(ls /usr/local/nvidia/lib64/libGLX_nvidia.so.0 /usr/lib/$arch/
   /usr/lib64/libGLX_nvidia.so.0 2>/dev/null | head -1)")
 export LD_LIBRARY_PATH=$plugin/lib:$pv/usr/lib/$arch:$pv/lib/$arch:$pv/usr/lib:$pv/lib:$pv/usr/lib/$arch/openmpi/lib:$pv/usr/lib/$arch/lapack:$pv/usr/lib/$arch/blas:$nvlib:${LD_LIBRARY_PATH:-}
 # ParaView's programs through wrappers that set what they need and the
-# machine's own python3 must not see (PYTHONHOME), and that Open MPI's
+# machine's own python3 must not see (PYTHONHOME; a test's PYTHONPATH goes
+# first), and that Open MPI's
 # processes keep (the MPI tests hand mpiexec a cleaned environment); the
 # agent for remote launches must exist, though every rank runs here
 wrappers=$pack/bin
@@ -61,7 +62,7 @@ mkdir -p "$wrappers"
 for program in pvbatch pvpython pvserver mpiexec; do
   cat >"$wrappers/$program" <<EOF
 #!/bin/sh
-exec env PYTHONHOME=$pv/usr PYTHONPATH=$pv/usr/lib/python3/dist-packages \\
+exec env PYTHONHOME=$pv/usr PYTHONPATH=\${PYTHONPATH:+\$PYTHONPATH:}$pv/usr/lib/python3/dist-packages \\
   OPAL_PREFIX=$pv/usr PMIX_INSTALL_PREFIX=$pv/usr/lib/$arch/pmix2 \\
   OMPI_MCA_plm_rsh_agent=false PMIX_MCA_pcompress_base_silence_warning=1 \\
   OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \\

@@ -130,6 +130,7 @@ public:
 
   vtkTypeUInt64 VolumeUploads = 0, TransferFunctionUploads = 0;
   vtkTypeUInt64 VolumeUpdates = 0; // of VolumeUploads, those written over the copy there was
+  vtkTypeUInt64 MaskUploads = 0;
   std::vector<float> Color, Depth, OpaqueDepth;
   std::vector<float> ViewportDepth; // the viewport's, when the image is another size
   // a rectilinear input with evenly spaced coordinates, as an image
@@ -149,6 +150,9 @@ public:
   std::string FrameError;
   // the last frame's stages, wall time in ms (see GetLastUploadTimeMs())
   double UploadMs = 0, DepthReadMs = 0, RenderCallMs = 0, CompositeMs = 0;
+  // the latest frame that sent anything: its UploadMs, and the frames since (-1: none)
+  double LatestUploadMs = 0;
+  int FramesSinceUpload = -1;
   std::string Configuration;
   vtkCudaVolumeCompositor Compositor;
   // the image on the GPU (GraphicsInterop), or why it goes through host memory
@@ -1133,6 +1137,7 @@ bool vtkCudaVolumeMapper::UpdateMask(const std::vector<vtkImageData*>& images)
     return false;
   }
   in.MaskOnUpload = in.VolumeUploads;
+  ++in.MaskUploads;
   in.MaskSource = mask;
   in.MaskTime = time;
   in.MaskType = this->MaskType;
@@ -1377,6 +1382,9 @@ void vtkCudaVolumeMapper::RenderImages(
     stageStart = now;
     return ms;
   };
+  // what this frame sent, so that a frame that sent nothing has no upload time
+  const vtkTypeUInt64 sentBefore =
+    in.VolumeUploads + in.VolumeUpdates + in.TransferFunctionUploads + in.MaskUploads;
   double range[2];
   if (!this->UpdateContext() || !this->UpdateVolumes(images, Transfer2DYAxis(this, vol), range))
   {
@@ -1389,6 +1397,16 @@ void vtkCudaVolumeMapper::RenderImages(
   }
   const bool masked = this->UpdateMask(images);
   in.UploadMs = stageMs();
+  if (in.VolumeUploads + in.VolumeUpdates + in.TransferFunctionUploads + in.MaskUploads == sentBefore)
+  {
+    in.UploadMs = 0.0;
+    in.FramesSinceUpload += in.FramesSinceUpload >= 0;
+  }
+  else
+  {
+    in.LatestUploadMs = in.UploadMs;
+    in.FramesSinceUpload = 0;
+  }
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
   if (!BlendModeOf(this->BlendMode, blend))
   {
@@ -1639,6 +1657,16 @@ double vtkCudaVolumeMapper::GetLastRenderTimeMs()
 double vtkCudaVolumeMapper::GetLastUploadTimeMs()
 {
   return this->Internals->UploadMs;
+}
+
+double vtkCudaVolumeMapper::GetLatestUploadTimeMs()
+{
+  return this->Internals->LatestUploadMs;
+}
+
+int vtkCudaVolumeMapper::GetFramesSinceLatestUpload()
+{
+  return this->Internals->FramesSinceUpload;
 }
 
 double vtkCudaVolumeMapper::GetLastDepthReadTimeMs()

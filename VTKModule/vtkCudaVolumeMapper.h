@@ -342,7 +342,8 @@ public:
   ///@{
   /**
    * Where the last frame's time went, in ms of wall time: sending what changed
-   * to the backend (the volume, the transfer function; 0 when nothing did),
+   * to the backend (the volume, the transfer function, the mask, and creating
+   * the backend's context when it had to; 0 in a frame that sent none),
    * reading the opaque geometry's depth from OpenGL, the library's render
    * calls (ray casting, GetLastRenderTimeMs(), and the copies between host
    * and device, GetLastTransferTimeMs(), GPU time by CUDA events; 0 on the
@@ -354,6 +355,18 @@ public:
   double GetLastRenderCallTimeMs();
   double GetLastTransferTimeMs();
   double GetLastCompositeTimeMs();
+  ///@}
+
+  ///@{
+  /**
+   * The latest frame that sent anything to the backend (GetLastUploadTimeMs()
+   * above 0): the time it spent sending, and how many frames this mapper
+   * rendered since (0: the last frame; -1: none sent yet). A large volume's
+   * upload is the bulk of its first image, which a renderer that draws twice
+   * for one request (ParaView's first render does) would otherwise hide.
+   */
+  double GetLatestUploadTimeMs();
+  int GetFramesSinceLatestUpload();
   ///@}
 
   ///@{

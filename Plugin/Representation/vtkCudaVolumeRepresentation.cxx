@@ -492,7 +492,21 @@ std::string vtkCudaVolumeRepresentation::GetLocalFrameStatistics()
     static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedEmpty()),
     static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedTerminated()),
     this->CudaMapper->GetBackendDescription(), this->CudaMapper->GetLastImageTransfer());
-  return line;
+  std::string text = line;
+  // how long the latest upload (the context, the volume, the tables) took:
+  // a large volume's first image is mostly its upload
+  const int since = this->CudaMapper->GetFramesSinceLatestUpload();
+  if (since >= 0)
+  {
+    std::snprintf(line, sizeof line, "; latest upload %.2f ms, %s", this->CudaMapper->GetLatestUploadTimeMs(),
+      since == 0 ? "this frame" : since == 1 ? "1 frame before" : "");
+    text += line;
+    if (since > 1)
+    {
+      text += std::to_string(since) + " frames before";
+    }
+  }
+  return text;
 }
 
 const char* vtkCudaVolumeRepresentation::GetLastFrameStatistics()

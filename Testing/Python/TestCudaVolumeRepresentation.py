@@ -5,6 +5,7 @@ shared properties of the stock Volume representation used, the statistics
 reported, the image compared with its baseline; then the stock Volume
 representation, which must render through vtkCudaVolumeMapper too."""
 import os
+import re
 
 from cvr_pvtest import (arguments, check, compare_with_baseline, data_file, finish, load_plugin, pixels_apart,
                         read_png, shown, vase_scene)
@@ -62,6 +63,23 @@ ok &= check("image: OpenGL interop" in stats or "image: host memory (" in stats,
 image = os.path.join(args.output, "TestCudaVolumeRepresentation.png")
 SaveScreenshot(image, view, ImageResolution=[300, 300])
 ok &= check(compare_with_baseline(image, args.baseline), "image differs from the baseline")
+
+# a frame that sends nothing says nothing of it
+Render(view)
+rep.UpdatePropertyInformation()
+stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+ok &= check(re.search(r"; latest upload [0-9.]+ ms, [1-9][0-9]* frames? before", stats) is not None,
+            "a frame that changed nothing says it sent something: %s" % stats)
+# one that sends the transfer function says so
+opacity = GetOpacityTransferFunction("SLCImage")
+points = list(opacity.Points)
+opacity.Points = points[:4] + [70, 0, 0.5, 0] + points[8:]
+Render(view)
+rep.UpdatePropertyInformation()
+stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+ok &= check(re.search(r"; latest upload [0-9.]+ ms, this frame", stats) is not None,
+            "a frame that sent the transfer function does not say so: %s" % stats)
+opacity.Points = points
 
 # the slab strategy's properties reach the mapper
 rep.CudaStrategy = "Slab"
@@ -156,7 +174,6 @@ ok &= check(0 < cropped < 0.8 * whole, "cropped to half: %d pixels shown, %d unc
 rep.UseCropping = 0
 
 # Image Sample Distance: rays every 2 pixels, a quarter of them
-import re  # noqa: E402
 
 
 def rays():

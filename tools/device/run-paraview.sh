@@ -12,8 +12,10 @@
 # Steps:
 #   gl        the OpenGL renderer a pvbatch render window gets
 #   tests     ctest's ParaView tests (paraview_tests.py run; ONLY=a,b picks)
-#   main      the main job's render (tools/render/render_volume.py) of
-#             ch2better, and of it resampled to 1024³, with the CUDA backend
+#   main      the main job's render (tools/render/render_volume.py) with the
+#             CUDA backend: MAIN_RUNS, SIZE:SMP each (default "0:Sequential
+#             1024:Sequential 1024:STDThread"), ch2better (0) or resampled to
+#             SIZE³, with VTK's SMP backend SMP (ParaView's range scans)
 #   mpi       the MPI test, and tools/render/render_parallel.py on 1, 2 (and 4)
 #             ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048 change them; each
 #             run ends after RUN_TIMEOUT seconds, 240 by default)
@@ -108,15 +110,18 @@ EOF
     "${tests[@]}" ${ONLY:+--only "$ONLY"} | tee -a "$summary"
     ;;
   main)
-    for size in 0 1024; do
-      image=$out/main-$size.png
-      /usr/bin/time -v "${pvbatch[@]}" "$root/tools/render/render_volume.py" --plugin "$so" \
-        --backend CUDA $([ $size = 0 ] || echo --resample $size) \
-        "$plugin/data/ch2better.nii.gz" "$image" >"$out/main-$size.log" 2>&1
-      note "main job, $([ $size = 0 ] && echo ch2better || echo "ch2better at ${size}³"): rc $? $(
-        grep -E "^(rendered by|first render|next render)" "$out/main-$size.log" | cut -c1-400 | tr '\n' ' ')"
-      note "  peak memory $(awk '/Maximum resident/ {printf "%.2f GiB", $NF / 1048576}' "$out/main-$size.log"), wall $(
-        awk -F': ' '/Elapsed \(wall/ {print $2}' "$out/main-$size.log")"
+    # SIZE:SMP: the volume (0: ch2better as it is, else resampled to SIZE³)
+    # and VTK's SMP backend, which runs ParaView's range scans in Show
+    for run in ${MAIN_RUNS:-0:Sequential 1024:Sequential 1024:STDThread}; do
+      size=${run%%:*} smp=${run#*:}
+      log=$out/main-$size-$smp.log
+      VTK_SMP_BACKEND_IN_USE=$smp /usr/bin/time -v "${pvbatch[@]}" "$root/tools/render/render_volume.py" \
+        --plugin "$so" --backend CUDA $([ $size = 0 ] || echo --resample $size) \
+        "$plugin/data/ch2better.nii.gz" "$out/main-$size.png" >"$log" 2>&1
+      note "main job, $([ $size = 0 ] && echo ch2better || echo "ch2better at ${size}³"), SMP $smp: rc $? $(
+        grep -E "^(showing it|first render|first frame)" "$log" | cut -c1-500 | tr '\n' ' ')"
+      note "  peak memory $(awk '/Maximum resident/ {printf "%.2f GiB", $NF / 1048576}' "$log"), wall $(
+        awk -F': ' '/Elapsed \(wall/ {print $2}' "$log")"
     done
     ;;
   mpi)
@@ -129,7 +134,7 @@ EOF
         --size "${SIZE:-2048}" --image "$out/parallel-$ranks.png" \
         $([ "$ranks" = 1 ] || echo --compare-to "$out/parallel-1.png") >"$out/parallel-$ranks.log" 2>&1
       note "mpiexec -np $ranks pvbatch, ${SIZE:-2048}³: rc $?"
-      grep -E "^(rank|frames|compare)" "$out/parallel-$ranks.log" | tee -a "$summary"
+      grep -E "^(rank|frames|first|compare)" "$out/parallel-$ranks.log" | tee -a "$summary"
     done
     ;;
   server)

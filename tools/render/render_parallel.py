@@ -145,6 +145,10 @@ def mapper_ms(line):
         return 0.0
 
 
+# the first frame's own share of the first render: each rank's upload
+# ("sent to the backend first") and ray casting; the rest is ParaView's
+for line in frame_statistics():
+    print("first frame: " + (line if line.startswith("rank") else "rank 0: " + line), flush=True)
 camera = GetActiveCamera()
 times, slowest = [], []
 for frame in range(args.warmup + args.frames):

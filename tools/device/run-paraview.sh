@@ -129,7 +129,10 @@ EOF
     gpus=$(nvidia-smi -L | wc -l)
     for ranks in $(echo "${RANKS:-1,2,4}" | tr , ' '); do
       [ "$ranks" -le "$gpus" ] || continue
-      timeout "${RUN_TIMEOUT:-240}" mpiexec -np "$ranks" pvbatch --force-offscreen-rendering \
+      # (Open MPI binds a rank to one core up to 2 ranks: the upload's and
+      # the resampling's threads would share it)
+      timeout "${RUN_TIMEOUT:-240}" mpiexec --bind-to "${MPI_BIND:-none}" -np "$ranks" \
+        pvbatch --force-offscreen-rendering \
         "$root/tools/render/render_parallel.py" --plugin "$so" --input "$plugin/data/ch2better.nii.gz" \
         --size "${SIZE:-2048}" --image "$out/parallel-$ranks.png" \
         $([ "$ranks" = 1 ] || echo --compare-to "$out/parallel-1.png") >"$out/parallel-$ranks.log" 2>&1

@@ -33,6 +33,9 @@
 #      them) at 1024^3 and 2048^3; sass the library's machine code;
 #      wang2 Wang et al.'s Table 2 (wang_table2.py); ncuwarp ncu's sections for
 #      warp marching and the standard kernel beside the lean ones at 2048^3;
+#      ncusource ncu's executed instructions per machine instruction of the
+#      warp-marching kernels at 2048^3, y 45 (CVR_NCU_CONFIGS: cvr-bench
+#      configurations), as CSV of the source page beside the SASS;
 #      upload the time to first image, cvr-upload-bench (CVR_UPLOAD_ARGS its
 #      arguments) and upload_table.py's table;
 #      egl whether OpenGL gets a context on the GPU without a display: the
@@ -404,6 +407,21 @@ if [[ " $steps " == *" ncuwarp "* ]]; then
   "$ncu" "${sections[@]}" -k regex:'standard|warpmarch' --launch-skip 144 --launch-count 36 \
     "$pack/bin/lean_reference" 2048 512 >"$out/ncuwarp-lean.txt" 2>>"$out/ncuwarp.err"
   note "ncuwarp lean rc=$?"
+fi
+
+if [[ " $steps " == *" ncusource "* ]]; then
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  "$ncu" --section SourceCounters --section InstructionStats --section LaunchStats --section Occupancy \
+    --import-source no -k regex:cvr_warp_marching_kernel -o "$out/ncusource" -f \
+    "$pack/bin/cvr-bench" --sizes 2048 --rays 512 --axes y --step 45 --range 45 --repeats 1 --warmups 0 \
+    --configs "${CVR_NCU_CONFIGS:-wm:SBShuffle:32:1x1:1x8+noskip,wm:DBShuffle:32:1x1:1x8+noskip}" \
+    --out "$out/ncusource.jsonl" >"$out/ncusource.log" 2>&1
+  note "ncusource rc=$?"
+  "$ncu" --import "$out/ncusource.ncu-rep" --page details >"$out/ncusource-details.txt" 2>&1
+  "$ncu" --import "$out/ncusource.ncu-rep" --page source --csv --print-source sass 2>&1 |
+    xz -T0 >"$out/ncusource-sass.csv.xz"
+  note "ncusource: $(xz -dc "$out/ncusource-sass.csv.xz" | wc -l) lines of SASS counters"
+  rm -f "$out/ncusource.ncu-rep"
 fi
 
 if [[ " $steps " == *" variants "* ]]; then

@@ -531,7 +531,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (the view is past the border) */
   int before[3];
   copy_order(volume, before);
-  cvr_status st = cvr_render(ctx, volume, tf, view, &turn, image, local);
+  cvr_status st = cvr_render_frame(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
   if (local->rotations == 0) { /* this volume does not turn (several components) */
@@ -542,7 +542,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   double excess = turn_ms;
   cvr_render_stats again = {0};
   if (local->rotations > 0) { /* the frame again, turned as it is now: the one measured */
-    if ((st = cvr_render(ctx, volume, tf, view, &turn, image, &again)) != CVR_OK) return st;
+    if ((st = cvr_render_frame(ctx, volume, tf, view, &turn, image, &again)) != CVR_OK) return st;
     excess += local->kernel_ms; /* (a whole frame more) */
     local->kernel_ms += again.kernel_ms;
     local->total_ms += again.total_ms;
@@ -702,11 +702,11 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
     tiny.opaque_depth = NULL;
     tiny.gl_opaque_depth = NULL;
     const cvr_image none = {NULL, NULL, NULL, NULL};
-    if ((st = cvr_render(ctx, volume, tf, &tiny, &run, &none, out)) != CVR_OK) return st;
+    if ((st = cvr_render_frame(ctx, volume, tf, &tiny, &run, &none, out)) != CVR_OK) return st;
   }
   if (i >= 0) mark_warm(tu, instance, c, i);
   const int best = c->best;
-  if ((st = cvr_render(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
+  if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, out)) != CVR_OK) return st;
   const int measurable = out->samples > 0 && out->kernel_ms > 0.0 && out->rotations == 0;
   /* a measured frame's time over the best's at the frame before is what
    * measuring cost; so is a reference frame's over the cell's faster choice
@@ -911,7 +911,7 @@ static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
   double sum = 0.0;
   for (int r = 0; r <= repeats; ++r) {
     cvr_render_stats st;
-    const cvr_status e = cvr_render(ctx, volume, tf, view, run, image, &st);
+    const cvr_status e = cvr_render_frame(ctx, volume, tf, view, run, image, &st);
     if (e != CVR_OK) return e;
     if (r) sum += st.kernel_ms;
     *samples = st.samples;
@@ -987,7 +987,7 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
   run.rotation_policy = CVR_ROTATION_HYSTERESIS;
   run.rotation_hysteresis = s->rotation_hysteresis;
   cvr_render_stats turn;
-  cvr_status st = cvr_render(ctx, volume, tf, view, &run, image, &turn);
+  cvr_status st = cvr_render_frame(ctx, volume, tf, view, &run, image, &turn);
   if (st != CVR_OK || turn.rotations == 0) return st; /* (several components: no turn) */
   float dir[3];
   int roll = 0;
@@ -1026,7 +1026,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (t->rotation.decision == 1) { /* ... or, rotation on, turned as this view's frames turn it */
     const cvr_render_settings run = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
     cvr_render_stats st_turn;
-    if ((st = cvr_render(ctx, volume, tf, view, &run, image, &st_turn)) != CVR_OK) return st;
+    if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, &st_turn)) != CVR_OK) return st;
     turned = st_turn.rotations > 0;
   }
   if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
@@ -1065,7 +1065,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
       t->layout_tuned = 1;
       /* leave the volume in the chosen layout, and the image rendered with it */
       const cvr_render_settings run = concrete(ctx, t, c, c->best, s);
-      if ((st = cvr_render(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
+      if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
     }
   }
   /* in-place rotation, where a turn takes the view away from stored x in

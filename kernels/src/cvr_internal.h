@@ -210,6 +210,16 @@ double cvr_stored_type_normalization(cvr_scalar_type stored_type);
 cvr_status cvr_validate_settings(cvr_context *ctx,
                                  const cvr_render_settings *settings);
 
+/* render.c: the frame layer under cvr_render, which checks the arguments
+ * (present, objects of ctx) and hands them here: the settings validated and
+ * adjusted (components, blend modes), AUTO's frames handed to
+ * cvr_auto_render, the others rendered by the context's backend. AUTO and
+ * kernel preloading render their frames through it, never through the API. */
+cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
+                            const cvr_transfer_function *tf, const cvr_view *view,
+                            const cvr_render_settings *settings, const cvr_image *image,
+                            cvr_render_stats *stats);
+
 /* auto.c: strategy AUTO (render.c hands it frames whose inputs it checked) */
 cvr_status cvr_tuner_create(cvr_context *ctx);
 void cvr_tuner_destroy(cvr_context *ctx);

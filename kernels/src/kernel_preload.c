@@ -133,7 +133,8 @@ static void load_all(cvr_kernel_preload *p) {
     const cvr_image none = {NULL, NULL, NULL, NULL};
     for (int i = 0; i < p->count; ++i) {
       begin_load(p);
-      cvr_render(ctx, volume, tf, &view, &p->configs[i], &none, NULL); /* failures: the caller's */
+      /* (failures: the caller's) */
+      cvr_render_frame(ctx, volume, tf, &view, &p->configs[i], &none, NULL);
       end_load(p, "launched", i);
       atomic_store(&p->launched, i + 1);
     }

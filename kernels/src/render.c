@@ -215,7 +215,6 @@ static void visibility_table(const cvr_ray_params *p, const cvr_rgba *table, cvr
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *settings,
                       const cvr_image *image, cvr_render_stats *stats) {
-  const double start = cvr_now_ms();
   if (!ctx) return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT, "cvr_render: ctx is NULL");
   if (!volume || !tf || !view || !settings || !image)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -231,6 +230,14 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
       (view->gl_opaque_depth && view->gl_opaque_depth->ctx != ctx))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "cvr_render: an OpenGL buffer was registered with another context");
+  return cvr_render_frame(ctx, volume, tf, view, settings, image, stats);
+}
+
+cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
+                            const cvr_transfer_function *tf, const cvr_view *view,
+                            const cvr_render_settings *settings, const cvr_image *image,
+                            cvr_render_stats *stats) {
+  const double start = cvr_now_ms();
   if (ctx->lost) return cvr_lost_failure(ctx, "cvr_render");
   if (ctx->backend == CVR_BACKEND_CUDA && ++ctx->renders == (unsigned long long)ctx->debug.lose_device_at_render)
     return cvr_debug_lose_device(ctx); /* a test's device loss */

@@ -498,13 +498,11 @@ std::string vtkCudaVolumeRepresentation::GetLocalFrameStatistics()
   const int since = this->CudaMapper->GetFramesSinceLatestUpload();
   if (since >= 0)
   {
-    std::snprintf(line, sizeof line, "; latest upload %.2f ms, %s", this->CudaMapper->GetLatestUploadTimeMs(),
-      since == 0 ? "this frame" : since == 1 ? "1 frame before" : "");
+    std::snprintf(line, sizeof line, "; latest upload %.2f ms, ",
+      this->CudaMapper->GetLatestUploadTimeMs());
     text += line;
-    if (since > 1)
-    {
-      text += std::to_string(since) + " frames before";
-    }
+    text += since == 0 ? std::string("this frame")
+                       : std::to_string(since) + (since == 1 ? " frame before" : " frames before");
   }
   return text;
 }

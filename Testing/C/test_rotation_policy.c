@@ -27,12 +27,12 @@ static int run(const double *angles, int n, cvr_rotation_policy policy, double h
     const double a = angles[i] * 3.14159265358979323846 / 180.0;
     const float d[3] = {(float)sin(a), 0.0f, (float)cos(a)};
     float stored[3] = {swapped ? d[2] : d[0], d[1], swapped ? d[0] : d[2]};
-    if (cvr_rotation_turn(stored, 4, 2, policy, h)) {
+    if (cvr_rotation_turn(stored, 4, 2, policy, h, 0)) {
       swapped = !swapped;
       if (at) at[turns] = angles[i];
       ++turns;
       const float again[3] = {swapped ? d[2] : d[0], d[1], swapped ? d[0] : d[2]};
-      CHECK(!cvr_rotation_turn(again, 4, 2, policy, h), "a turn at %.1f degrees leaves it unfavourable",
+      CHECK(!cvr_rotation_turn(again, 4, 2, policy, h, 0), "a turn at %.1f degrees leaves it unfavourable",
             angles[i]);
     }
   }
@@ -54,13 +54,13 @@ static int orbit_partners(int partners, int order[3]) {
     const float d[3] = {(float)sin(a), 0.0f, (float)cos(a)};
     float stored[3];
     in_copy(order, d, stored);
-    const int partner = cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0);
+    const int partner = cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0);
     if (!partner) continue;
     CHECK(partner == cvr_rotation_partner(stored, partners, 2), "the turn's partner");
     cvr_rotation_turn_order(order, partner);
     ++turns;
     in_copy(order, d, stored);
-    CHECK(!cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0),
+    CHECK(!cvr_rotation_turn(stored, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0),
           "partners %d: a turn at %d degrees leaves it unfavourable", partners, i);
   }
   return turns;
@@ -92,21 +92,21 @@ int main(void) {
   /* a view along the partner or the rotation axis never calls for a turn */
   const float along_y[3] = {0.1f, 1.0f, 0.2f}, along_z[3] = {0.3f, 0.2f, -1.0f};
   for (int partners = 2; partners <= 6; partners += 2) {
-    CHECK(!cvr_rotation_turn(along_y, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0), "along y");
-    CHECK(!cvr_rotation_turn(along_z, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0), "along z");
+    CHECK(!cvr_rotation_turn(along_y, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0), "along y");
+    CHECK(!cvr_rotation_turn(along_z, partners, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0), "along z");
   }
-  CHECK(!cvr_rotation_turn(along_y, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0) &&
-            !cvr_rotation_turn(along_z, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0),
+  CHECK(!cvr_rotation_turn(along_y, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0, 0) &&
+            !cvr_rotation_turn(along_z, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0, 0),
         "along y or z, z the partner, on region change");
   /* without hysteresis any gain turns: along z, 17 degrees toward x, and
    * 11 after trading x with y */
-  CHECK(cvr_rotation_turn(along_z, 2, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0) == 1,
+  CHECK(cvr_rotation_turn(along_z, 2, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0, 0) == 1,
         "along z, y the partner, on region change");
   /* hysteresis 45: padded for rotation, never turned, even exactly along x */
   const float along_x[3] = {1.0f, 0.0f, 0.0f};
   CHECK(run(orbit, 360, CVR_ROTATION_HYSTERESIS, 45.0, NULL) == 0 &&
-            !cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 45.0) &&
-            cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 44.9),
+            !cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 45.0, 0) &&
+            cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 44.9, 0),
         "hysteresis 45 turned, or 44.9 did not along x");
 
   /* the partner: the axis the view looks along least, of those allowed */
@@ -133,10 +133,10 @@ int main(void) {
   const float at_9[3] = {(float)sin(9 * deg), 0.0f, (float)cos(9 * deg)},
               at_11[3] = {(float)sin(11 * deg), 0.0f, (float)cos(11 * deg)},
               diagonal[3] = {0.7071068f, 0.0f, -0.7071068f};
-  CHECK(!cvr_rotation_turn(at_9, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) &&
-            cvr_rotation_turn(at_11, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) == 1 &&
-            cvr_rotation_turn(diagonal, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0) == 1 &&
-            !cvr_rotation_turn(diagonal, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0),
+  CHECK(!cvr_rotation_turn(at_9, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0) &&
+            cvr_rotation_turn(at_11, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0) == 1 &&
+            cvr_rotation_turn(diagonal, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0) == 1 &&
+            !cvr_rotation_turn(diagonal, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0, 0),
         "partner y: turns from 11 degrees and on the diagonal; partner z: not on the diagonal");
   /* any view: a turn never leaves it calling for the turn back (a frame of a
    * still view turns at most twice, each turn lowering its angle toward x) */
@@ -151,7 +151,7 @@ int main(void) {
     const int partners = 2 + 2 * (i % 3); /* y, z, or both */
     int at[3] = {1, 2, 3}, turns = 0;
     for (int partner; turns < 4 && (partner = cvr_rotation_turn(d, partners, 2, CVR_ROTATION_HYSTERESIS,
-                                                                  5.0)) != 0; ++turns) {
+                                                                  5.0, 0)) != 0; ++turns) {
       const float x = d[0];
       d[0] = -d[partner]; /* (as cvr_rotation_turn_order does to the axes) */
       d[partner] = x;
@@ -190,5 +190,37 @@ int main(void) {
   CHECK(cvr_rotation_path(own, half, 4, path, 8) == 2 && cvr_rotation_path(own, about_x, 4, path, 8) < 0 &&
             cvr_rotation_path(own, own, 6, path, 8) == 0 && cvr_rotation_path(own, about_x, 6, path, 1) < 0,
         "paths about z alone, to itself, or longer than allowed");
+  /* Warp marching's rule (along_rays): stored x turns toward the rays,
+   * trading with the partner the view runs along most, past the same
+   * margin; a view along x stays. */
+  {
+    const float along_z[3] = {0.0f, 0.0f, 1.0f}, along_y[3] = {0.0f, 1.0f, 0.0f}, along_x[3] = {1.0f, 0.0f, 0.0f};
+    CHECK(cvr_rotation_turn(along_z, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1) == 2 &&
+              cvr_rotation_turn(along_y, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1) == 1 &&
+              !cvr_rotation_turn(along_x, 6, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1) &&
+              !cvr_rotation_turn(along_y, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1),
+          "warp marching: x turns toward the rays, with the partner they run along most (none "
+          "where trading with z leaves a view along y as it was)");
+    /* in the xz plane, 60 and 48 degrees from x: the first is 15 past the
+     * border, the second 3 */
+    const double r = 3.14159265358979323846 / 180.0;
+    const float at_60[3] = {(float)cos(60 * r), 0.0f, (float)sin(60 * r)};
+    const float at_48[3] = {(float)cos(48 * r), 0.0f, (float)sin(48 * r)};
+    CHECK(cvr_rotation_turn(at_60, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1) == 2 &&
+              !cvr_rotation_turn(at_48, 4, 2, CVR_ROTATION_HYSTERESIS, 5.0, 1) &&
+              cvr_rotation_turn(at_48, 4, 2, CVR_ROTATION_ON_REGION_CHANGE, 0.0, 1) == 2 &&
+              !cvr_rotation_turn(at_60, 4, 2, CVR_ROTATION_NEVER, 0.0, 1),
+          "warp marching: the margin and the policy as for one thread a ray");
+    /* the two rules never both turn a view: what one gains the other loses */
+    int both = 0;
+    for (int i = 0; i < 2000; ++i) {
+      const float d[3] = {(float)(rand() % 2001 - 1000), (float)(rand() % 2001 - 1000),
+                          (float)(rand() % 2001 - 1000)};
+      const int a = cvr_rotation_turn(d, 4, 2, CVR_ROTATION_HYSTERESIS, 2.0, 0);
+      const int b = cvr_rotation_turn(d, 4, 2, CVR_ROTATION_HYSTERESIS, 2.0, 1);
+      both += a && b;
+    }
+    CHECK(both == 0, "%d views turned by both rules", both);
+  }
   return cvr_test_finish("test_rotation_policy");
 }

@@ -302,6 +302,38 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
     CHECK(turned >= 2, "%s: %s never turned the volume over a full orbit", name,
           cvr_rotation_policy_name(policies[p]));
   }
+  { /* warp marching turns stored x toward the rays: over an orbit about y
+     * it is the axis of x and z the view runs along most, image unchanged */
+    int turned = 0, along = 0;
+    const int steps = quick ? 8 : 16;
+    for (int i = 0; i < steps; ++i) {
+      const double azimuth = 360.0 * i / steps + 3.0, a = azimuth * 3.14159265358979323846 / 180.0;
+      cvr_view view;
+      cvr_tools_orbit_view(c->center, c->radius, azimuth, 0.0, CVR_PROJECTION_PARALLEL, size, size,
+                           &view);
+      cvr_render_settings s;
+      cvr_render_settings_init(&s);
+      s.sample_distance = c->sample_distance;
+      reference_image(cpu, c, &view, &s, &ref);
+      s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
+      s.strategy = CVR_STRATEGY_WARP_MARCHING;
+      s.warp_width = i % 2 ? 8 : 32;
+      snprintf(what, sizeof what, "%s warp orbit %5.1f deg", name, azimuth);
+      cvr_render_stats st;
+      memset(&st, 0, sizeof st);
+      compare(gpu, g, &ref, &view, &s, what, &st);
+      turned += st.rotations;
+      /* the orbit's view runs along the volume's x by |sin|, z by |cos|
+       * (cvr_tools_orbit_view); only a cube may trade x with either */
+      const int most = fabs(sin(a)) > fabs(cos(a)) ? 1 : 3;
+      along += abs(st.volume_axes[0]) == most;
+    }
+    printf("%s: warp marching turned the volume %d times over the orbit, stored x along the "
+           "view's axis at %d of %d views\n", name, turned, along, steps);
+    CHECK(!cube || (turned >= 2 && along == steps),
+          "%s: warp marching turned %d times, stored x along the rays at %d of %d views", name,
+          turned, along, steps);
+  }
   if (cube) { /* one layout, twice round: one turn, then stored x is y for good */
     cvr_render_settings s;
     settings_for(CVR_LAYOUT_TEXTURE, CVR_ROTATION_ON_REGION_CHANGE, 32, 0, &s);

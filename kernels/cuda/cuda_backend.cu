@@ -259,8 +259,11 @@ static cvr_status rotate_for_view(cvr_context *ctx, cvr_volume *volume, const cv
   cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
   float dir[3];
   cvr_view_direction_index(&stored, dir);
+  /* one thread a ray wants stored x across the rays, warp marching along
+   * them; AUTO's tables keep the first rule for every candidate */
   const int partner = cvr_rotation_turn(dir, cvr_cuda_partners(v), v->partner, s->rotation_policy,
-                                        s->rotation_hysteresis);
+                                        s->rotation_hysteresis,
+                                        s->strategy == CVR_STRATEGY_WARP_MARCHING && !ctx->auto_rendering);
   if (!partner) return CVR_OK;
   int k = 0;
   cvr_status st = rotation_tile(ctx, volume, s, &k);

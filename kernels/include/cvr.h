@@ -212,7 +212,13 @@ typedef enum cvr_memory_layout {
  * the border where both orders are equal: 45 degrees in the paper's orbit
  * about y, where x trades with z). HYSTERESIS: only when it lowers it by
  * more than twice rotation_hysteresis (the view that far past the border),
- * so a view wobbling on it does not turn the volume every frame. */
+ * so a view wobbling on it does not turn the volume every frame.
+ * Warp marching wants the opposite: its lanes march along the rays, which
+ * read neighbouring voxels when they run along stored x (Wang et al.'s
+ * favourable view faces the ZY plane), so its frames turn x toward the
+ * rays, trading it with the axis the view looks along most, by the same
+ * policy and margin (AUTO's frames keep the first rule for every
+ * candidate: its tables are kept in those voxel orders). */
 typedef enum cvr_rotation_policy {
   CVR_ROTATION_NEVER = 0,
   CVR_ROTATION_ON_REGION_CHANGE,

@@ -766,10 +766,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   return CVR_OK;
 }
 
-cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
-                           const cvr_transfer_function *tf, const cvr_view *view,
-                           const cvr_render_settings *s, const cvr_image *image,
-                           cvr_render_stats *stats) {
+static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
+                              const cvr_transfer_function *tf, const cvr_view *view,
+                              const cvr_render_settings *s, const cvr_image *image,
+                              cvr_render_stats *stats) {
   int k = 0, turned = 0;
   float dir[3], own_dir[3];
   int roll = 0;
@@ -828,6 +828,16 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   local.view_class = k;
   if (stats) *stats = local;
   return CVR_OK;
+}
+
+cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
+                           const cvr_transfer_function *tf, const cvr_view *view,
+                           const cvr_render_settings *s, const cvr_image *image,
+                           cvr_render_stats *stats) {
+  ++ctx->auto_rendering;
+  const cvr_status st = auto_render(ctx, volume, tf, view, s, image, stats);
+  --ctx->auto_rendering;
+  return st;
 }
 
 /* Candidate i of class c, with the table's layout and rotation, in words. */
@@ -1007,11 +1017,11 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
   return t->rotation.decision == 1 ? CVR_OK : restore_order(ctx, t, volume, view, s, &back);
 }
 
-cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
-                        const cvr_transfer_function *tf, const cvr_view *view,
-                        const cvr_render_settings *s, const cvr_image *image,
-                        cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
-  cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tune_now");
+static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
+                           const cvr_transfer_function *tf, const cvr_view *view,
+                           const cvr_render_settings *s, const cvr_image *image,
+                           cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
+  cvr_status st = CVR_OK;
   int k = 0;
   if (st == CVR_OK && !tf) st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL tf");
   if (st == CVR_OK && !image)
@@ -1076,7 +1086,7 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
     if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
     int fallback = 2;
     const int partners = cvr_cuda_volume_partners(volume, &fallback);
-    if (cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis) &&
+    if (cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis, 0) &&
         (st = decide_rotation(ctx, t, k, volume, tf, view, s, image, scale)) != CVR_OK)
       return st;
     /* the view's class where its next frame renders, swept too where the
@@ -1098,6 +1108,18 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
   save(ctx, t);
   fill_info(ctx, t, k, volume, dir, roll, s, out);
   return CVR_OK;
+}
+
+cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
+                        const cvr_transfer_function *tf, const cvr_view *view,
+                        const cvr_render_settings *s, const cvr_image *image,
+                        cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
+  cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tune_now");
+  if (st != CVR_OK) return st;
+  ++ctx->auto_rendering;
+  st = tune_now(ctx, volume, tf, view, s, image, progress, user, out);
+  --ctx->auto_rendering;
+  return st;
 }
 
 cvr_status cvr_tuning_reset(cvr_context *ctx) {

@@ -83,6 +83,9 @@ struct cvr_context {
   int lost;
   char lost_reason[CVR_MESSAGE_SIZE];
   unsigned long long renders; /* cvr_render calls (lose_device_at_render) */
+  /* AUTO is rendering (auto.c): in-place rotation then turns by one rule
+   * for every candidate, the one its tables' voxel orders follow */
+  int auto_rendering;
 };
 
 struct cvr_volume {
@@ -253,9 +256,11 @@ void cvr_screen_steps_index(const cvr_ray_params *p, float right[3], float up[3]
 /* rotation_policy.c: the axis (1: y, 2: z) stored x trades places with in
  * the quarter turn a view along dir (stored index space) calls for under
  * the policy, or 0 when it calls for none; partners and fallback as
- * cvr_rotation_partner's. */
+ * cvr_rotation_partner's. along_rays: warp marching's turn, which brings
+ * stored x toward the rays (trading it with the partner the view runs
+ * along most) where one thread a ray takes it away from them. */
 CVR_API int cvr_rotation_turn(const float dir[3], int partners, int fallback,
-                              cvr_rotation_policy policy, double hysteresis);
+                              cvr_rotation_policy policy, double hysteresis, int along_rays);
 /* The axis (1: y, 2: z) that stored x trades places with in a turn for a
  * view along dir (stored index space), of those in `partners` (bit a: axis
  * a is as long as x): the one the view looks along least, so that the view

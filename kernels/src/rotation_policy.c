@@ -14,7 +14,12 @@
  * trade x with y instead, which takes an orbit about y out of stored x
  * altogether: such a view is unfavourable from a few degrees on, as the
  * 2048^3 micro-benchmark shows (rays 15 degrees off z in the xz plane ran at
- * two thirds the speed of the same rays in the yz plane). */
+ * two thirds the speed of the same rays in the yz plane).
+ *
+ * Warp marching is the other way round: its lanes take consecutive samples
+ * of a ray, so its favourable views look along stored x (Wang et al.'s best
+ * faces the ZY plane), and its copy turns to bring x toward the rays
+ * (cvr_rotation_turn's along_rays). */
 #include <math.h>
 #include <string.h>
 
@@ -25,15 +30,29 @@ static double x_angle(double x, double y, double z) {
   return atan2(fabs(x), fmax(fabs(y), fabs(z))) * (180.0 / 3.14159265358979323846);
 }
 
+/* the partner the view runs along most (warp marching's turn) */
+static int partner_along(const float dir[3], int partners, int fallback) {
+  const int y = (partners >> 1) & 1, z = (partners >> 2) & 1;
+  if (y && z)
+    return fabsf(dir[1]) > fabsf(dir[2]) ? 1 : fabsf(dir[2]) > fabsf(dir[1]) ? 2 : fallback;
+  return y ? 1 : z ? 2 : fallback;
+}
+
 int cvr_rotation_turn(const float dir[3], int partners, int fallback, cvr_rotation_policy policy,
-                      double hysteresis) {
-  if (policy == CVR_ROTATION_NEVER || !(fabsf(dir[0]) > 0.0f)) return 0;
+                      double hysteresis, int along_rays) {
+  if (policy == CVR_ROTATION_NEVER) return 0;
+  if (!along_rays && !(fabsf(dir[0]) > 0.0f)) return 0;
   const double margin = policy == CVR_ROTATION_HYSTERESIS ? hysteresis : 0.0;
-  const int partner = cvr_rotation_partner(dir, partners, fallback);
+  const int partner = along_rays ? partner_along(dir, partners, fallback)
+                                 : cvr_rotation_partner(dir, partners, fallback);
+  if (partner != 1 && partner != 2) return 0;
   const int other = 3 - partner;
   const double now = x_angle(dir[0], dir[1], dir[2]);
   const double turned = x_angle(dir[partner], dir[0], dir[other]);
-  return now - turned > 2.0 * margin ? partner : 0;
+  /* one thread a ray: a turn that lowers the view's angle toward x; warp
+   * marching: one that raises it */
+  const double gain = along_rays ? turned - now : now - turned;
+  return gain > 2.0 * margin ? partner : 0;
 }
 
 int cvr_rotation_partner(const float dir[3], int partners, int fallback) {

@@ -721,7 +721,7 @@ void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio) {
 
 int cvr_tuning_rotation_trial_view(const float d[3], int partners, int fallback) {
   return cvr_rotation_turn(d, partners, fallback, CVR_ROTATION_HYSTERESIS,
-                           CVR_TUNING_ROTATION_LEAN - 45.0) != 0;
+                           CVR_TUNING_ROTATION_LEAN - 45.0, 0) != 0;
 }
 
 int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {

@@ -378,7 +378,7 @@ if [[ " $steps " == *" wang2 "* ]]; then
   # plane, on the 2048^3 micro-benchmark and on a real volume resampled to
   # 2048^3 (CVR_WANG2_SPEC FILE:LO:HI:RESAMPLE), no empty-space skipping
   wconfigs=std:16x16+noskip,wm:SBShuffle:32:1x1:1x8+noskip,wm:DBShuffle:32:1x1:1x8+noskip
-  wconfigs+=,wm:DBShuffle:8:2x2:1x8+noskip
+  wconfigs+=,wm:DBShuffle:8:2x2:1x8+noskip,wm:SBShuffle:8:2x2:1x8+noskip
   "$pack/bin/cvr-bench" --sizes 2048 --rays 512 --axes y --step 90 --range 90 --repeats 5 \
     --configs "$wconfigs" --out "$out/wang2-micro.jsonl" 2>"$out/wang2.err"
   note "wang2 micro rc=$?"

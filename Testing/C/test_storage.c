@@ -324,8 +324,10 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
       compare(gpu, g, &ref, &view, &s, what, &st);
       turned += st.rotations;
       /* the orbit's view runs along the volume's x by |sin|, z by |cos|
-       * (cvr_tools_orbit_view); only a cube may trade x with either */
-      const int most = fabs(sin(a)) > fabs(cos(a)) ? 1 : 3;
+       * (cvr_tools_orbit_view), in index steps of the spacing; only a cube
+       * may trade x with either */
+      const double *spacing = c->data.desc.spacing;
+      const int most = fabs(sin(a)) / spacing[0] > fabs(cos(a)) / spacing[2] ? 1 : 3;
       along += abs(st.volume_axes[0]) == most;
     }
     printf("%s: warp marching turned the volume %d times over the orbit, stored x along the "

@@ -132,7 +132,7 @@ public:
    *    WarpRays[0] x WarpRays[1] on screen (0 x 0, the default: the
    *    squarest layout), a block holds BlockWarps[0] x BlockWarps[1] warps
    *    (at most 16; default 1 x 8). WarpVariant: single or double buffer,
-   *    through shared memory or shuffles (default WARP_DB_SHUFFLE). Width 32
+   *    through shared memory or shuffles (default WARP_SB_SHUFFLE). Width 32
    *    (the default) is 1D warp marching; 8 is the paper's 3D shape 2 x 2 x 8.
    *  - STRATEGY_SLAB (Mensmann et al.): SlabBlock[0] x SlabBlock[1] threads
    *    per block (at most 1024; default 16 x 8) step through slabs of
@@ -492,7 +492,7 @@ protected:
   int RaySegments = 1;
   int HorizontalBlockSize[2] = { 32, 4 };
   int VerticalBlockSize[2] = { 1, 128 };
-  int WarpVariant = WARP_DB_SHUFFLE;
+  int WarpVariant = WARP_SB_SHUFFLE;
   int WarpWidth = 32;
   int WarpRays[2] = { 0, 0 };
   int BlockWarps[2] = { 1, 8 };

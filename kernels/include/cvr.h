@@ -638,7 +638,7 @@ typedef struct cvr_render_settings {
    * 1D), the warp's 32 / warp_width rays laid out warp_rays[0] x
    * warp_rays[1] on screen (0 x 0: the squarest layout, wider than tall),
    * a thread block of block_warps[0] x block_warps[1] warps (at most 16).
-   * Defaults: DB_SHUFFLE, 32, 0 x 0, 1 x 8. The paper's 3D shape 2 x 2 x 8
+   * Defaults: SB_SHUFFLE, 32, 0 x 0, 1 x 8. The paper's 3D shape 2 x 2 x 8
    * is warp_width 8 with warp_rays 2 x 2 (or 0 x 0). */
   cvr_warp_variant warp_variant;
   int warp_width;

@@ -43,7 +43,7 @@ void cvr_render_settings_init(cvr_render_settings *s) {
   s->horizontal_block[1] = 4;
   s->vertical_block[0] = 1;
   s->vertical_block[1] = 128;
-  s->warp_variant = CVR_WARP_DB_SHUFFLE;
+  s->warp_variant = CVR_WARP_SB_SHUFFLE; /* as fast as the paper's double buffer or faster at every view measured */
   s->warp_width = 32;
   s->warp_rays[0] = s->warp_rays[1] = 0; /* automatic */
   s->block_warps[0] = 1;

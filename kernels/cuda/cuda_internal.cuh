@@ -282,6 +282,14 @@ int cvr_cuda_standard_split_instances_max_threads(void);
  * about every instance, for a test (cvr_debug_thread_limits). */
 int cvr_cuda_standard_max_threads(void);
 int cvr_cuda_standard_instances_max_threads(void);
+/* Lowers *limit to the block size the driver allows a kernel (the
+ * *_instances_* forms); false where the driver cannot say. */
+static inline bool cvr_lower_thread_limit(const void *kernel, int *limit) {
+  cudaFuncAttributes a;
+  if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return false;
+  if (a.maxThreadsPerBlock < *limit) *limit = a.maxThreadsPerBlock;
+  return true;
+}
 
 /* warp_marching.cu */
 cudaError_t cvr_cuda_launch_warp_marching(const cvr_cuda_launch *launch, cvr_memory_layout layout,

@@ -400,11 +400,8 @@ static int cvr_slab_instances_max_threads(void) {
   const void *kernels[] = {(const void *)cvr_slab_kernel<true, 32, false, S>,
                            (const void *)cvr_slab_kernel<true, 32, true, S>};
   int limit = CVR_SLAB_MAX_THREADS;
-  for (const void *k : kernels) {
-    cudaFuncAttributes a;
-    if (cudaFuncGetAttributes(&a, k) != cudaSuccess) return 0;
-    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
-  }
+  for (const void *k : kernels)
+    if (!cvr_lower_thread_limit(k, &limit)) return 0;
   return limit;
 }
 

@@ -60,12 +60,7 @@ int cvr_cuda_standard_max_threads(void) { return CVR_STANDARD_MAX_THREADS; }
  * more registers than the texture's): a test's check of the bound. */
 int cvr_cuda_standard_instances_max_threads(void) {
   int limit = 1024;
-  const auto bound = [&](auto kernel) {
-    cudaFuncAttributes a;
-    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return false;
-    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
-    return true;
-  };
+  const auto bound = [&](auto kernel) { return cvr_lower_thread_limit((const void *)kernel, &limit); };
   for (int sampler = 0; sampler < 2; ++sampler) {
     const cvr_memory_layout layout = sampler == 0 ? CVR_LAYOUT_TEXTURE : CVR_LAYOUT_ARRAY_ORDER;
     if (cvr_with_sampler(layout, [&](auto tag) {

@@ -146,12 +146,7 @@ cudaError_t cvr_cuda_launch_standard_split(const cvr_cuda_launch *l, dim3 block,
 
 int cvr_cuda_standard_split_instances_max_threads(void) {
   int limit = 1024;
-  const auto bound = [&](auto kernel) {
-    cudaFuncAttributes a;
-    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) return false;
-    if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
-    return true;
-  };
+  const auto bound = [&](auto kernel) { return cvr_lower_thread_limit((const void *)kernel, &limit); };
   return bound(cvr_standard_split_kernel<0>) && bound(cvr_standard_split_kernel<CVR_SAMPLE_SKIP>)
              ? limit
              : 0;

@@ -558,10 +558,8 @@ int cvr_cuda_warp_marching_max_threads(void) { return CVR_WARP_MAX_THREADS; }
 
 int cvr_cuda_warp_marching_instances_max_threads(void) {
   int limit = 1024;
-  cudaFuncAttributes a;
 #define CVR_WARP_LIMIT(V, G, F, S, K)                                                              \
-  if (cudaFuncGetAttributes(&a, cvr_warp_marching_kernel<V, G, F, S, K>) != cudaSuccess) return 0;  \
-  if (a.maxThreadsPerBlock < limit) limit = a.maxThreadsPerBlock;
+  if (!cvr_lower_thread_limit((const void *)cvr_warp_marching_kernel<V, G, F, S, K>, &limit)) return 0;
 #define CVR_WARP_LIMITS(V)                                                                         \
   CVR_WARP_LIMIT(V, false, CVR_SAMPLE_ALL, cvr_texture_sampler, 0)                                 \
   CVR_WARP_LIMIT(V, true, CVR_SAMPLE_ALL, cvr_texture_sampler, 0)                                  \

@@ -382,12 +382,8 @@ static void copy_order(const cvr_volume *volume, int order[3]) {
  * it there without padding (Misaki et al.: views along stored x are the
  * slow ones). Views turn most about the screen's vertical (horizontal
  * drags, turntables, the benchmark's orbits), and then never look along
- * it. On the H100 the trials of the real volumes and the micro-benchmark
- * left the copy in that order in orbits about y, nearly every run, and
- * first orbits paid 0.5-2.4% of the converged orbit's time for running in
- * the volume's own order until then; predicted, they cost 1.1-2.7% over
- * the converged orbit in all, against 2.1-4.0%
- * (tools/bench/results/2026-11-26-h100-predicted-order). A view that looks
+ * it; first orbits then pay less for running in another order until a
+ * trial (doc/tuning.md, the predicted order). A view that looks
  * along stored x after all still holds a rotation trial. Leaves t->order
  * as it is (none) where nothing is predicted: no axis is within 45 degrees
  * of the vertical, or x is it. */
@@ -498,15 +494,10 @@ static double turn_cost(const cvr_tuner *tu, const cvr_render_stats *st) {
  * table has not decided: at a trial view, a frame turns the volume (padding
  * it first, once), renders, and renders again; the second is measured
  * against the class's best unturned at the frame before (the frame right
- * after a turn ran 4% faster than the frame before it, in the median of
- * bonsai's trials on the H100, where turned frames are 1% slower in steady
- * timing: tools/bench/results/2026-11-25-h100-auto-replicate); the copy
- * stays as it turned, unless it was slower and turning back pays (an
- * orbit about the axis a turn put along stored x keeps the copy turned, as
- * rotation on would: the resampled cranium's table decides late or never,
- * one or two trials a run, and turning back after every trial made its
- * warm orbit 4% slower on the H100, at every azimuth:
- * tools/bench/results/2026-11-26-h100-rotation-settled). Counts
+ * after a turn runs fast); the copy stays as it turned, unless it was
+ * slower and turning back pays (an orbit about the axis a turn put along
+ * stored x keeps the copy turned, as rotation on would; doc/tuning.md,
+ * rotation trials). Counts
  * against the budget, the turns included (paid: its reference frame was
  * paid for, the trial follows).
  * *tried: 1 if this frame was one (then rendered, *local filled), -1 if it
@@ -613,7 +604,7 @@ static int waits_for_kernel(const cvr_tuning_class *c,
 /* What a frame renders in place of a configuration whose kernel waits for
  * the helper thread (CUDA would load it inside the frame: warp marching's
  * first frame took 16-33 ms of wall time in a later run's first orbit from
- * the tables kept, on an H100): of the candidates loaded, or of the
+ * the tables kept): of the candidates loaded, or of the
  * standard kernel (every first frame loads it), the one of least class mean,
  * a loser pruned after it ran too (a shaded class may have dropped every
  * standard block); none measured, the first not dropped. */
@@ -783,8 +774,8 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
   /* a frame that measures, or is kept as the reference of the next, holds
    * the helper threads between two of their kernel loads: a load stalls the
-   * GPU now and then, and frames measured meanwhile ran up to 2x slow on an
-   * H100 (a wrong winner). Only when a candidate is ready to be measured:
+   * GPU now and then, and frames measured meanwhile ran up to 2x slow (a
+   * wrong winner). Only when a candidate is ready to be measured:
    * else the helpers load what the class waits for. */
   cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];

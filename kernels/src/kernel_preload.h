@@ -3,11 +3,9 @@
 /* Loading AUTO's candidate kernels ahead of their first measured frame.
  *
  * CUDA loads a kernel on its first launch (lazy module loading, the default
- * since CUDA 12.2), its module with the first: on an H100, on this thread
- * while the caller renders, 2-6 ms for warp marching and 1.4-2.2 ms for the
- * texture's slab kernels (16-34 ms and, every sampler's slab kernels in one
- * compressed module, 106-245 ms built with -lineinfo, 35-66 ms without:
- * tools/bench/results/2026-11-26-h100-lineinfo, 2026-11-26-h100-slab-load).
+ * since CUDA 12.2), its module with the first: milliseconds for warp
+ * marching, tens of them for a compressed module (doc/tuning.md, kernel
+ * loading).
  * Tuning launches a new candidate every frame, so each load would be a
  * visible stall. A helper thread with a context of its own (kernels are
  * loaded once per CUDA context, and every cvr_context on a device shares the
@@ -41,7 +39,7 @@ int cvr_kernel_preload_launched(const cvr_kernel_preload *p);
 /* Holds the helper between two loads for up to `ms` milliseconds (renewed
  * by the next hold), so that frames measured meanwhile overlap no load (a
  * load stalls the device now and then: frames measured during loads ran up
- * to 2x slow on an H100): 1 when no load is under way (or the helper is
+ * to 2x slow): 1 when no load is under way (or the helper is
  * done), 0 when one is (it finishes, then the helper waits out the hold).
  * Never blocks; release lets the helper go on at once. */
 int cvr_kernel_preload_hold(cvr_kernel_preload *p, double ms);

@@ -5,28 +5,24 @@
  *  - the view class is Sugimoto's: the volume plane most parallel to the
  *    screen and whether its axis of smaller stride runs across the screen,
  *    plus how the view leans: aligned with the plane's normal (within 5
- *    degrees: every ray steps along one axis, and block shapes that differ
- *    by 1.3x a few degrees off tie there), square, or oblique toward one of
- *    the plane's axes (rays then step along that axis too: toward the stride
- *    axis they stay in cache lines, toward the other they cross them, and
- *    the best block shape moves: tools/bench/results/2026-11-23-h100-auto-
- *    relative replays the H100's measurements with 12 classes and 18);
+ *    degrees: every ray steps along one axis), square, or oblique toward one
+ *    of the plane's axes (rays then step along that axis too: toward the
+ *    stride axis they stay in cache lines, toward the other they cross them,
+ *    and the best block shape moves);
  *  - block shapes: the block-shape strategy's pair (its prediction first;
  *    one block per class, as the pair follows the stride axis on screen),
- *    then standard blocks tall and wide, in the order they won on the H100
- *    (tools/bench/results/2026-11-23-h100-auto-relative: 2 x 128 and 4 x 64
- *    first; the paper's rule that warps should run along the stride axis did
- *    not hold on Hopper, so both orientations stay in every class), or
- *    where the image fills the GPU many times over 8 x 16 and 16 x 16 first;
+ *    then standard blocks tall and wide (both orientations in every class:
+ *    the paper's rule that warps should run along the stride axis does not
+ *    always hold on current GPUs), in the order they won most often;
  *  - warp marching (Wang) in its 3D shape (2 x 2 x 8, the paper's best),
  *    with shading first in the classes within 25 degrees of stored x (the
- *    paper's prediction, and the H100's best there) and second in the
- *    others, unless the image fills the GPU many times over, and 1D last
- *    (never within 2x there);
- *  - the slab (Mensmann) only with shading, its only purpose, at the blocks
- *    and depth that were fastest on the H100, its border rays as a ring of
- *    threads and gathered;
+ *    paper's prediction) and second in the others, unless the image fills
+ *    the GPU many times over, and 1D last;
+ *  - the slab (Mensmann) only with shading, its only purpose, its border
+ *    rays as a ring of threads and gathered;
  *  - on the CPU, tile shapes along the stride axis, dynamic and static.
+ * The measurements behind the classes and the orders: doc/tuning.md,
+ * candidates.
  * The first candidate is the papers' prediction, used until a measurement
  * says otherwise; the list order is the order of measurement, so what is
  * likely to win is found in the first frames. Every candidate is measured
@@ -112,14 +108,8 @@ int cvr_tuning_many_waves(int width, int height, int multiprocessors) {
 }
 
 /* Standard blocks in their order of measurement, by the image's regime on
- * the GPU (cvr_tuning_many_waves): wide and tall blocks in every class. On
- * Hopper the tall 2 x 128 is the fastest in many views whose stride axis
- * runs across the screen at 512 x 512 rays, against the paper's prediction
- * (tools/bench/results/2026-11-22-h100-auto); at 1024 x 1024 8x16 and 16x16
- * win, and measured last and fourth they were found late: the shaded
- * cranium's first orbit cost 9.6% over the converged one, 0.7% with them
- * first, and the other volumes' 1.2-3.0% against 1.1-1.5% (H100, paired:
- * tools/bench/results/2026-11-27-h100-many-waves). */
+ * the GPU (cvr_tuning_many_waves): wide and tall blocks in every class, the
+ * ones that won most often first (doc/tuning.md, candidates). */
 static const int few_waves_blocks[][2] = {{2, 128}, {4, 64}, {8, 8}, {16, 16},
                                           {64, 4},  {32, 8}, {16, 8}, {8, 16}};
 static const int many_waves_blocks[][2] = {{8, 16}, {16, 16}, {2, 128}, {4, 64},
@@ -146,16 +136,11 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
   } else {
     /* Wang et al.: facing the volume's ZY plane (rays along stored x) a
      * warp that marches along its rays samples neighbouring voxels, where
-     * a warp of rays samples voxels a slice apart. On the H100 at 512 x 512
-     * rays the 3D warps (2 x 2 x 8) won with shading at the views within 25
-     * degrees of x, by 0-17% over the best block, and were 0-11% slower
-     * than it at views leaning further; without shading 1.6-2.3x slower
-     * everywhere (the shaded cranium's oracle sweeps, tools/bench/results/
-     * 2026-11-26-h100-shaded-x-warp). Those classes render them first, not
-     * the block best elsewhere: in first orbits a class along x rendered
-     * standard 4x64 at 1.03-1.25x their time for 40-80 frames. Where the
-     * image fills the GPU many times over they won nowhere and come after
-     * the blocks. */
+     * a warp of rays samples voxels a slice apart. With shading the 3D
+     * warps win at the views within 25 degrees of x: those classes render
+     * them first, not the block best elsewhere; where the image fills the
+     * GPU many times over they come after the blocks (doc/tuning.md,
+     * candidates). */
     const int shaded_composite = shaded && blend == CVR_BLEND_COMPOSITE;
     const int warp_early = shaded_composite && !many_waves;
     const int lean = CVR_TUNING_CLASS_LEAN(view_class);
@@ -163,17 +148,15 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
                    (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
     if (c->predicted) k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     k[n++] = strategy(CVR_STRATEGY_BLOCK_SHAPE, 0, 0, 0, 0);
-    if (warp_early && !c->predicted) /* Wang's 3D warps: shading's best on the H100 */
+    if (warp_early && !c->predicted) /* Wang's 3D warps: often shading's best */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
     for (int b = 0; b < BLOCKS; ++b) {
       const int *block = many_waves ? many_waves_blocks[b] : few_waves_blocks[b];
       k[n++] = standard(block[0], block[1]);
     }
     /* Rays in 4 parts: where the image fills the GPU only a few times, 8x8
-     * blocks of 4 threads a ray were the fastest at most views about z on the
-     * H100 (1024^3 micro-benchmark at 512 x 512 rays: worst view 339 against
-     * 316 G samples/s for the best one-thread block; tools/bench/results/
-     * 2026-11-27-h100-ray-segments). Unshaded compositing only (cvr.h). */
+     * blocks of 4 threads a ray are the fastest at many views about z
+     * (doc/tuning.md, candidates). Unshaded compositing only (cvr.h). */
     if (blend == CVR_BLEND_COMPOSITE && !shaded) {
       k[n] = standard(8, 8);
       k[n++].ray_segments = 4;
@@ -183,8 +166,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     if (shaded_composite) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
-      /* the border rays gathered: faster at large viewports on the H100
-       * (tools/bench/results/2026-11-23-h100-slab-gathered) */
+      /* the border rays gathered: faster at large viewports */
       k[n] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++].slab_border = CVR_SLAB_BORDER_GATHERED;
     }
@@ -240,8 +222,8 @@ void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int c
       const int x = index_of(o, c->names[i]);
       /* the block-shape strategy's block is the paper's prediction for
        * the class (its pair's block for the stride axis on screen), right
-       * in some classes and not in others of the same orientation on the
-       * H100: other classes tell nothing of it, it is always measured */
+       * in some classes and not in others of the same orientation: other
+       * classes tell nothing of it, it is always measured */
       if (x < 0 || c->candidates[i].strategy == CVR_STRATEGY_BLOCK_SHAPE ||
           (c->predicted && i == 0))
         continue;
@@ -335,9 +317,8 @@ void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s) {
     s->block_warps[1] = c->block[1];
     s->warp_width = c->warp_width;
     s->warp_rays[0] = s->warp_rays[1] = 0;
-    /* the single buffer: faster than the double at every view measured on
-     * the H100, 1D and 3D, random and real data (tools/bench/results/
-     * 2026-11-27-h100-warp-fetch) */
+    /* the single buffer: as fast as the double or faster at every view
+     * measured (doc/tuning.md, candidates) */
     s->warp_variant = CVR_WARP_SB_SHUFFLE;
     break;
   case CVR_STRATEGY_SLAB:

@@ -22,36 +22,16 @@
 /* Near ties are measured again first: once a class has measured its first
  * CVR_TUNING_CORE candidates, those within CVR_TUNING_NEAR of its best are
  * measured up to CVR_TUNING_NEAR_REPEATS times (fewer than `repeats`) before
- * any further candidate, from the further candidates' account. A frame's
- * time over the frame before varies by 4% at 512 x 512 rays on the H100
- * (2% at 1024), as much as a class's first candidates differ: measured once
- * each, a class rendered one 4-7% slower than its best for the rest of a
- * first orbit while further candidates (mostly losers) took the budget.
- * From the core account instead, the repeats held up the next class's
- * first candidates. On the H100 at 512 rays, first orbits of real data cost
- * 0.32 points less over 7 interleaved pairs (bonsai 2.2% against 3.1%),
- * their frames that measure nothing as much as one configuration per class
- * costs at least; at 1024 the same
- * (tools/bench/results/2026-11-27-h100-near-ties). */
+ * any further candidate, from the further candidates' account: a frame's
+ * time varies about as much as a class's first candidates differ, so one
+ * measurement each may keep the wrong one (doc/tuning.md, near ties). */
 #define CVR_TUNING_NEAR 1.05
 #define CVR_TUNING_NEAR_REPEATS 3
 /* A candidate whose first measurement is more than CVR_TUNING_CONTENDER
  * faster than the best is measured once more before it counts, and counts
- * as the slower of the two. Records are ratios to the best at the time:
- * one lucky ratio made a candidate the best at a scale 20% low, every later
- * candidate was measured against it, and those measured before it stayed
- * out of contention for good (on the H100: a class's best at 1.000 after
- * six measurements, three others at 1.23-1.26 after one, the oracle's best
- * among them 8-15% faster at the class's views:
- * tools/bench/results/2026-11-25-h100-auto-robust). A first measurement
- * faster than the best by less than that is measured once more too, and
- * both count: a frame's kernel time against the frame before varies by 4%
- * (standard deviation, H100), as much as the blocks of a class differ, and
- * a first win of 1-2% made a block the class's best, rendered for 10-35
- * frames of the first orbit at 5-10% over the block it replaced. (On the
- * H100 that took a point off the shaded cranium's first orbit and moved
- * the other volumes' within the runs' spread:
- * tools/bench/results/2026-11-25-h100-auto-confirm-wins.) */
+ * as the slower of the two; one faster by less is measured once more too,
+ * and both count. Records are ratios to the best at the time, so one lucky
+ * ratio would rescale every later measurement (doc/tuning.md, first wins). */
 #define CVR_TUNING_NAME_SIZE 48
 
 /* The tuned fields of the settings; the rest stay the caller's. */
@@ -103,13 +83,8 @@ typedef struct cvr_tuning_class {
  * 2-4x slower) with the cells' measurements: a long sweep in one class does
  * not hold up the first measurements of the next. share >= 1: no bound.
  * A table's first CVR_TUNING_BUDGET_EARLY_FRAMES frames (an orbit at a
- * frame per degree) measure at half the share. On the H100 the first orbit
- * then cost 1.7-3.7% over the converged one instead of 2.0-4.2% on average
- * per volume (its measured frames 0.6-0.9% instead of 1.2-1.4%: interim
- * choices cost no more), with tables as good 40 orbits on (33.7 views of
- * 36 within 5% of the oracle against 33.5). At half the share throughout,
- * first orbits were as cheap but tables 40 orbits on were worse (32.0
- * against 34.1): tools/bench/results/2026-11-26-h100-budget-early. */
+ * frame per degree) measure at half the share: first orbits cost less, and
+ * tables end as good (doc/tuning.md, the budget's first frames). */
 #define CVR_TUNING_BUDGET_ALLOWANCE 1.0
 #define CVR_TUNING_BUDGET_EARLY_FRAMES 360
 #define CVR_TUNING_CORE 3
@@ -121,33 +96,25 @@ typedef struct cvr_tuning_budget {
 } cvr_tuning_budget;
 
 /* Cells: within a converged class the fastest candidate still moves from
- * view to view by more than 5% on the H100 (the class's choice was within
- * 5% of the per-view best at 27-31 of 36 views of real-data orbits, timed
- * interleaved: tools/bench/results/2026-11-24-h100-auto-cells). A cell is
- * the views of one class whose direction, in the class's own axes (the lean
- * toward its plane's two axes, and which way along the normal), falls in one
- * CVR_TUNING_CELL_DEGREES square; it measures the class's finalists again at
- * its own views, each against the class's best at the frame before, up to
- * `repeats` times (one that measures CVR_TUNING_CELL_LEAVE slower at once,
- * CVR_TUNING_CELL_DROP slower after two, or not faster than the best after
- * three, is left), and renders the fastest. The finalists: up to
- * CVR_TUNING_FINALISTS candidates beside the best whose class mean is within
- * CVR_TUNING_FINALIST of it. A class's means mix views where a candidate is
- * fast with views where it is slow, most candidates measured once: with 4
- * finalists within 1.2, at 38% of bonsai's views that missed 5% the best
- * block there was no finalist (measured once, 1.13-1.33x the class's best;
- * tools/bench/results/2026-11-25-h100-auto-finalists). A table keeps
- * CVR_TUNING_CELLS cells, the least recently used giving way. */
+ * view to view by more than 5%. A cell is the views of one class whose
+ * direction, in the class's own axes (the lean toward its plane's two axes,
+ * and which way along the normal), falls in one CVR_TUNING_CELL_DEGREES
+ * square; it measures the class's finalists again at its own views, each
+ * against the class's best at the frame before, up to `repeats` times (one
+ * that measures CVR_TUNING_CELL_LEAVE slower at once, CVR_TUNING_CELL_DROP
+ * slower after two, or not faster than the best after three, is left), and
+ * renders the fastest. The finalists: up to CVR_TUNING_FINALISTS candidates
+ * beside the best whose class mean is within CVR_TUNING_FINALIST of it (a
+ * class's means mix views where a candidate is fast with views where it is
+ * slow). A table keeps CVR_TUNING_CELLS cells, the least recently used
+ * giving way (doc/tuning.md, cells). */
 #ifndef CVR_TUNING_CELL_DEGREES /* (a build may try others: a divisor of 90) */
 #define CVR_TUNING_CELL_DEGREES 10
 #endif
 /* A cell is also one CVR_TUNING_ROLL_DEGREES band of the image's roll about
  * the view direction (cvr_tuning_view_roll): turning the image about the
  * rays changes which rays miss the volume and how a block's rays lie across
- * the stored rows, but not the direction. On the H100 at the micro-benchmark's
- * views about z (1024^3, 512 x 512 rays), the class swept at 0 degrees chose
- * 32x8, 1.09x the time of 8x8 with 4 threads a ray at 15 degrees and 165
- * (tools/bench/results/2026-11-27-h100-ray-segments). */
+ * the stored rows, but not the direction (doc/tuning.md, roll). */
 #define CVR_TUNING_ROLL_DEGREES 15
 #define CVR_TUNING_ROLL_BINS (45 / CVR_TUNING_ROLL_DEGREES)
 #define CVR_TUNING_CELL_BINS                                                                    \
@@ -158,13 +125,10 @@ typedef struct cvr_tuning_budget {
 #define CVR_TUNING_CELL_LEAVE 1.10
 #define CVR_TUNING_CELL_DROP 1.05
 /* A cell's measurements are charged to the budget net: its finalists are
- * within a few percent of the class's best, and a frame's kernel time
- * against the frame before varies about as much (consecutive frames of one
- * configuration: 4% standard deviation on the H100), so charging only the
- * frames that ran slower charged that noise (1.5% of a frame per
- * measurement), as much again as what the finalists cost. A frame faster
- * than its reference is credited, at most CVR_TUNING_CELL_CREDIT of it (a
- * wild fast frame is no saving). */
+ * within a few percent of the class's best, about as much as a frame's time
+ * varies, so a frame faster than its reference is credited, at most
+ * CVR_TUNING_CELL_CREDIT of it (a wild fast frame is no saving;
+ * doc/tuning.md, the cells' account). */
 #define CVR_TUNING_CELL_CREDIT 0.10
 /* They count against the further candidates' half of the share, a class's
  * own repeats coming first (on the core half, eight finalists a cell, an
@@ -184,35 +148,20 @@ typedef struct cvr_tuning_cell {
 
 /* In-place rotation (Misaki et al.) is the table's (turning pads the
  * volume, and a volume padded or not is rebuilt in between) and measured,
- * not predicted: on the H100 the block shape's vertical warps keep views
- * along stored x fast on cubes, where turning only costs, while a
- * non-cubic volume gains 5-10% at some of them
- * (tools/bench/results/2026-11-22-h100-rotation, 2026-11-24-h100-auto-cells).
- * A trial turns the volume at a view at least CVR_TUNING_ROTATION_LEAN
- * degrees toward stored x (at the border the two orders cost about the
- * same, so a trial there says nothing), renders that frame twice and
- * measures the second against the class's best unturned at the frame before
- * (right after the turn a volume that fits the L2 renders some 4% fast,
- * which turned rotation on for bonsai, where it gains nothing; a slower
- * one is turned back where that pays: auto.c). A trial waits for its class
- * to converge (tools/bench/results/2026-11-26-h100-rotation-settled: not
- * only its best). After CVR_TUNING_ROTATION_TRIALS
- * trials (fewer if they were not faster: two, neither; three, by their
- * median) rotation is on if the median turned frame was
- * CVR_TUNING_ROTATION_GAIN faster (a median: a slow reference frame makes
- * one trial look fast; with three, bonsai's orbit, where turning gains
- * nothing on average, was decided on in two runs of two). A trial's ratio
- * varies by 4.2% (standard deviation; 69 of bonsai's trials on the H100,
- * median 0.993), so five trials and a 3% gain turned rotation on in 15 of
- * 138 bonsai tables, each of which then missed 5% of the oracle at 6 views
- * more than the rest; seven and 4% decide so in 0.4% of tables that gain
- * nothing and in 74% of those that gain 5% (resampling those trials:
- * tools/bench/results/2026-11-26-h100-rotation-trials). While on, at each
- * turn the time turns took before it is weighed against what the gain
- * saved on the frames that looked as far toward x as trials do (in the
- * volume's own order); once they cost more, after CVR_TUNING_ROTATION_WATCH
- * frames, rotation is off: an orbit that turns a 1024^3 cube four times at
- * 5 ms each, for no gain, lost 10% of its time. */
+ * not predicted: whether a turn pays depends on the strategy and the
+ * volume's shape. A trial turns the volume at a view at least
+ * CVR_TUNING_ROTATION_LEAN degrees toward stored x (at the border the two
+ * orders cost about the same), once the view's class has converged,
+ * renders that frame twice and measures the second against the class's best
+ * unturned at the frame before (right after a turn a volume that fits the
+ * L2 renders fast); a slower turn is turned back where that pays (auto.c).
+ * After CVR_TUNING_ROTATION_TRIALS trials (fewer if they were not faster:
+ * two, neither; three, by their median) rotation is on if the median turned
+ * frame was CVR_TUNING_ROTATION_GAIN faster: a trial's ratio varies by
+ * about 4%. While on, at each turn the time turns took before it is weighed
+ * against what the gain saved on the frames that looked as far toward x as
+ * trials do; once they cost more, after CVR_TUNING_ROTATION_WATCH frames,
+ * rotation is off (doc/tuning.md, rotation trials). */
 #define CVR_TUNING_ROTATION_LEAN 60.0
 #define CVR_TUNING_ROTATION_TRIALS 7
 #define CVR_TUNING_ROTATION_GAIN 0.04
@@ -274,17 +223,11 @@ CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 /* Whether an image of width x height rays fills a GPU of `multiprocessors`
  * SMs many times over: at least CVR_TUNING_MANY_WAVES_RAYS rays an SM (four
  * times the 1024 threads an SM holds of the standard kernel's 256-thread
- * blocks at 64 registers a thread). On the H100 (132 SMs) the blocks that
- * win differ on either side of it:
- *  - 512 x 512 rays (1.94 times over): a frame's time is how the few blocks
- *    with the longest rays fall on the SMs (the busiest works twice as long
- *    as the mean), and tall blocks win: 4x64 or 2x128 in most class tables,
- *    3D warp marching in some shaded ones;
- *  - 1024 x 1024 (7.8 times over): 8x16 or 16x16 in 193 of 198 class tables
- *    of real data, 3D warp marching in none (2.5x the best block shaded)
- *    (tools/bench/results/2026-11-26-h100-sm-balance).
- * The table key holds the image size class and the GPU model, so a table's
- * candidate order follows from its key. */
+ * blocks at 64 registers a thread). The blocks that win differ on either
+ * side of it: with few waves a frame's time is how the few blocks with the
+ * longest rays fall on the SMs, and tall blocks win; with many, square ones
+ * (doc/tuning.md, waves). The table key holds the image size class and the
+ * GPU model, so a table's candidate order follows from its key. */
 #define CVR_TUNING_MANY_WAVES_RAYS 4096
 CVR_API int cvr_tuning_many_waves(int width, int height, int multiprocessors);
 
@@ -319,14 +262,9 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
  * measurement); the class is seeded again once one along its own axis
  * has. Before any of that, a class with nothing measured renders first
  * what is best so far in classes with SEED_KEEP measured. Along another
- * axis rays walk memory differently: with shading on the H100, the classes
- * along stored x (3D warp marching best) once measured standard 4x64 and
- * 2x128 1.2-1.3x slower, once each, and pruned them from every class along
- * y and z, where they were the oracle's best at many views (the oracle's
- * choice was dropped in AUTO's class at 26 of 52 views missed:
- * tools/bench/results/2026-11-25-h100-auto-robust); and a candidate
- * dropped unmeasured tells nothing (counted as slow, it spread one class's
- * verdict to every class after it). */
+ * axis rays walk memory differently, so classes along other axes only
+ * order the candidates, and a candidate dropped unmeasured tells nothing
+ * (doc/tuning.md, seeding). */
 #define CVR_TUNING_SEED_KEEP 3
 #define CVR_TUNING_SEED_PRUNE 1.2
 CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
@@ -360,15 +298,9 @@ CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, doub
 /* A frame of the class's best is the next frame's reference only when it
  * is steady: within CVR_TUNING_STEADY of the best's time at a frame at most
  * CVR_TUNING_STEADY_FRAMES before it (a frame of another candidate of known
- * ratio to the best counts as that ratio says). On the H100 one frame in
- * 70 of a first orbit runs 1.15-5x slower than its neighbours of the same
- * configuration, and a candidate measured against such a reference looks
- * that much faster: in one orbit of the shaded cranium a 0.56 ratio made
- * standard 16x8 its
- * class's best, dropped every other candidate there (prune 1.5 against a
- * best half its cost) and, seeded from that class, most classes settled on
- * blocks 7-23% slower than the oracle's
- * (tools/bench/results/2026-11-24-h100-auto-rotation, final-q). A view that
+ * ratio to the best counts as that ratio says). Now and then a frame runs
+ * far slower than its neighbours, and a candidate measured against it would
+ * look that much faster (doc/tuning.md, steady references). A view that
  * moves faster than that from frame to frame is measured once it slows. */
 #define CVR_TUNING_STEADY 1.15
 #define CVR_TUNING_STEADY_FRAMES 2
@@ -416,13 +348,8 @@ CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning
  * class toward which the view lies off its cell's centre, bilinearly in the
  * two leans: a cell's means are over its views, CVR_TUNING_CELL_DEGREES
  * wide, and at an edge they are centred half a cell away from the view. A
- * view at an edge weighs both cells alike, one at the centre its own alone.
- * On the H100 bonsai's misses of 5% of the oracle were at views on a
- * cell's edge, as all its orbit's views at every 10 degrees are, where the
- * cell chose 5-7% slower than the cell beside it. Weighed so, misses by a
- * cell's choice halved over five volumes (10 against 19 in 8 pairs of
- * runs), and views within 5% of the oracle on real data rose by 0.75 of
- * 144 per run (tools/bench/results/2026-11-26-h100-view-cells). */
+ * view at an edge weighs both cells alike, one at the centre its own alone
+ * (doc/tuning.md, a view among its cells). */
 typedef struct cvr_tuning_view_cells {
   cvr_tuning_cell *own;             /* NULL: none (then count is 0) */
   const cvr_tuning_cell *cells[4]; /* own first, then the neighbours there are */

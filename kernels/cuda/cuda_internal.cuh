@@ -277,8 +277,8 @@ int cvr_cuda_standard_split_instances_max_threads(void);
  * spilling if it must). Not asked of the driver: under CUDA's lazy loading
  * cudaFuncGetAttributes loads the instance it is asked about, and asking
  * about every instance loaded all 30 standard ones on a context's first
- * frame (10-14 ms on an H100, 6-7 ms without), 8 warp-marching and 4 slab
- * ones where one of each was used. The *_instances_* forms ask the driver
+ * frame (doubling its time), 8 warp-marching and 4 slab ones where one of
+ * each was used. The *_instances_* forms ask the driver
  * about every instance, for a test (cvr_debug_thread_limits). */
 int cvr_cuda_standard_max_threads(void);
 int cvr_cuda_standard_instances_max_threads(void);

@@ -32,10 +32,8 @@ __device__ __forceinline__ bool in_quarter(int a, int b, int n, int q) {
 
 /* The vector path's accesses along x: CVR_ROTATION_ACCESS_BYTES bytes, the
  * voxels of type T they hold, and the word type that moves them; and the
- * reads each thread has in flight. On an H100, 8-byte accesses turned
- * 1024^3 and 2048^3 uint8 through a surface at 80% of a device copy, 4- and
- * 16-byte ones at 73% and 76-77%, 16 reads in flight no faster than 8
- * (tools/bench/results/2026-11-27-h100-upload-rotation). */
+ * reads each thread has in flight: the fastest measured (doc/tuning.md,
+ * the rotation kernel). */
 #ifndef CVR_ROTATION_ACCESS_BYTES
 #define CVR_ROTATION_ACCESS_BYTES 8
 #endif
@@ -195,8 +193,8 @@ static size_t shared_bytes(cvr_scalar_type stored_type, int t, int k) {
 int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_type, int t, int k) {
   const size_t limit = props->sharedMemPerBlockOptin;
   if (k > 0) return shared_bytes(stored_type, t, k) <= limit ? k : 0;
-  /* 4 was fastest on an H100 for every layout and size (t = 32; 8 equal for
-   * global memory; tools/bench/results/2026-11-22-h100-rotation) */
+  /* 4: the fastest measured for every layout and size (doc/tuning.md, the
+   * rotation kernel) */
   for (k = 4; k >= 1; k /= 2)
     if (shared_bytes(stored_type, t, k) <= limit) return k;
   return 0;

@@ -31,11 +31,9 @@
  * This header holds the kernel and its launch, for each sampler; slab.cu
  * builds them for the texture (the default layout), slab_global.cu for the
  * global-memory layouts. Two modules, because CUDA loads a module whole when
- * its first kernel is launched: all samplers in one were 25.5 MB of sm_90
- * code, compressed by nvcc, that took an H100 45-66 ms to load (two thirds
- * of it inflating) while AUTO measured nothing; the texture's alone are
- * 1.3 MB, left uncompressed, and load in 1.4-2.2 ms
- * (tools/bench/results/2026-11-26-h100-slab-load). */
+ * its first kernel is launched: all samplers in one made tens of
+ * milliseconds of loading (doc/tuning.md, kernel loading) where the
+ * texture's alone, left uncompressed, load in about 2 ms. */
 #ifndef CVR_SLAB_KERNEL_CUH
 #define CVR_SLAB_KERNEL_CUH
 
@@ -43,8 +41,8 @@
 
 #include "ray_march.cuh"
 
-/* 1024 threads need at most 64 registers per thread; measured on an H100 the
- * shaded kernel needs fewer, so the bound costs nothing. */
+/* 1024 threads need at most 64 registers per thread; the shaded kernel
+ * needs fewer, so the bound costs nothing. */
 #ifndef CVR_SLAB_MAX_THREADS
 #  define CVR_SLAB_MAX_THREADS 1024
 #endif

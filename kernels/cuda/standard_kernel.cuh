@@ -8,16 +8,16 @@
 #include "ray_march.cuh"
 
 /* Register budget: threads per block at most, and blocks of that size per
- * SM at least (65536 / product = registers per thread). Measured on an H100:
- * capping at 32 registers for more resident threads lost 3-10% to spills at
- * 1024^3, so the default leaves the compiler free. */
+ * SM at least (65536 / product = registers per thread). Capping registers
+ * for more resident threads loses more to spills than it gains
+ * (doc/tuning.md, the standard kernel), so the default leaves the compiler
+ * free. */
 #ifndef CVR_STANDARD_MAX_THREADS
 #  define CVR_STANDARD_MAX_THREADS 1024
 #endif
-/* Texture fetches in flight per ray (cvr_march). On an H100 at 1024^3 with
- * 16x16 blocks, 1, 2, 4 and 8 gave 351, 373, 378 and 381 G samples/s at the
- * best view, 245, 271, 296 and 328 on average over the views, and 57, 106,
- * 168 and 228 at the worst (tools/bench/results/2026-11-22-h100-standard). */
+/* Texture fetches in flight per ray (cvr_march): more hide more of the
+ * texture's latency, most at the slow views (doc/tuning.md, the standard
+ * kernel). */
 #ifndef CVR_STANDARD_FETCH_AHEAD
 #  define CVR_STANDARD_FETCH_AHEAD 8
 #endif

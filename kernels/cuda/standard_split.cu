@@ -3,7 +3,7 @@
 /* The standard strategy with ray segments: a block of w x h x S threads
  * renders w x h pixels, thread z marching part z of its ray's samples (cvr_ray_segment)
  * from a transparent start. Where a frame has few rays for the GPU (a 512^2
- * image fills an H100 about twice), the work then comes in S times as many,
+ * image fills a GPU of 132 SMs about twice), the work then comes in S times as many,
  * S times shorter pieces, and the rays that miss the volume leave less of the
  * last wave idle. The parts meet in shared memory, where thread z = 0 puts
  * them behind each other in order ("over" is associative). With early ray

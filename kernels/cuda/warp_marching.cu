@@ -192,8 +192,7 @@ __device__ __forceinline__ float cvr_terminate_in_cycle(const Exchange &x, int g
  * registers: shaded lanes take about 100. Without gradients 80, which keep
  * three blocks of 8 warps resident: a segment of 4 samples with the next
  * cycle's 4 in flight takes 80 or 81, and at 81 (allocated as 88) only two
- * fit, which cost the 3D warp a fifth of its speed on the H100 (at 64 it
- * spills). */
+ * fit, which cost the 3D warp a fifth of its speed (at 64 it spills). */
 #define CVR_WARP_MAX_THREADS 512
 #ifndef CVR_WARP_PLAIN_REGISTERS
 #  define CVR_WARP_PLAIN_REGISTERS 80
@@ -353,7 +352,7 @@ __global__ void __launch_bounds__(CVR_WARP_MAX_THREADS) __maxnreg__(CVR_WARP_REG
   /* the segment's samples: with empty-space skipping a sample a lane (the
    * paper's cycle), since skipping steps over whole cycles and longer ones
    * skip less (shaded cranium, 3D warp: 8.6% more samples taken with
-   * segments of 2, 3% slower on the H100); without, the whole segment */
+   * segments of 2, 3% slower); without, the whole segment */
   const int k = (FEATURES & CVR_SAMPLE_SKIP) && l.ray.skip_empty ? 1 : K;
   const int span = W * k;                  /* samples of the ray a cycle */
   /* fetch j of this lane: sample f_first + j * f_step of the cycle (one

@@ -654,8 +654,8 @@ typedef struct cvr_render_settings {
    * whose slab fetches are all in flight). The cache holds (slab_depth + 2)
    * float samples per ray, border rays included, and must fit the device's
    * shared memory beside the transfer function: cvr_render says so when it
-   * does not. Defaults: 16 x 8, RING, 8 (the fastest shaded on an H100 in
-   * most cases, tools/bench/results/2026-11-22-h100-slab). */
+   * does not. Defaults: 16 x 8, RING, 8 (the fastest shaded in most cases
+   * measured: doc/performance.md). */
   int slab_block[2];
   cvr_slab_border slab_border;
   int slab_depth;
@@ -664,7 +664,7 @@ typedef struct cvr_render_settings {
   cvr_memory_layout memory_layout;
   /* CUDA: in-place rotation. rotation_tile = t x k: the rotation kernel
    * moves t x t x k tiles (t across the rotated plane, 1..32; k along the
-   * rotation axis, >= 1, or 0 = 4, the fastest measured on an H100, or less
+   * rotation axis, >= 1, or 0 = 4, the fastest measured, or less
    * where two tiles do not fit the device's shared memory for the volume's
    * type). Hysteresis in
    * degrees, [0, 45] (45: the volume is kept padded, never turned). Defaults:
@@ -677,7 +677,7 @@ typedef struct cvr_render_settings {
   cvr_shading shading;           /* off by default */
   /* AUTO: each candidate is measured once, and those within 10% of the best
    * up to tuning_repeats times (1..16, default 6: a frame's kernel time
-   * varies by some 3% at a fixed view on an H100) before the class counts as
+   * varies by some 3% at a fixed view) before the class counts as
    * tuned; one measured more than tuning_prune times (> 1, default 1.5) the
    * cost of the best so far is dropped at once. A frame measures only
    * while what measuring has cost so far (the measured frames' kernel time

@@ -221,6 +221,18 @@ static void reference_image(cvr_context *cpu, const cvr_test_scene *c, const cvr
 static const cvr_memory_layout layouts[3] = {CVR_LAYOUT_TEXTURE, CVR_LAYOUT_ARRAY_ORDER,
                                              CVR_LAYOUT_Z_ORDER};
 
+/* A view of the orbit about the volume's y axis at `azimuth` degrees, the
+ * default settings at the scene's sample distance, and the CPU's image of
+ * them (the reference of the orbits below). */
+static void orbit_reference(cvr_context *cpu, const cvr_test_scene *c, double azimuth,
+                            cvr_projection projection, int size, cvr_view *view,
+                            cvr_render_settings *s, reference *ref) {
+  cvr_tools_orbit_view(c->center, c->radius, azimuth, 0.0, projection, size, size, view);
+  cvr_render_settings_init(s);
+  s->sample_distance = c->sample_distance;
+  reference_image(cpu, c, view, s, ref);
+}
+
 /* Images of one scene: layouts x strategies without turns, forced random
  * turns, and the policies over an orbit. */
 static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scene *c,
@@ -277,13 +289,9 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
     const int steps = quick ? 8 : 24;
     for (int i = 0; i < steps; ++i) {
       cvr_view view;
-      cvr_tools_orbit_view(c->center, c->radius, 360.0 * i / steps + 3.0, 0.0,
-                           i % 2 ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size, size,
-                           &view);
       cvr_render_settings s;
-      cvr_render_settings_init(&s);
-      s.sample_distance = c->sample_distance;
-      reference_image(cpu, c, &view, &s, &ref);
+      orbit_reference(cpu, c, 360.0 * i / steps + 3.0,
+                      i % 2 ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL, size, &view, &s, &ref);
       s.rotation_policy = policies[p];
       s.strategy = CVR_STRATEGY_BLOCK_SHAPE;
       s.memory_layout = layouts[i % 3];
@@ -309,12 +317,8 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
     for (int i = 0; i < steps; ++i) {
       const double azimuth = 360.0 * i / steps + 3.0, a = azimuth * 3.14159265358979323846 / 180.0;
       cvr_view view;
-      cvr_tools_orbit_view(c->center, c->radius, azimuth, 0.0, CVR_PROJECTION_PARALLEL, size, size,
-                           &view);
       cvr_render_settings s;
-      cvr_render_settings_init(&s);
-      s.sample_distance = c->sample_distance;
-      reference_image(cpu, c, &view, &s, &ref);
+      orbit_reference(cpu, c, azimuth, CVR_PROJECTION_PARALLEL, size, &view, &s, &ref);
       s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
       s.strategy = CVR_STRATEGY_WARP_MARCHING;
       s.warp_width = i % 2 ? 8 : 32;
@@ -346,12 +350,8 @@ static void check_images(cvr_context *cpu, cvr_context *gpu, const cvr_test_scen
     memset(&st, 0, sizeof st);
     for (int i = 0; i < 16; ++i) {
       cvr_view view;
-      cvr_tools_orbit_view(c->center, c->radius, 45.0 * i + 3.0, 0.0, CVR_PROJECTION_PARALLEL,
-                           size, size, &view);
       cvr_render_settings r;
-      cvr_render_settings_init(&r);
-      r.sample_distance = c->sample_distance;
-      reference_image(cpu, c, &view, &r, &ref);
+      orbit_reference(cpu, c, 45.0 * i + 3.0, CVR_PROJECTION_PARALLEL, size, &view, &r, &ref);
       r.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
       r.strategy = CVR_STRATEGY_STANDARD;
       snprintf(what, sizeof what, "%s cube orbit %5.1f deg", name, 45.0 * i + 3.0);

@@ -214,10 +214,12 @@ cvr_status cvr_validate_settings(cvr_context *ctx,
                                  const cvr_render_settings *settings);
 
 /* render.c: the frame layer under cvr_render, which checks the arguments
- * (present, objects of ctx) and hands them here: the settings validated and
- * adjusted (components, blend modes), AUTO's frames handed to
- * cvr_auto_render, the others rendered by the context's backend. AUTO and
- * kernel preloading render their frames through it, never through the API. */
+ * (present, objects of ctx) and the caller's settings, once, and hands them
+ * here: the settings adjusted (components, blend modes), AUTO's frames
+ * handed to cvr_auto_render, the others rendered by the context's backend.
+ * AUTO and kernel preloading render their frames through it, never through
+ * the API: their settings are the caller's with a candidate's fields, which
+ * AUTO asks the device about before it measures one (auto.c, runnable). */
 cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
                             const cvr_transfer_function *tf, const cvr_view *view,
                             const cvr_render_settings *settings, const cvr_image *image,

@@ -230,6 +230,18 @@ cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_tran
       (view->gl_opaque_depth && view->gl_opaque_depth->ctx != ctx))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "cvr_render: an OpenGL buffer was registered with another context");
+  if (ctx->lost) return cvr_lost_failure(ctx, "cvr_render");
+  if (ctx->backend == CVR_BACKEND_CUDA && ++ctx->renders == (unsigned long long)ctx->debug.lose_device_at_render)
+    return cvr_debug_lose_device(ctx); /* a test's device loss */
+  /* the caller's settings, once: AUTO's frames are made of them */
+  cvr_status st = cvr_validate_settings(ctx, settings);
+  if (st == CVR_OK && ctx->backend == CVR_BACKEND_CUDA) st = cvr_cuda_validate_settings(ctx, settings);
+  if (st != CVR_OK) return st;
+  if (tf->component_count != volume->components)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: the volume has %d component%s per voxel, the transfer function "
+                    "describes %d", volume->components, volume->components == 1 ? "" : "s",
+                    tf->component_count);
   return cvr_render_frame(ctx, volume, tf, view, settings, image, stats);
 }
 
@@ -239,16 +251,8 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
                             cvr_render_stats *stats) {
   const double start = cvr_now_ms();
   if (ctx->lost) return cvr_lost_failure(ctx, "cvr_render");
-  if (ctx->backend == CVR_BACKEND_CUDA && ++ctx->renders == (unsigned long long)ctx->debug.lose_device_at_render)
-    return cvr_debug_lose_device(ctx); /* a test's device loss */
-  cvr_status st = cvr_validate_settings(ctx, settings);
-  if (st != CVR_OK) return st;
-  const int tf_components = tf->component_count;
-  if (tf_components != volume->components)
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
-                    "cvr_render: the volume has %d component%s per voxel, the transfer function "
-                    "describes %d", volume->components, volume->components == 1 ? "" : "s",
-                    tf_components);
+  cvr_status st = CVR_OK;
+  const cvr_render_settings *given = settings;
   cvr_render_settings components_standard;
   if (volume->components > 1) {
     /* one kernel renders them (cvr.h, cvr_component_mode): the standard
@@ -270,7 +274,10 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
     composite_only.strategy = CVR_STRATEGY_STANDARD;
     settings = &composite_only;
   }
-  if (ctx->backend == CVR_BACKEND_CUDA && (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
+  /* a strategy put in the settings' place renders with their other fields
+   * (its block among them): checked as the caller's were */
+  if (settings != given && ctx->backend == CVR_BACKEND_CUDA &&
+      (st = cvr_cuda_validate_settings(ctx, settings)) != CVR_OK)
     return st;
   if (settings->strategy == CVR_STRATEGY_AUTO) /* picks the settings, comes back here */
     return cvr_auto_render(ctx, volume, tf, view, settings, image, stats);

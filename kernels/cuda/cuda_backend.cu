@@ -285,8 +285,8 @@ done:
 /* Quarter turns of the device copy now: `turns` about its partner, or
  * (order not NULL) the fewest that take it to voxel order `order`, *made of
  * them. */
-static cvr_status debug_turn(cvr_volume *volume, const cvr_render_settings *s, int turns,
-                             const int *order, int *made, double *ms) {
+static cvr_status turn_copy(cvr_volume *volume, const cvr_render_settings *s, int turns,
+                            const int *order, int *made, double *ms) {
   cvr_context *ctx = volume->ctx;
   cvr_cuda_context *c = ctx->cuda;
   device_scope scope;
@@ -338,12 +338,12 @@ done:
 
 extern "C" cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *s, int turns,
                                        double *ms) {
-  return debug_turn(volume, s, turns, NULL, NULL, ms);
+  return turn_copy(volume, s, turns, NULL, NULL, ms);
 }
 
-extern "C" cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *s,
-                                        const int order[3], int *turns, double *ms) {
-  return debug_turn(volume, s, 0, order, turns, ms);
+extern "C" cvr_status cvr_cuda_turn_to(cvr_volume *volume, const cvr_render_settings *s,
+                                  const int order[3], int *turns, double *ms) {
+  return turn_copy(volume, s, 0, order, turns, ms);
 }
 
 extern "C" void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign[3],

@@ -52,11 +52,16 @@ cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
 cvr_status cvr_cuda_gl_register(cvr_context *ctx, unsigned int gl_buffer, void **resource);
 void cvr_cuda_gl_unregister(cvr_context *ctx, void *resource);
 
+/* Quarter turns of the device copy, the fewest that take it to voxel order
+ * `order` (as cvr_render_stats.volume_axes; padded first as rotation pads
+ * it): AUTO's table order and the test hook cvr_debug_turn_to. *turns, *ms:
+ * how many and how long (either may be NULL). */
+cvr_status cvr_cuda_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                            const int order[3], int *turns, double *ms);
+
 /* Behind the test hooks of debug.c. */
 cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                  int turns, double *ms);
-cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
-                                  const int order[3], int *turns, double *ms);
 cvr_status cvr_cuda_debug_read_volume(const cvr_volume *volume, void *out);
 size_t cvr_cuda_debug_free_bytes(cvr_context *ctx);
 void cvr_cuda_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);

@@ -439,7 +439,7 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
     turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
     turn.rotation_hysteresis = ROTATION_HOLD;
     int turns = 0;
-    const cvr_status st = cvr_debug_turn_to((cvr_volume *)volume, &turn, t->order, &turns, NULL);
+    const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, t->order, &turns, NULL);
     if (st != CVR_OK) return st;
     *turned = turns > 0;
     copy_order(volume, order);
@@ -548,7 +548,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
   if (measured && ratio >= 1.0 &&
       3.0 * turn_ms <= (ratio - 1.0) * reference_ms * CVR_TUNING_ROTATION_WATCH) {
     const double start = cvr_now_ms();
-    if ((st = cvr_debug_turn_to((cvr_volume *)volume, &turn, before, NULL, NULL)) != CVR_OK)
+    if ((st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, before, NULL, NULL)) != CVR_OK)
       return st;
     excess += cvr_now_ms() - start;
   }

@@ -81,8 +81,8 @@ cvr_status cvr_cuda_debug_rotate(cvr_volume *volume, const cvr_render_settings *
   return cvr_fail(volume->ctx, CVR_ERROR_INTERNAL, "CUDA rotation in a build without CUDA");
 }
 
-cvr_status cvr_cuda_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
-                                  const int order[3], int *turns, double *ms) {
+cvr_status cvr_cuda_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+                            const int order[3], int *turns, double *ms) {
   (void)settings;
   (void)order;
   (void)turns;

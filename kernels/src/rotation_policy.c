@@ -30,12 +30,13 @@ static double x_angle(double x, double y, double z) {
   return atan2(fabs(x), fmax(fabs(y), fabs(z))) * (180.0 / 3.14159265358979323846);
 }
 
-/* the partner the view runs along most (warp marching's turn) */
-static int partner_along(const float dir[3], int partners, int fallback) {
+/* Of the partners in `partners`, the one the view runs along least (most:
+ * warp marching's turn); fallback where y and z tie. */
+static int partner_by(const float dir[3], int partners, int fallback, int most) {
   const int y = (partners >> 1) & 1, z = (partners >> 2) & 1;
-  if (y && z)
-    return fabsf(dir[1]) > fabsf(dir[2]) ? 1 : fabsf(dir[2]) > fabsf(dir[1]) ? 2 : fallback;
-  return y ? 1 : z ? 2 : fallback;
+  if (!(y && z)) return y ? 1 : z ? 2 : fallback;
+  const float dy = most ? fabsf(dir[2]) : fabsf(dir[1]), dz = most ? fabsf(dir[1]) : fabsf(dir[2]);
+  return dy < dz ? 1 : dz < dy ? 2 : fallback;
 }
 
 int cvr_rotation_turn(const float dir[3], int partners, int fallback, cvr_rotation_policy policy,
@@ -43,8 +44,7 @@ int cvr_rotation_turn(const float dir[3], int partners, int fallback, cvr_rotati
   if (policy == CVR_ROTATION_NEVER) return 0;
   if (!along_rays && !(fabsf(dir[0]) > 0.0f)) return 0;
   const double margin = policy == CVR_ROTATION_HYSTERESIS ? hysteresis : 0.0;
-  const int partner = along_rays ? partner_along(dir, partners, fallback)
-                                 : cvr_rotation_partner(dir, partners, fallback);
+  const int partner = partner_by(dir, partners, fallback, along_rays);
   if (partner != 1 && partner != 2) return 0;
   const int other = 3 - partner;
   const double now = x_angle(dir[0], dir[1], dir[2]);
@@ -56,10 +56,7 @@ int cvr_rotation_turn(const float dir[3], int partners, int fallback, cvr_rotati
 }
 
 int cvr_rotation_partner(const float dir[3], int partners, int fallback) {
-  const int y = (partners >> 1) & 1, z = (partners >> 2) & 1;
-  if (y && z)
-    return fabsf(dir[1]) < fabsf(dir[2]) ? 1 : fabsf(dir[2]) < fabsf(dir[1]) ? 2 : fallback;
-  return y ? 1 : z ? 2 : fallback;
+  return partner_by(dir, partners, fallback, 0);
 }
 
 void cvr_rotation_turn_order(int order[3], int partner) {

@@ -244,14 +244,14 @@ int main(int argc, char **argv) {
     if (!quick) { /* how closely each emulation of the filter weights fits */
       const char *modes[] = {"8-bit rounded", "exact", "8-bit truncated"};
       for (int m = 0; m < 3; ++m) {
-        cvr_debug_options o = {0.0f, 0, m, 0, 0, 0};
+        cvr_debug_options o = {0.0f, 0, m, 0, 0, 0, 0};
         cvr_debug_set(p.cpu, &o);
         snprintf(what, sizeof what, "%s view 3 weights %s", ds->file, modes[m]);
         const int failures = cvr_test_failures;
         compare(&p, &view, &s, what);
         if (m) cvr_test_failures = failures; /* informative only */
       }
-      const cvr_debug_options o = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0};
+      const cvr_debug_options o = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0, 0};
       cvr_debug_set(p.cpu, &o);
     }
     if (i == 1) { /* every scalar type, from the int16 CT */

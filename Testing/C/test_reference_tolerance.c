@@ -42,8 +42,8 @@ int main(int argc, char **argv) {
     CHECK(lit > W * H / 20, "%s: the reference shows too little (%ld pixels)", name, lit);
 
     const struct { const char *what; cvr_debug_options o; } perturbations[] = {
-        {"lattice shifted by half a sample", {0.5f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0}},
-        {"reversed compositing order", {0.0f, 1, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0}},
+        {"lattice shifted by half a sample", {0.5f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0, 0}},
+        {"reversed compositing order", {0.0f, 1, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0, 0}},
     };
     for (int k = 0; k < 2; ++k) {
       cvr_debug_set(ctx, &perturbations[k].o);
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
       CHECK(!cvr_test_within_tolerance(&d), "%s: %s passes the tolerance", name,
             perturbations[k].what);
     }
-    const cvr_debug_options none = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0};
+    const cvr_debug_options none = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, 0, 0, 0, 0};
     cvr_debug_set(ctx, &none);
     render(ctx, &sc, &view, 0, other, other_depth);
     const cvr_test_diff d = cvr_test_compare(ref, other, ref_depth, other_depth, W * H);

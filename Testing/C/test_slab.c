@@ -187,7 +187,7 @@ static angle_stats summarize(const float *angle, int width, int height, int tw, 
 }
 
 static void set_hooks(cvr_context *ctx, int normals, int one_sided) {
-  cvr_debug_options o = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, normals, one_sided, 0};
+  cvr_debug_options o = {0.0f, 0, CVR_WEIGHTS_8BIT_ROUNDED, normals, one_sided, 0, 0};
   cvr_debug_set(ctx, &o);
 }
 

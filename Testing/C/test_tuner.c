@@ -900,6 +900,59 @@ static void check_rotation(void) {
         "a failed trial counted");
 }
 
+/* Warp marching's turn by view (cvr_tuning_toward): two agreeing trials
+ * decide, a split pair waits for a third (the median), nothing decides
+ * twice, and failed measurements do not count. */
+static void check_toward(void) {
+  struct {
+    const char *what;
+    double ratios[3];
+    int trials, decision;
+  } cases[] = {
+      {"two 10% faster", {0.90, 0.89, 0}, 2, 1},
+      {"two slower", {1.02, 1.10, 0}, 2, -1},
+      {"split, the third faster", {0.90, 1.05, 0.93}, 3, 1},
+      {"split, the third slower", {0.90, 1.05, 1.01}, 3, -1},
+      {"two 2% faster: not enough", {0.98, 0.97, 0.985}, 3, -1},
+      {"one wild fast trial", {0.50, 1.01, 1.00}, 3, -1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    cvr_tuning_toward w;
+    memset(&w, 0, sizeof w);
+    int decided = 0, trials = 0;
+    for (int t = 0; t < 3 && !decided; ++t, ++trials)
+      decided = cvr_tuning_toward_record(&w, cases[i].ratios[t]);
+    CHECK(decided && trials == cases[i].trials && w.decision == cases[i].decision,
+          "toward: %s: decided %d after %d trials: %d", cases[i].what, decided, trials,
+          w.decision);
+    CHECK(!cvr_tuning_toward_record(&w, 0.5) && w.trials == trials,
+          "toward: %s: a trial after deciding", cases[i].what);
+  }
+  cvr_tuning_toward w;
+  memset(&w, 0, sizeof w);
+  CHECK(!cvr_tuning_toward_record(&w, 0.0) && !cvr_tuning_toward_record(&w, NAN) &&
+            !cvr_tuning_toward_record(&w, INFINITY) && w.trials == 0 && w.decision == 0,
+        "toward: a failed trial counted");
+  CHECK(!cvr_tuning_toward_record(&w, 0.9) && w.trials == 1 && w.decision == 0,
+        "toward: one trial decided");
+  /* the watch: 1 ms frames, turned ones 0.8 of what they were not (0.25 ms
+   * saved each); a 5 ms turn in and one out every `dwell` turned frames and
+   * as many others. Long stays pay for the turns, short ones do not. */
+  for (int dwell = 10; dwell <= 100; dwell += 90) {
+    cvr_tuning_toward_account watch;
+    memset(&watch, 0, sizeof watch);
+    int ended_at = -1;
+    for (int f = 0; f < 2000 && ended_at < 0; ++f) {
+      const int phase = f % (2 * dwell), turned = phase < dwell;
+      const double turn = phase == 0 || phase == dwell ? 5.0 : 0.0;
+      if (cvr_tuning_toward_watch(&watch, turned ? 0.8 : 1.0, turned ? 0.8 : 0.0, turn))
+        ended_at = f;
+    }
+    CHECK(dwell == 10 ? ended_at >= CVR_TUNING_ROTATION_WATCH && ended_at < 400 : ended_at < 0,
+          "toward watch: stays of %d frames: ended at frame %d", dwell, ended_at);
+  }
+}
+
 static void make_table_of(cvr_tuning_table *t, const char *key, int many_waves) {
   memset(t, 0, sizeof *t);
   snprintf(t->key, sizeof t->key, "%s", key);
@@ -934,6 +987,12 @@ static void check_cache(const char *dir) {
   a.rotation.gain = 0.0625;
   a.rotation.trials = 3; /* (not kept) */
   a.order[0] = -2, a.order[1] = 1, a.order[2] = 3;
+  a.toward[0][0].decision = 1;
+  a.toward[0][0].ratio = 0.875f;
+  a.toward[17][2].decision = -1;
+  a.toward[23][1].decision = 1;
+  a.toward[23][1].ratio = 0.75f;
+  a.toward[23][1].trials = 2; /* (not kept) */
   for (int k = 0; k < CVR_TUNING_CLASSES; k += 3)
     for (int i = 0; i < a.classes[k].count; ++i)
       cvr_tuning_record(&a.classes[k], i, (0.1 + 0.013 * ((i * 5 + k) % 11)) / 3.0, 1.5);
@@ -957,6 +1016,13 @@ static void check_cache(const char *dir) {
         "layout %d, rotation %d (gain %g, trials %d), order %d %d %d after the round trip",
         (int)b.layout, b.rotation.decision, b.rotation.gain, b.rotation.trials, b.order[0],
         b.order[1], b.order[2]);
+  int toward_same = 1;
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
+      toward_same &= b.toward[k][r].decision == a.toward[k][r].decision &&
+                     b.toward[k][r].trials == 0 &&
+                     (a.toward[k][r].decision != 1 || b.toward[k][r].ratio == a.toward[k][r].ratio);
+  CHECK(toward_same, "warp marching's turn by view differs after the round trip");
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int i = 0; i < a.classes[k].count; ++i)
       CHECK(b.classes[k].measured[i] == a.classes[k].measured[i] &&
@@ -1016,6 +1082,13 @@ static void check_cache(const char *dir) {
   make_table(&b, a.key);
   CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "bad layout"),
         "order 1 1 3: %s", warning);
+  /* a decision of warp marching's turn out of range: not trusted either */
+  cvr_tuning_table bad_toward = a;
+  bad_toward.toward[3][0].decision = 2;
+  CHECK(cvr_tuning_save(&bad_toward, dir, warning, sizeof warning), "save: %s", warning);
+  make_table(&b, a.key);
+  CHECK(cvr_tuning_load(&b, dir, warning, sizeof warning) == 0 && strstr(warning, "bad toward"),
+        "toward decision 2: %s", warning);
   const int none[3] = {0, 0, 0}, turned[3] = {3, 2, -1}, twice[3] = {2, -2, 3}, far[3] = {4, 1, 2},
             mirror[3] = {-1, 2, 3};
   CHECK(cvr_tuning_order_valid(none) && cvr_tuning_order_valid(turned) &&
@@ -1215,6 +1288,82 @@ static int check_stand_in(cvr_context *ctx, cvr_context *cpu, const cvr_test_sce
   return checked;
 }
 
+/* Warp marching's turn by view (cvr_tuning_toward) on a cube, its
+ * decisions forced (the debug option; measured as ever): over views about
+ * y, cvr_tune_now at each, AUTO's frames then have stored x along the axis
+ * the view runs along most, and their images are the CPU's; forced off,
+ * no view renders turned toward the rays. */
+static void check_toward_render(cvr_context *cpu, const cvr_test_dataset *dataset) {
+  cvr_context_options o;
+  cvr_context_options_init(&o);
+  o.backend = CVR_BACKEND_CUDA;
+  cvr_context *ctx = NULL;
+  if (cvr_context_create(&o, &ctx) != CVR_OK) {
+    CHECK(0, "context: %s", cvr_last_error(NULL));
+    return;
+  }
+  cvr_tuning_set_cache_dir(ctx, "");
+  cvr_test_scene sc, ref;
+  if (!cvr_test_scene_open(ctx, dataset, &sc)) {
+    cvr_context_destroy(ctx);
+    return;
+  }
+  cvr_test_scene_open(cpu, dataset, &ref);
+  const int *dims = sc.data.desc.dims;
+  CHECK(dims[0] == dims[1] && dims[1] == dims[2], "%s is no cube", dataset->file);
+  enum { SIZE = 160 };
+  static uint8_t expect[SIZE * SIZE * 4], img[SIZE * SIZE * 4];
+  static float expect_depth[SIZE * SIZE], depth[SIZE * SIZE];
+  const cvr_image reference = {expect, NULL, expect_depth, NULL}, image = {img, NULL, depth, NULL};
+  const double azimuths[] = {3.0, 70.0, 110.0, 160.0, 250.0};
+  int turned_views = 0;
+  for (int force = 1; force >= -1; force -= 2) {
+    cvr_debug_options debug;
+    memset(&debug, 0, sizeof debug);
+    debug.auto_toward = force;
+    cvr_debug_set(ctx, &debug);
+    for (size_t a = 0; a < sizeof azimuths / sizeof azimuths[0]; ++a) {
+      cvr_view view;
+      cvr_tools_orbit_view(sc.center, sc.radius, azimuths[a], 0.0, CVR_PROJECTION_PARALLEL, SIZE,
+                           SIZE, &view);
+      cvr_render_settings s;
+      cvr_render_settings_init(&s);
+      s.sample_distance = sc.sample_distance;
+      s.tuning_repeats = 1;
+      CHECK(cvr_render(cpu, ref.volume, ref.tf, &view, &s, &reference, NULL) == CVR_OK,
+            "reference: %s", cvr_last_error(cpu));
+      s.strategy = CVR_STRATEGY_AUTO;
+      cvr_tuning_info info;
+      cvr_render_stats st;
+      memset(&st, 0, sizeof st);
+      const int ok = cvr_tune_now(ctx, sc.volume, sc.tf, &view, &s, &image, NULL, NULL, &info) ==
+                         CVR_OK &&
+                     cvr_render(ctx, sc.volume, sc.tf, &view, &s, &image, NULL) == CVR_OK &&
+                     cvr_render(ctx, sc.volume, sc.tf, &view, &s, &image, &st) == CVR_OK;
+      const int toward = strstr(info.configuration, "turned toward the rays") != NULL;
+      /* the view runs along the volume's x by |sin|, z by |cos| (spacing in) */
+      const double r = azimuths[a] * 3.14159265358979323846 / 180.0;
+      const double *spacing = sc.data.desc.spacing;
+      const int most = fabs(sin(r)) / spacing[0] > fabs(cos(r)) / spacing[2] ? 1 : 3;
+      const cvr_test_diff d = cvr_test_compare(expect, img, expect_depth, depth, (long)SIZE * SIZE);
+      /* (on, a view already along stored x needs no turn) */
+      CHECK(ok && (force == 1 ? abs(st.volume_axes[0]) == most : !toward) &&
+                cvr_test_within_tolerance(&d),
+            "%s, turn toward the rays forced %s, azimuth %.0f: %s (%s); stored x %+d (the view "
+            "runs along %d); %s %dx%d max %d levels, mean %.4f",
+            dataset->file, force == 1 ? "on" : "off", azimuths[a], info.configuration,
+            cvr_last_error(ctx), st.volume_axes[0], most, cvr_strategy_name(st.strategy),
+            st.block_width, st.block_height, d.color.max_diff, d.color.mean_diff);
+      turned_views += toward;
+    }
+  }
+  printf("%s: turned toward the rays at %d of %d views forced on\n", dataset->file, turned_views,
+         (int)(sizeof azimuths / sizeof azimuths[0]));
+  cvr_test_scene_close(&sc);
+  cvr_test_scene_close(&ref);
+  cvr_context_destroy(ctx);
+}
+
 static void check_render(cvr_backend backend, const char *dir) {
   cvr_context_options o;
   cvr_context_options_init(&o);
@@ -1367,6 +1516,7 @@ static void check_render(cvr_backend backend, const char *dir) {
   }
   if (backend == CVR_BACKEND_CUDA) /* (fewer where a table keeps only standard-kernel choices) */
     printf("stand-ins checked on %d of %d kept tables\n", stand_ins, 2 * datasets);
+  if (backend == CVR_BACKEND_CUDA) check_toward_render(cpu, &cvr_test_datasets[0]); /* (bonsai) */
   /* a new table predicts its voxel order from its first view: stored x along
    * the axis nearest the screen's vertical, where a quarter turn puts it
    * there without padding (bonsai 256^3 and the cranium 256x256x108: y for a
@@ -1492,6 +1642,7 @@ int main(int argc, char **argv) {
     check_view_cells();
     check_roll();
     check_rotation();
+    check_toward();
     check_cache(dir);
   }
   check_render(backend, dir);

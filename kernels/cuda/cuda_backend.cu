@@ -77,6 +77,7 @@ extern "C" cvr_status cvr_cuda_context_create(cvr_context *ctx, int device_index
   CVR_CUDA_TRY(ctx, cudaMalloc(&c->visible_prefix, (CVR_TRANSFER_FUNCTION_TABLE_SIZE + 1) * sizeof(int)),
                "transfer-function visibility");
   ctx->multiprocessors = c->props.multiProcessorCount;
+  ctx->l2_bytes = (size_t)c->props.l2CacheSize;
   snprintf(ctx->description, sizeof ctx->description,
            "CUDA: %s (device %d, sm_%d%d, %d SMs, %.1f GiB)", c->props.name, device_index,
            c->props.major, c->props.minor, c->props.multiProcessorCount,

@@ -74,6 +74,13 @@ typedef struct cvr_tuner {
    * stderr (the turned frame's two renders, the reference, the decision),
    * and while undecided, at each trial view, what a trial there waits for */
   int debug_rotation;
+  /* this frame's slot of warp marching's turn (tuner.h, cvr_tuning_toward;
+   * NULL: none), and whether the frame renders turned toward the rays: then
+   * the copy holds the order the turn left (concrete) */
+  cvr_tuning_toward *toward;
+  int hold_order;
+  int last_toward; /* the frame before rendered turned toward the rays */
+  int toward_tried; /* this frame was a trial of the turn */
 } cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
@@ -197,6 +204,10 @@ static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_tab
     if (r->decision == 0 && r->trials > 0) {
       /* between trials the copy stays as a trial left it: NEVER would
        * rebuild a padded volume unpadded (and unturned) */
+      out.rotation_policy = CVR_ROTATION_HYSTERESIS;
+      out.rotation_hysteresis = ROTATION_HOLD;
+    }
+    if (ctx->tuner->hold_order) { /* (turned toward the rays before the frame) */
       out.rotation_policy = CVR_ROTATION_HYSTERESIS;
       out.rotation_hysteresis = ROTATION_HOLD;
     }
@@ -482,6 +493,185 @@ static int trial_view(const cvr_volume *volume, const float dir[3]) {
   return cvr_tuning_rotation_trial_view(dir, partners, fallback);
 }
 
+/* The view's slot of warp marching's turn (cvr_tuning_toward): its class
+ * and roll band in the volume's own voxel order. NULL where the copy does
+ * not turn (the CPU, several components) or warp marching is no candidate
+ * (it composites only). */
+static cvr_tuning_toward *toward_slot(cvr_context *ctx, cvr_tuning_table *t,
+                                      const cvr_volume *volume, const cvr_view *view,
+                                      const cvr_render_settings *s) {
+  static const int own[3] = {1, 2, 3};
+  int k = 0, roll = 0;
+  if (ctx->backend != CVR_BACKEND_CUDA || volume->components > 1 ||
+      s->blend_mode != CVR_BLEND_COMPOSITE ||
+      view_class_of(ctx, volume, view, s, own, &k, NULL, &roll, NULL) != CVR_OK)
+    return NULL;
+  return &t->toward[k][roll];
+}
+
+/* Whether a view of table t renders turned toward the rays. */
+static int toward_any(const cvr_tuning_table *t) {
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
+      if (t->toward[k][r].decision == 1) return 1;
+  return 0;
+}
+
+/* Where warp marching's turn (cvr_rotation_turn's along_rays, with the
+ * settings' hysteresis) takes the copy at a view along dir (the copy's
+ * index space): 1 and the voxel order it turns to, or 0 where it stays. */
+static int toward_target(const cvr_volume *volume, const float dir[3],
+                         const cvr_render_settings *s, int target[3]) {
+  int fallback = 2;
+  const int partners = cvr_cuda_volume_partners(volume, &fallback);
+  const int partner = cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS,
+                                        s->rotation_hysteresis, 1);
+  if (!partner) return 0;
+  copy_order(volume, target);
+  cvr_rotation_turn_order(target, partner);
+  return 1;
+}
+
+/* Turns the copy to voxel order `order` (padded as trials pad); *ms: the
+ * wall time it took (may be NULL). */
+static cvr_status turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
+                               const cvr_render_settings *s, const int order[3], double *ms) {
+  cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
+  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  turn.rotation_hysteresis = ROTATION_HOLD;
+  const double start = cvr_now_ms();
+  const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, order, NULL, NULL);
+  if (ms) *ms = cvr_now_ms() - start;
+  return st;
+}
+
+/* The candidate a trial of warp marching's turn renders in class c (the
+ * turned view's): the view's choice once c has converged, else its warp
+ * marching of least mean, by c's measurements or else by those of class
+ * `away` (the unturned view's), else its first warp marching. -1: none. */
+static int toward_candidate(const cvr_tuning_class *c, const cvr_tuning_class *away,
+                            const cvr_tuning_view_cells *cells, int repeats) {
+  if (cvr_tuning_next(c, repeats) < 0) return cvr_tuning_view_choice(cells, c, repeats);
+  int pick = -1, first = -1;
+  double pick_mean = INFINITY;
+  for (int i = 0; i < c->count; ++i) {
+    if (c->candidates[i].strategy != CVR_STRATEGY_WARP_MARCHING || c->dropped[i]) continue;
+    if (first < 0) first = i;
+    double mean = c->measured[i] > 0 ? cvr_tuning_mean(c, i) : INFINITY;
+    for (int j = 0; j < away->count && !(mean < INFINITY); ++j)
+      if (away->measured[j] > 0 && !strcmp(away->names[j], c->names[i]))
+        mean = 1e6 + cvr_tuning_mean(away, j); /* (after any of c's own) */
+    if (mean < pick_mean) {
+      pick_mean = mean;
+      pick = i;
+    }
+  }
+  return pick >= 0 ? pick : first;
+}
+
+/* Trials of warp marching's turn are for volumes of at least this many
+ * times the L2 cache: Wang et al.'s favourable views save memory traffic;
+ * the turns and their trials are dear next to the frames of a volume the
+ * L2 mostly holds (a trial took some 1000 frames of the 1% budget on
+ * bonsai, 256^3), and at the H100's 1024^3 views about z (20x its L2) the
+ * standard kernel ran faster than warp marching turned, at 2048^3 (160x)
+ * slower. */
+#define TOWARD_L2_MULTIPLE 8
+/* How much slower than the unturned view's class the turned view's may be
+ * measured elsewhere for a trial still to be worth its turns: class costs
+ * are in nanoseconds a sample of their first views, a rough comparison
+ * across classes. */
+#define TOWARD_PRIOR 1.1
+
+/* Whether a trial of warp marching's turn may pay at a view of class k
+ * (unturned) that the turn takes to class u: a volume of at least
+ * TOWARD_L2_MULTIPLE times the L2, and where both classes have converged,
+ * u measured at most TOWARD_PRIOR times k's cost. */
+static int toward_promising(const cvr_context *ctx, const cvr_volume *volume,
+                            const cvr_tuning_class *k, const cvr_tuning_class *u, int repeats) {
+  const double bytes = (double)volume->dims[0] * volume->dims[1] * volume->dims[2] *
+                       (double)cvr_scalar_type_size(volume->stored_type);
+  if (!(ctx->l2_bytes > 0 && bytes >= (double)TOWARD_L2_MULTIPLE * (double)ctx->l2_bytes))
+    return 0;
+  return cvr_tuning_next(k, repeats) >= 0 || cvr_tuning_next(u, repeats) >= 0 ||
+         cvr_tuning_mean(u, u->best) <= TOWARD_PRIOR * cvr_tuning_mean(k, k->best);
+}
+
+/* A trial of warp marching's turn (tuner.h, cvr_tuning_toward), once the
+ * view's class has converged and its slot has not decided: the copy turns
+ * toward the rays, the frame renders twice with the turned view's
+ * candidate (toward_candidate), and the second is measured against the
+ * class's best unturned at the frame before. Not decided toward, the copy
+ * turns back. The turned class's first measurement, when it has none, is
+ * the candidate's (its scale). Counts against the budget, the turns
+ * included. *tried as rotation_trial's. */
+static cvr_status toward_trial(cvr_context *ctx, cvr_tuning_table *t, int k,
+                               const cvr_volume *volume, const cvr_transfer_function *tf,
+                               const cvr_view *view, const cvr_render_settings *s,
+                               const cvr_image *image, double reference_ms, int paid,
+                               cvr_render_stats *local, int *tried) {
+  cvr_tuner *tu = ctx->tuner;
+  cvr_tuning_toward *w = tu->toward;
+  *tried = 0;
+  if (!w || w->decision != 0 || tu->hold_order ||
+      (!paid && !cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget)))
+    return CVR_OK;
+  float dir[3], turned_dir[3];
+  int roll = 0, target[3], turned = 0, turned_roll = 0;
+  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
+  if (st != CVR_OK || !toward_target(volume, dir, s, target)) return st;
+  if ((st = view_class_of(ctx, volume, view, s, target, &turned, turned_dir, &turned_roll,
+                          NULL)) != CVR_OK)
+    return st;
+  cvr_tuning_class *c = &t->classes[turned];
+  if (!toward_promising(ctx, volume, &t->classes[k], c, s->tuning_repeats)) return CVR_OK;
+  cvr_tuning_view_cells cells;
+  cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
+  const int i = toward_candidate(c, &t->classes[k], &cells, s->tuning_repeats);
+  if (i < 0) return CVR_OK;
+  if (!(reference_ms > 0.0)) {
+    *tried = -1;
+    return CVR_OK;
+  }
+  int before[3];
+  copy_order(volume, before);
+  double turn_ms = 0.0, back_ms = 0.0;
+  if ((st = turn_copy_to(ctx, t, volume, s, target, &turn_ms)) != CVR_OK) return st;
+  tu->hold_order = 1;
+  const cvr_render_settings run = concrete(ctx, t, c, i, s);
+  tu->hold_order = 0;
+  cvr_render_stats again = {0};
+  if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, local)) != CVR_OK ||
+      (st = cvr_render_frame(ctx, volume, tf, view, &run, image, &again)) != CVR_OK)
+    return st;
+  *tried = 1;
+  tu->toward_tried = 1;
+  const double frame_ms = local->kernel_ms;
+  local->kernel_ms += again.kernel_ms;
+  local->total_ms += again.total_ms;
+  const int measured = local->rotations == 0 && again.rotations == 0 && again.kernel_ms > 0.0;
+  const double ratio = measured ? again.kernel_ms / reference_ms : 0.0;
+  const int decided = measured && cvr_tuning_toward_record(w, ratio);
+  if (decided && ctx->debug.auto_toward) {
+    w->decision = (signed char)ctx->debug.auto_toward;
+    w->ratio = w->decision == 1 ? fminf(0.99f, w->ratio) : 0.0f;
+  }
+  int measured_any = 0;
+  for (int j = 0; j < c->count; ++j) measured_any |= c->measured[j] > 0;
+  if (measured && !measured_any) cvr_tuning_record(c, i, cost_of(&again), s->tuning_prune);
+  if (w->decision != 1 && (st = turn_copy_to(ctx, t, volume, s, before, &back_ms)) != CVR_OK)
+    return st;
+  cvr_tuning_budget_frame(&t->budget, frame_ms, 0,
+                          turn_ms + back_ms + frame_ms + fmax(0.0, again.kernel_ms - reference_ms));
+  if (tu->debug_rotation)
+    fprintf(stderr, "cvr toward trial %d (%s): turn %.3f ms, frames %.4f then %.4f ms, "
+            "reference %.4f ms, ratio %.4f%s\n", w->trials, c->names[i], turn_ms, frame_ms,
+            again.kernel_ms, reference_ms, ratio,
+            decided ? (w->decision == 1 ? ": toward" : ": not") : "");
+  if (decided) save(ctx, t);
+  return CVR_OK;
+}
+
 /* What a turn made before a frame took beyond the frame: its wall time
  * over an ordinary frame's (the rotation kernel, and what a turn rebuilds),
  * at least the rotation kernel's time. */
@@ -509,7 +699,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
                                  const cvr_image *image, double reference_ms, int paid,
                                  cvr_render_stats *local, int *tried) {
   *tried = 0;
-  if (t->rotation.decision != 0 || ctx->backend != CVR_BACKEND_CUDA ||
+  if (t->rotation.decision != 0 || ctx->backend != CVR_BACKEND_CUDA || ctx->tuner->hold_order ||
       !trial_view(volume, dir) ||
       (!paid && !cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget)))
     return CVR_OK;
@@ -655,6 +845,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
       (st = rotation_trial(ctx, t, k, dir, volume, tf, view, s, image, reference_ms, paid,
                            out, &trial)) != CVR_OK)
     return st;
+  if (trial == 0 && converged && quiet &&
+      (st = toward_trial(ctx, t, k, volume, tf, view, s, image, reference_ms, paid, out,
+                         &trial)) != CVR_OK)
+    return st;
   if (trial > 0) {
     out->tuning = 1;
     return CVR_OK;
@@ -767,7 +961,24 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
-  if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
+  cvr_tuner *tu = ctx->tuner;
+  /* turned toward the rays where warp marching's turn was measured faster
+   * at this view (tuner.h, cvr_tuning_toward), else in the table's order */
+  cvr_tuning_toward *slot = toward_slot(ctx, t, volume, view, s);
+  tu->toward = slot;
+  const int toward = slot && slot->decision == 1;
+  int target[3];
+  double toward_turn_ms = 0.0; /* a turn into or out of the order turned toward the rays */
+  if (toward) {
+    if (toward_target(volume, dir, s, target)) {
+      if ((st = turn_copy_to(ctx, t, volume, s, target, &toward_turn_ms)) != CVR_OK) return st;
+      turned = 1;
+    }
+  } else {
+    const double start = cvr_now_ms();
+    if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
+    if (turned && tu->last_toward) toward_turn_ms = cvr_now_ms() - start;
+  }
   if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
@@ -777,7 +988,6 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
    * GPU now and then, and frames measured meanwhile ran up to 2x slow (a
    * wrong winner). Only when a candidate is ready to be measured:
    * else the helpers load what the class waits for. */
-  cvr_tuner *tu = ctx->tuner;
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
   char instance[sizeof tu->preloads[0].key]; /* the kernels' (is_warm, helper_loaded) */
   preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
@@ -799,23 +1009,44 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
   const int account = cell ? CVR_TUNING_CELL_ACCOUNT : cvr_tuning_account(c, next);
   const int wanted = next >= 0 && cvr_tuning_budget_allows(&t->budget, account,
                                                            s->tuning_budget);
-  const int quiet = wanted ? hold_helpers(tu) : !helper_running(tu);
+  /* (a frame right after a turn is neither measured nor a reference: a
+   * volume that fits the L2 renders fast then) */
+  const int quiet = (wanted ? hold_helpers(tu) : !helper_running(tu)) && !turned;
   cvr_render_stats local;
   memset(&local, 0, sizeof local);
   ++tu->frames;
+  tu->hold_order = toward;
+  tu->toward_tried = 0;
   st = auto_frame(ctx, t, k, cells, dir, volume, tf, view, s, image, quiet, instance, waiting,
                   &local);
+  tu->hold_order = 0;
+  tu->toward = NULL;
   /* the hold stays until the next frame when this one is its reference */
   if (tu->reference_table != t || local.tuning) release_helpers(tu);
   if (st != CVR_OK) return st;
   /* rotation on: do its turns cost more than it saves? */
-  if (t->rotation.decision == 1 &&
+  /* (not for frames turned toward the rays, nor the turn back from them) */
+  if (t->rotation.decision == 1 && !toward &&
       cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
                                 trial_view(volume, own_dir),
-                                turn_cost(tu, &local)))
+                                tu->last_toward ? 0.0 : turn_cost(tu, &local)))
     save(ctx, t);
+  /* turns toward the rays: do they cost more than they save? */
+  if (!toward && tu->last_toward) toward_turn_ms += turn_cost(tu, &local);
+  if (toward_any(t) &&
+      cvr_tuning_toward_watch(&t->toward_watch, local.kernel_ms,
+                              toward ? slot->ratio : 0.0, toward_turn_ms)) {
+    for (int v = 0; v < CVR_TUNING_CLASSES; ++v)
+      for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
+        if (t->toward[v][r].decision == 1) t->toward[v][r].decision = -1;
+    save(ctx, t);
+  }
+  tu->last_toward = toward;
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
-  if (ctx->backend == CVR_BACKEND_CUDA) copy_order(volume, t->order); /* (a trial may turn it) */
+  /* the order the table's frames render in (a trial may turn it), not the
+   * one turned toward the rays */
+  if (ctx->backend == CVR_BACKEND_CUDA && !toward && !tu->toward_tried)
+    copy_order(volume, t->order);
   local.view_class = k;
   if (stats) *stats = local;
   return CVR_OK;
@@ -831,19 +1062,38 @@ cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
   return st;
 }
 
-/* Candidate i of class c, with the table's layout and rotation, in words. */
+/* Candidate i of class c, with the table's layout and rotation, in words.
+ * toward: the view renders turned toward the rays (cvr_tuning_toward). */
 static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cvr_tuning_class *c,
-                     int i, char *out, size_t size) {
+                     int i, int toward, char *out, size_t size) {
   if (ctx->backend == CVR_BACKEND_CUDA)
     snprintf(out, size, "%s, %s%s", c->names[i], cvr_memory_layout_name(t->layout),
-             t->rotation.decision == 1 ? ", rotation on" : "");
+             toward                     ? ", turned toward the rays"
+             : t->rotation.decision == 1 ? ", rotation on"
+                                         : "");
   else
     snprintf(out, size, "%s", c->names[i]);
 }
 
+/* Whether a trial of warp marching's turn waits for the view: its slot has
+ * not decided, the turn would take the copy elsewhere, and a trial may pay
+ * (toward_promising). k, dir: the view's class and direction in the order
+ * its next frame renders in. */
+static int toward_waits(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
+                        const cvr_view *view, const cvr_render_settings *s, const float dir[3]) {
+  const cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
+  int target[3], u = 0;
+  return w && w->decision == 0 && toward_target(volume, dir, s, target) &&
+         view_class_of(ctx, volume, view, s, target, &u, NULL, NULL, NULL) == CVR_OK &&
+         toward_promising(ctx, volume, &t->classes[k], &t->classes[u], s->tuning_repeats);
+}
+
+/* The view's tuning state in class k, along dir with roll band roll in the
+ * order its next frame renders in. */
 static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
-                      const float dir[3], int roll,
+                      const cvr_view *view, const float dir[3], int roll,
                       const cvr_render_settings *s, cvr_tuning_info *out) {
+  const cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
   const cvr_tuning_class *c = &t->classes[k];
   memset(out, 0, sizeof *out);
   out->view_class = k;
@@ -852,18 +1102,20 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_vo
   cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
   const cvr_tuning_cell *cell = cells.own;
   /* tuning while the class measures, then while the view's cell does, or
-   * a rotation trial waits for the view */
+   * a trial of a rotation or of warp marching's turn waits for the view */
   out->tuning = cvr_tuning_next(c, s->tuning_repeats) >= 0 ||
                 cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0 ||
                 (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision == 0 &&
-                 trial_view(volume, dir));
+                 trial_view(volume, dir)) ||
+                toward_waits(ctx, t, k, volume, view, s, dir);
   out->candidates = c->count;
   for (int i = 0; i < c->count; ++i) {
     out->measured += c->measured[i] > 0;
     out->dropped += c->dropped[i];
   }
   const int choice = cvr_tuning_view_choice(&cells, c, s->tuning_repeats);
-  describe(ctx, t, c, choice, out->configuration, sizeof out->configuration);
+  describe(ctx, t, c, choice, w && w->decision == 1, out->configuration,
+           sizeof out->configuration);
   out->settings = concrete(ctx, t, c, choice, s);
   snprintf(out->warning, sizeof out->warning, "%s", ctx->tuner->warning);
 }
@@ -891,11 +1143,18 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   /* in the voxel order AUTO's next frame renders in, which that frame turns
-   * the copy to (restore_order) */
-  if (renders_in_table_order(ctx, t, volume, view, s) &&
-      (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, &roll, NULL)) != CVR_OK)
+   * the copy to (warp marching's turn, or restore_order) */
+  const cvr_tuning_toward *toward = toward_slot(ctx, t, volume, view, s);
+  int target[3];
+  if (toward && toward->decision == 1) {
+    if (toward_target(volume, dir, s, target) &&
+        (st = view_class_of(ctx, volume, view, s, target, &k, dir, &roll, NULL)) != CVR_OK)
+      return st;
+  } else if (renders_in_table_order(ctx, t, volume, view, s) &&
+             (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, &roll, NULL)) != CVR_OK) {
     return st;
-  fill_info(ctx, t, k, volume, dir, roll, s, out);
+  }
+  fill_info(ctx, t, k, volume, view, dir, roll, s, out);
   return CVR_OK;
 }
 
@@ -1008,6 +1267,60 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
   return t->rotation.decision == 1 ? CVR_OK : restore_order(ctx, t, volume, view, s, &back);
 }
 
+/* cvr_tune_now's warp-marching turn (tuner.h, cvr_tuning_toward): the
+ * view's choice as its frames render it now (class k, view along dir in the
+ * copy's order) against the copy turned toward the rays, the turned view's
+ * class swept there where it has not converged; toward if that is
+ * CVR_TUNING_ROTATION_GAIN faster. The copy is left in the order the view's
+ * frames render in. */
+static cvr_status decide_toward(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+                                int roll, const cvr_volume *volume,
+                                const cvr_transfer_function *tf, const cvr_view *view,
+                                const cvr_render_settings *s, const cvr_image *image) {
+  cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
+  int target[3], before[3];
+  if (!w || !toward_target(volume, dir, s, target)) return CVR_OK;
+  copy_order(volume, before);
+  cvr_tuning_view_cells cells;
+  cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
+  const cvr_tuning_class *c = &t->classes[k];
+  double away_ms = 0.0, toward_ms = 0.0;
+  unsigned long long samples = 0;
+  ctx->tuner->hold_order = 1; /* (every frame below in the order the copy is in) */
+  cvr_render_settings run = concrete(ctx, t, c, cvr_tuning_view_choice(&cells, c, s->tuning_repeats), s);
+  cvr_status st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &away_ms, &samples);
+  if (st == CVR_OK) st = turn_copy_to(ctx, t, volume, s, target, NULL);
+  int turned = 0, turned_roll = 0, step = 0, stopped = 0;
+  float turned_dir[3];
+  double scale = 0.0;
+  if (st == CVR_OK)
+    st = view_class_of(ctx, volume, view, s, NULL, &turned, turned_dir, &turned_roll, NULL);
+  if (st == CVR_OK) cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
+  const cvr_tuning_class *u = &t->classes[turned];
+  if (st == CVR_OK && (cvr_tuning_next(u, s->tuning_repeats) >= 0 ||
+                       cvr_tuning_cell_next(cells.own, u, s->tuning_repeats) >= 0))
+    st = sweep_class(ctx, t, turned, turned_dir, turned_roll, volume, tf, view, s, image, NULL,
+                     NULL, &step, 1, &stopped, &scale);
+  if (st == CVR_OK) {
+    cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
+    run = concrete(ctx, t, u, cvr_tuning_view_choice(&cells, u, s->tuning_repeats), s);
+    st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &toward_ms, &samples);
+  }
+  ctx->tuner->hold_order = 0;
+  if (st != CVR_OK) return st;
+  memset(w, 0, sizeof *w);
+  w->decision = away_ms > 0.0 && toward_ms > 0.0 &&
+                        toward_ms <= (1.0 - CVR_TUNING_ROTATION_GAIN) * away_ms
+                    ? 1
+                    : -1;
+  if (ctx->debug.auto_toward) w->decision = (signed char)ctx->debug.auto_toward;
+  w->ratio = w->decision == 1 ? (float)fmin(0.99, fmax(0.01, toward_ms / away_ms)) : 0.0f;
+  if (ctx->tuner->debug_rotation)
+    fprintf(stderr, "cvr toward (cvr_tune_now): %.4f ms turned, %.4f ms not: %s\n", toward_ms,
+            away_ms, w->decision == 1 ? "toward" : "not");
+  return w->decision == 1 ? CVR_OK : turn_copy_to(ctx, t, volume, s, before, NULL);
+}
+
 static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
                            const cvr_transfer_function *tf, const cvr_view *view,
                            const cvr_render_settings *s, const cvr_image *image,
@@ -1022,6 +1335,10 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
+  /* measured afresh: first in the order frames render in without warp
+   * marching's turn, then with it (decide_toward) */
+  cvr_tuning_toward *toward = toward_slot(ctx, t, volume, view, s);
+  if (toward) memset(toward, 0, sizeof *toward);
   int turned = 0; /* (measured in the order the table renders in) */
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (t->rotation.decision == 1) { /* ... or, rotation on, turned as this view's frames turn it */
@@ -1095,9 +1412,13 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
                             &stopped, &extra_scale)) != CVR_OK)
         return st;
     }
+    if (!stopped &&
+        ((st = decide_toward(ctx, t, k, dir, roll, volume, tf, view, s, image)) != CVR_OK ||
+         (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK))
+      return st;
   }
   save(ctx, t);
-  fill_info(ctx, t, k, volume, dir, roll, s, out);
+  fill_info(ctx, t, k, volume, view, dir, roll, s, out);
   return CVR_OK;
 }
 

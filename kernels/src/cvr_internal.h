@@ -36,6 +36,9 @@ typedef struct cvr_debug_options {
                                 environment's CVR_DEBUG_LOSE_DEVICE_AT_RENDER
                                 sets it on new contexts (for tests through
                                 VTK, which cannot reach this struct) */
+  int auto_toward; /* AUTO's decisions of warp marching's turn by view
+                      (cvr_tuning_toward), measured as ever: 1 all toward,
+                      -1 none; 0 in normal use */
 } cvr_debug_options;
 CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
 
@@ -74,6 +77,7 @@ struct cvr_context {
   int device_index;
   int cpu_threads;
   int multiprocessors; /* the CUDA device's SMs; 0 on the CPU backend */
+  size_t l2_bytes;     /* the CUDA device's L2 cache; 0 on the CPU backend */
   char description[2 * CVR_MESSAGE_SIZE]; /* may quote a last_error */
   char last_error[CVR_MESSAGE_SIZE];
   struct cvr_cuda_context *cuda; /* NULL unless backend == CUDA */

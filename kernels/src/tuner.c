@@ -728,6 +728,40 @@ int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio) {
   return 1;
 }
 
+int cvr_tuning_toward_record(cvr_tuning_toward *w, double ratio) {
+  if (w->decision != 0 || !(ratio > 0.0) || !isfinite(ratio) ||
+      w->trials >= CVR_TUNING_TOWARD_TRIALS)
+    return 0;
+  w->ratios[w->trials++] = (float)fmin(4.0, fmax(0.25, ratio));
+  const double faster = 1.0 - CVR_TUNING_ROTATION_GAIN;
+  double typical = w->ratios[0];
+  if (w->trials == 2) {
+    const double a = w->ratios[0], b = w->ratios[1];
+    if (!((a <= faster && b <= faster) || (a >= 1.0 && b >= 1.0))) return 0;
+    typical = fmax(a, b);
+  } else if (w->trials == 3) {
+    const double a = w->ratios[0], b = w->ratios[1], c = w->ratios[2];
+    typical = fmax(fmin(a, b), fmin(fmax(a, b), c)); /* the median */
+  } else {
+    return 0;
+  }
+  w->decision = typical <= faster ? 1 : -1;
+  w->ratio = (float)typical;
+  return 1;
+}
+
+int cvr_tuning_toward_watch(cvr_tuning_toward_account *w, double frame_ms, double ratio,
+                            double turn_ms) {
+  if (!(frame_ms >= 0.0) || !isfinite(frame_ms)) return 0;
+  w->frames += 1;
+  if (ratio > 0.0 && ratio < 1.0) w->saved_ms += frame_ms * (1.0 / ratio - 1.0);
+  if (!(turn_ms > 0.0) || !isfinite(turn_ms)) return 0;
+  /* (as the rotation's watch: a turn pays ahead for the frames after it) */
+  if (w->frames >= CVR_TUNING_ROTATION_WATCH && w->turns_ms > w->saved_ms) return 1;
+  w->turns_ms += turn_ms;
+  return 0;
+}
+
 void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio) {
   r->gain = 1.0 - ratio;
   r->decision = r->gain >= CVR_TUNING_ROTATION_GAIN ? 1 : -1;

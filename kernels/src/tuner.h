@@ -178,11 +178,43 @@ typedef struct cvr_tuning_rotation {
   double saved_ms, turns_ms;
 } cvr_tuning_rotation;
 
+/* Warp marching's turn (cvr_rotation_turn's along_rays) in AUTO: stored x
+ * toward the rays, which makes the views where rays run along another
+ * stored axis (rays along z, the image rolled) Wang et al.'s favourable
+ * ones for warp marching and the unfavourable ones for one thread a ray. A
+ * table's classes and its std-rule rotation stay as they are; this decides,
+ * per view class and roll band in the volume's own voxel order, whether
+ * frames there turn the copy toward the rays and render the turned view's
+ * class (in the copy's order, measured like any other). A trial (auto.c)
+ * turns the copy at such a view, once the turned view's class has converged
+ * elsewhere, renders twice and measures the second frame against the
+ * unturned best at the frame before. Decided as rotation trials are, over
+ * at most CVR_TUNING_TOWARD_TRIALS trials: toward when the turned frames
+ * were CVR_TUNING_ROTATION_GAIN faster (cvr_tune_now decides from one
+ * measured view). Turning in and out costs what a rotation's turns cost:
+ * a watch as rotation's (cvr_tuning_toward_watch) weighs the turns against
+ * what the turned frames saved, and ends every turn toward the rays of the
+ * table once they cost more. */
+#define CVR_TUNING_TOWARD_TRIALS 3
+typedef struct cvr_tuning_toward {
+  signed char decision; /* 0 not decided, 1 turn toward the rays, -1 not */
+  unsigned char trials;  /* (not kept in files) */
+  float ratios[CVR_TUNING_TOWARD_TRIALS]; /* turned frame's kernel time over the reference's */
+  float ratio; /* once decided: the turned frames' typical ratio (kept in files: 1 - gain) */
+} cvr_tuning_toward;
+typedef struct cvr_tuning_toward_account {
+  long long frames;
+  double saved_ms, turns_ms;
+} cvr_tuning_toward_account;
+
 typedef struct cvr_tuning_table {
   char key[256];
   cvr_memory_layout layout; /* the table's: only cvr_tune_now changes it */
   int layout_tuned;
   cvr_tuning_rotation rotation;
+  /* by view class and roll band in the volume's own voxel order */
+  cvr_tuning_toward toward[CVR_TUNING_CLASSES][CVR_TUNING_ROLL_BINS];
+  cvr_tuning_toward_account toward_watch; /* (not kept in files) */
   /* the device copy's voxel order the table last rendered in, as
    * cvr_render_stats.volume_axes (zeros: none yet): the order its classes
    * and cells measured in, which a copy it renders is turned to first (a
@@ -395,6 +427,19 @@ CVR_API void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio);
  * rotation off (at a turn). */
 CVR_API int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,
                                       double turn_ms);
+
+/* One trial of warp marching's turn: the turned frame's kernel time over
+ * the reference's. Returns 1 when it decided: two trials that agree (both
+ * CVR_TUNING_ROTATION_GAIN faster, or neither faster), else three by their
+ * median. */
+CVR_API int cvr_tuning_toward_record(cvr_tuning_toward *w, double ratio);
+/* One frame of a table with a view turned toward the rays: its kernel
+ * time, its slot's ratio if it rendered turned (0: it did not), and what a
+ * turn into or out of the turned order took before it (0: none). Returns 1
+ * when, CVR_TUNING_ROTATION_WATCH frames on, the turns before this one
+ * cost more than the turned frames saved: the table's turns end. */
+CVR_API int cvr_tuning_toward_watch(cvr_tuning_toward_account *w, double frame_ms, double ratio,
+                                    double turn_ms);
 
 /* Cache files (tuning_cache.c). The table's file name under dir. */
 CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);

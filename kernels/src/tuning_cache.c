@@ -19,12 +19,13 @@
 
 #include "tuner.h"
 
-#define MAGIC "cvr-tuning 6" /* 3: 24 view classes (aligned views apart), the block-shape
+#define MAGIC "cvr-tuning 7" /* 3: 24 view classes (aligned views apart), the block-shape
                                 * candidate measured like any other; 4: cells; 5: rotation
                                 * measured by several trials, with its gain; 6: the voxel
-                                * order */
+                                * order; 7: warp marching's turn by view */
 #define MAX_FILE_BYTES 262144
 #define MAX_MEASUREMENTS 1000
+#define TOWARD_CHARS (CVR_TUNING_CLASSES * CVR_TUNING_ROLL_BINS)
 
 static uint64_t fnv1a(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull;
@@ -76,6 +77,20 @@ int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning, s
                MAGIC, t->key, (int)t->layout, t->layout_tuned, t->rotation.decision,
                t->rotation.decision == 1 ? t->rotation.gain : 0.0, t->order[0], t->order[1],
                t->order[2]);
+  /* warp marching's turn: one character a view class and roll band, its
+   * decision + 1 */
+  char toward[TOWARD_CHARS + 1];
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
+      toward[k * CVR_TUNING_ROLL_BINS + r] = (char)('1' + t->toward[k][r].decision);
+  toward[TOWARD_CHARS] = '\0';
+  if (ok) ok = add(buf, MAX_FILE_BYTES, &len, "toward %s\n", toward);
+  /* and the turned frames' ratio of each slot decided toward */
+  for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS && ok; ++r)
+      if (t->toward[k][r].decision == 1)
+        ok = add(buf, MAX_FILE_BYTES, &len, "toward %d %d %.6f\n", k, r,
+                 (double)t->toward[k][r].ratio);
   for (int k = 0; k < CVR_TUNING_CLASSES && ok; ++k) {
     const cvr_tuning_class *c = &t->classes[k];
     ok = add(buf, MAX_FILE_BYTES, &len, "class %d %d\n", k, c->count);
@@ -185,6 +200,25 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
   memset(&in.rotation, 0, sizeof in.rotation);
   in.rotation.decision = rotation;
   in.rotation.gain = rotation == 1 ? gain : 0.0;
+  line = next_line(&cursor);
+  if (!line || strncmp(line, "toward ", 7) != 0 || strlen(line + 7) != TOWARD_CHARS ||
+      strspn(line + 7, "012") != TOWARD_CHARS)
+    IGNORE("bad toward line");
+  memset(in.toward, 0, sizeof in.toward);
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
+      in.toward[k][r].decision = (signed char)(line[7 + k * CVR_TUNING_ROLL_BINS + r] - '1');
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
+    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r) {
+      if (in.toward[k][r].decision != 1) continue;
+      int kk = -1, rr = -1;
+      double ratio = NAN;
+      line = next_line(&cursor);
+      if (!line || sscanf(line, "toward %d %d %lf", &kk, &rr, &ratio) != 3 || kk != k || rr != r ||
+          !(ratio > 0.0 && ratio < 1.0))
+        IGNORE("bad toward ratio line");
+      in.toward[k][r].ratio = (float)ratio;
+    }
   int skipped = 0, taken[CVR_TUNING_CLASSES] = {0};
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     int index = -1, count = -1;

@@ -36,6 +36,7 @@
  * to be slower); of it, what measuring cost (measuring_share: the frames
  * that measured a candidate, over the frame before's kernel time). Volumes: the
  * micro-benchmark's random uint8 cube (--micro N: parallel views about y,
+ * or the axis --micro-axis x|y|z names,
  * 512 samples per ray, no early termination) or a real NIfTI volume
  * (--volume FILE --lo A --hi B [--resample AxBxC]: perspective orbit, early
  * termination, opacity ramp). JSON lines, then a summary line; each orbit
@@ -69,6 +70,7 @@ typedef struct scene {
   cvr_transfer_function *tf;
   double center[3], radius;
   int micro, n, rays;
+  int micro_axis; /* the axis the micro-benchmark's views turn about (1: y) */
   cvr_render_settings base;
   char name[128];
 } scene;
@@ -94,7 +96,7 @@ static void view_at(const scene *sc, int azimuth, cvr_view *view) {
   cvr_tools_multiply(proj, look, view->world_to_clip);
   view->width = view->height = sc->rays;
   view->projection = CVR_PROJECTION_PARALLEL;
-  cvr_tools_rotation_about(1, azimuth, sc->center, view->volume_to_world);
+  cvr_tools_rotation_about(sc->micro_axis, azimuth, sc->center, view->volume_to_world);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -422,7 +424,8 @@ static int replay(cvr_context *ctx, const scene *sc, const cvr_candidate *cand,
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: cvr-auto-bench (--micro N | --volume FILE --lo A --hi B [--resample AxBxC])\n"
+          "usage: cvr-auto-bench (--micro N [--micro-axis x|y|z] |\n"
+          "                       --volume FILE --lo A --hi B [--resample AxBxC])\n"
           "                      [--rays R] [--shade] [--oracle-step DEG] [--repeats K]\n"
           "                      [--budget SHARE] [--tuning-repeats N] [--backend cuda|cpu]\n"
           "                      [--confirm ROUNDS] [--replicate] [--settle-idle N]\n"
@@ -492,7 +495,7 @@ static int load_scene(cvr_context *ctx, const char *path, const int *resample, d
 
 int main(int argc, char **argv) {
   const char *path = NULL, *out_path = NULL, *tables = NULL, *cache = NULL;
-  int micro = 0, rays = 512, oracle_step = 10, repeats = 3, shade = 0, replicate = 0;
+  int micro = 0, micro_axis = 1, rays = 512, oracle_step = 10, repeats = 3, shade = 0, replicate = 0;
   /* confirmation rounds: a frame varies by some 3% at a view (H100), and
    * over 9 rounds, as before, a view's verdict moved by as much as the 5%
    * it is judged by (2026-11-26-h100-confirm-rounds) */
@@ -509,6 +512,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--micro") && v) micro = atoi(argv[++i]);
+    else if (!strcmp(a, "--micro-axis") && v) {
+      const char *x = argv[++i];
+      micro_axis = !strcmp(x, "x") ? 0 : !strcmp(x, "y") ? 1 : !strcmp(x, "z") ? 2 : -1;
+    }
     else if (!strcmp(a, "--volume") && v) path = argv[++i];
     else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
@@ -532,7 +539,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || rays < 8 || oracle_step < 1 ||
+  if ((micro > 0) == (path != NULL) || (path && !(hi > lo)) || micro_axis < 0 || rays < 8 ||
+      oracle_step < 1 ||
       repeats < 1 || repeats > 32 || rounds < 1 || rounds > MAX_CONFIRM_ROUNDS || settle_idle < 1 ||
       replay_rounds < 0 || replay_rounds > 32 ||
       (tables && cache) ||
@@ -562,6 +570,7 @@ int main(int argc, char **argv) {
   memset(&sc, 0, sizeof sc);
   sc.rays = rays;
   if (!out || !load_scene(ctx, path, resample, lo, hi, micro, &sc)) return 1;
+  sc.micro_axis = micro_axis;
   sc.base.shading.enabled = shade;
   if (budget > 0.0) sc.base.tuning_budget = budget;
   if (tuning_repeats > 0) sc.base.tuning_repeats = tuning_repeats;

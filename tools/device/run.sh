@@ -5,8 +5,9 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|launch|empty|wang2|ncuwarp|upload]...
-#     (default: tests bench sanitize, CVR_SANITIZE_TESTS="prog args;..." narrowing
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|autoviews|launch|empty|wang2|ncuwarp|upload]...
+#     (default: tests bench sanitize, CVR_TESTS a regular expression of the
+#      test names to run, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
 #      CVR_SANITIZE_TIMEOUT limiting each run, 300 s by default;
 #      strategies runs the micro-benchmark over every strategy, CVR_STRATEGY_ARGS overriding its sizes and steps;
@@ -24,6 +25,8 @@
 #      CVR_SLAB_ARGS narrow it, CVR_SLAB_NO_IMAGES=1 leaves the pictures out;
 #      auto the auto-tuner against the per-view oracle, cvr-auto-bench
 #      (CVR_AUTO_CACHED=1: and each orbit's first orbit from the tables kept);
+#      autoviews AUTO converged per view on the micro-benchmark, the guard's
+#      reference library against the working tree's where guard.sh packed them;
 #      launch what the host's launch adds to an event-timed kernel of 100,
 #      200 and 500 us, cvr-launch-timing;
 #      empty empty-space skipping on and off: its cost on the micro-benchmark
@@ -75,6 +78,7 @@ note "device: $(sed -n 2p "$out/device.txt")  commit $(cat "$pack/commit")"
 if [[ " $steps " == *" tests "* ]]; then
   pass=0 fail=0 skip=0
   while IFS=$'\t' read -r name program args; do
+    [[ -n ${CVR_TESTS:-} && ! $name =~ $CVR_TESTS ]] && continue # (a regular expression)
     start=$EPOCHREALTIME
     log=$(mktemp)
     (cd "$pack/bin" && ./"$program" $args) >"$log" 2>&1
@@ -370,6 +374,32 @@ if [[ " $steps " == *" upload "* ]]; then
     2>"$out/upload.err"
   note "upload bench rc=$?"
   python3 "$root/tools/bench/upload_table.py" "$out/upload.jsonl" | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" autoviews "* ]]; then
+  # AUTO converged (cvr_tune_now where a view still tunes, then the median
+  # of 5 frames) on the micro-benchmark about x, y and z every 15 degrees at
+  # CVR_AUTOVIEWS_SIZES (default 1024,2048) about CVR_AUTOVIEWS_AXES (xyz),
+  # 512^2 rays; with the guard's pack (tools/bench/guard.sh pack) the
+  # reference library first, then the working tree's (CVR_AUTOVIEWS_BUILDS:
+  # some of them), each with tables of its own; worst and best view per size
+  guard=$root/.device/guard
+  builds=(pack)
+  [[ -d $guard/ref ]] && builds=(${CVR_AUTOVIEWS_BUILDS:-ref new})
+  for f in "$guard"/*/lib/libcvr.so.0.xz; do [[ -e $f && ! -e ${f%.xz} ]] && xz -dk "$f"; done
+  for b in "${builds[@]}"; do
+    if [[ $b == pack ]]; then bench=$pack/bin/cvr-bench lib=$pack/lib
+    else
+      bench=$guard/$b/cvr-bench lib=$guard/$b/lib
+      [[ -e $bench ]] || bench=$guard/new/cvr-bench # (one harness for both)
+    fi
+    CVR_TUNING_CACHE_DIR=$(mktemp -d) LD_LIBRARY_PATH=$lib "$bench" \
+      --sizes "${CVR_AUTOVIEWS_SIZES:-1024,2048}" --rays 512 --step 15 \
+      --axes "${CVR_AUTOVIEWS_AXES:-xyz}" --repeats 5 \
+      --configs auto --out "$out/autoviews-$b.jsonl" 2>"$out/autoviews-$b.err"
+    note "autoviews $b rc=$?"
+    python3 "$root/tools/bench/summarize.py" "$out/autoviews-$b.jsonl" 2>&1 | grep -i "auto" | tee -a "$summary"
+  done
 fi
 
 if [[ " $steps " == *" wang2 "* ]]; then

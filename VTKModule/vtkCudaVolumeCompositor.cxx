@@ -23,13 +23,17 @@ constexpr int DepthStencilFormat = -2;
 // writes impl; created once, made current on later calls. False when its
 // program did not compile.
 bool ReadyQuad(vtkOpenGLQuadHelper*& quad, vtkOpenGLRenderWindow* window, const char* sampler,
-  const char* impl)
+  const char* impl, const char* sampler2 = nullptr)
 {
   if (!quad)
   {
     std::string fs = vtkOpenGLRenderUtilities::GetFullScreenQuadFragmentShaderTemplate();
-    vtkShaderProgram::Substitute(
-      fs, "//VTK::FSQ::Decl", std::string("uniform sampler2D ") + sampler + ";");
+    std::string decl = std::string("uniform sampler2D ") + sampler + ";";
+    if (sampler2)
+    {
+      decl += std::string("\nuniform sampler2D ") + sampler2 + ";";
+    }
+    vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Decl", decl);
     vtkShaderProgram::Substitute(fs, "//VTK::FSQ::Impl", impl);
     quad = new vtkOpenGLQuadHelper(window, nullptr, fs.c_str(), "");
   }
@@ -231,8 +235,23 @@ void vtkCudaVolumeCompositor::Composite(
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
+void vtkCudaVolumeCompositor::CompositeWithDepth(vtkRenderer* ren, int x, int y, int width,
+  int height, int imageWidth, int imageHeight, const float* rgba, unsigned int pixelBuffer,
+  const float* depth)
+{
+  if (!rgba)
+  {
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixelBuffer);
+  }
+  this->Draw(ren, x, y, width, height, imageWidth, imageHeight, rgba, depth);
+  if (!rgba)
+  {
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  }
+}
+
 void vtkCudaVolumeCompositor::Draw(vtkRenderer* ren, int x, int y, int width, int height,
-  int imageWidth, int imageHeight, const void* pixels)
+  int imageWidth, int imageHeight, const void* pixels, const float* depth)
 {
   auto* window = vtkOpenGLRenderWindow::SafeDownCast(ren->GetRenderWindow());
   if (!this->Texture)
@@ -262,9 +281,46 @@ void vtkCudaVolumeCompositor::Draw(vtkRenderer* ren, int x, int y, int width, in
   this->Texture->Bind();
   this->Texture->SendParameters();
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, imageWidth, imageHeight, GL_RGBA, GL_FLOAT, pixels);
+  if (depth)
+  {
+    if (!this->PixelDepth)
+    {
+      this->PixelDepth = vtkTextureObject::New();
+    }
+    this->PixelDepth->SetContext(window);
+    GLint unpack = 0;
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (!this->PixelDepth->GetHandle() ||
+      this->PixelDepth->GetWidth() != static_cast<unsigned>(imageWidth) ||
+      this->PixelDepth->GetHeight() != static_cast<unsigned>(imageHeight))
+    {
+      this->PixelDepth->Create2DFromRaw(static_cast<unsigned int>(imageWidth),
+        static_cast<unsigned int>(imageHeight), 1, VTK_FLOAT, nullptr);
+    }
+    // (each image pixel's own depth: never filtered between pixels)
+    this->PixelDepth->SetMinificationFilter(vtkTextureObject::Nearest);
+    this->PixelDepth->SetMagnificationFilter(vtkTextureObject::Nearest);
+    this->PixelDepth->Bind();
+    this->PixelDepth->SendParameters();
+    // (rows of single floats: an alignment of 8 would misread odd widths)
+    GLint alignment = 4;
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &alignment);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, imageWidth, imageHeight, GL_RED, GL_FLOAT, depth);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, alignment);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack));
+  }
 
-  if (!ReadyQuad(
-        this->Quad, window, "volumeImage", "gl_FragData[0] = texture(volumeImage, texCoord);"))
+  vtkOpenGLQuadHelper*& quad = depth ? this->DepthWriteQuad : this->Quad;
+  if (!(depth ? ReadyQuad(quad, window, "volumeImage",
+                  "float d = texture(pixelDepth, texCoord).r;\n"
+                  "  if (d >= 1.0) { discard; }\n"
+                  "  gl_FragData[0] = texture(volumeImage, texCoord);\n"
+                  "  gl_FragDepth = d;",
+                  "pixelDepth")
+              : ReadyQuad(quad, window, "volumeImage",
+                  "gl_FragData[0] = texture(volumeImage, texCoord);")))
   {
     return;
   }
@@ -275,15 +331,34 @@ void vtkCudaVolumeCompositor::Draw(vtkRenderer* ren, int x, int y, int width, in
   vtkOpenGLState::ScopedglEnableDisable depthTest(state, GL_DEPTH_TEST);
   vtkOpenGLState::ScopedglBlendFuncSeparate blendFunc(state);
   vtkOpenGLState::ScopedglDepthMask depthMask(state);
+  vtkOpenGLState::ScopedglDepthFunc depthFunc(state);
   state->vtkglViewport(x, y, width, height);
   state->vtkglEnable(GL_BLEND);
-  state->vtkglDisable(GL_DEPTH_TEST);
-  state->vtkglDepthMask(GL_FALSE);
+  if (depth) // written where given, as given (the test always passes)
+  {
+    state->vtkglEnable(GL_DEPTH_TEST);
+    state->vtkglDepthFunc(GL_ALWAYS);
+    state->vtkglDepthMask(GL_TRUE);
+  }
+  else
+  {
+    state->vtkglDisable(GL_DEPTH_TEST);
+    state->vtkglDepthMask(GL_FALSE);
+  }
   state->vtkglBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 
   this->Texture->Activate();
-  this->Quad->Program->SetUniformi("volumeImage", this->Texture->GetTextureUnit());
-  this->Quad->Render();
+  quad->Program->SetUniformi("volumeImage", this->Texture->GetTextureUnit());
+  if (depth)
+  {
+    this->PixelDepth->Activate();
+    quad->Program->SetUniformi("pixelDepth", this->PixelDepth->GetTextureUnit());
+  }
+  quad->Render();
+  if (depth)
+  {
+    this->PixelDepth->Deactivate();
+  }
   this->Texture->Deactivate();
 }
 
@@ -298,5 +373,7 @@ void vtkCudaVolumeCompositor::ReleaseGraphicsResources(vtkWindow* window)
   Release(this->DepthFramebuffer, window);
   Release(this->DepthQuad, window);
   Release(this->Texture, window);
+  Release(this->PixelDepth, window);
+  Release(this->DepthWriteQuad, window);
   Release(this->Quad, window);
 }

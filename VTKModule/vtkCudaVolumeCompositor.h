@@ -35,6 +35,13 @@ public:
   void Composite(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
     int imageHeight, const float* rgba);
   void Composite(vtkRenderer* ren, int x, int y, int width, int height, unsigned int pixelBuffer);
+  /// The same with a window depth per image pixel (host memory, the image's
+  /// size), written where it is below 1 whatever the framebuffer holds, and
+  /// the pixel dropped where it is 1: for a depth compositor that keeps, per
+  /// pixel, the rank of the least depth (vtkCudaVolumeMapper's
+  /// ProjectionDepth). rgba may be null with a pixel buffer bound.
+  void CompositeWithDepth(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
+    int imageHeight, const float* rgba, unsigned int pixelBuffer, const float* depth);
 
   void ReleaseGraphicsResources(vtkWindow* window);
 
@@ -50,10 +57,12 @@ private:
   vtkOpenGLFramebufferObject* ResolveFramebuffer = nullptr;
   int ResolvedFormat = -1;
   void Draw(vtkRenderer* ren, int x, int y, int width, int height, int imageWidth,
-    int imageHeight, const void* pixels);
+    int imageHeight, const void* pixels, const float* depth = nullptr);
 
   vtkTextureObject* Texture = nullptr;
   vtkOpenGLQuadHelper* Quad = nullptr;
+  vtkTextureObject* PixelDepth = nullptr;    // CompositeWithDepth's depths
+  vtkOpenGLQuadHelper* DepthWriteQuad = nullptr;
   // the depth on its way to a pixel buffer: copied, then drawn as R32F
   // colour, which reads back at copy speed (reading the depth buffer itself
   // converts it slowly: about 1 ms per megapixel on an H100)

@@ -121,6 +121,11 @@ public:
   double TransferFunctionRange[2] = { 0, 0 };
   bool TransferFunctionLabels = false; // built with the label functions
   bool TransferFunctionYAxis = false;  // built for a volume with a y axis
+  // ProjectionDepth: a grey ramp over the transfer function's range, opaque,
+  // and the image it renders and the depths made of it
+  std::unique_ptr<cvr_transfer_function, TransferFunctionDeleter> RampTransferFunction;
+  double RampRange[2] = { 0, 0 };
+  std::vector<float> RampColor, ExtremeDepth;
 
   // the mask input as set on the volume: which, when, how and where
   vtkImageData* MaskSource = nullptr; // compared, never dereferenced
@@ -1531,10 +1536,23 @@ void vtkCudaVolumeMapper::RenderImages(
   in.ImageSize[1] = imageHeight;
   this->DescribeConfiguration(settings, images.size());
   this->DescribeTuning(view, settings);
+  // the extremes as depth, for a depth compositor (ProjectionDepth)
+  const bool extremeDepth = this->ProjectionDepth && single && !toImage && in.Components == 1 &&
+    (blend == CVR_BLEND_MAXIMUM || blend == CVR_BLEND_MINIMUM);
+  if (extremeDepth && !this->RenderExtremeDepth(property, view, settings, blend, pixels))
+  {
+    return;
+  }
   if (!toImage)
   {
     stageMs();
-    if (interop)
+    if (extremeDepth)
+    {
+      in.Compositor.CompositeWithDepth(ren, x0, y0, width, height, imageWidth, imageHeight,
+        interop ? nullptr : in.Color.data(), interop ? in.Interop.ColorBuffer() : 0,
+        in.ExtremeDepth.data());
+    }
+    else if (interop)
     {
       in.Compositor.Composite(ren, x0, y0, width, height, in.Interop.ColorBuffer());
     }
@@ -1544,6 +1562,88 @@ void vtkCudaVolumeMapper::RenderImages(
     }
     in.CompositeMs = stageMs();
   }
+}
+
+bool vtkCudaVolumeMapper::RenderExtremeDepth(vtkVolumeProperty* property, const cvr_view& view,
+  const cvr_render_settings& settings, int blend, size_t pixels)
+{
+  vtkInternals& in = *this->Internals;
+  // the value as grey, opaque: a projection's colour is then its extreme,
+  // mapped linearly to [0, 1] over the colour and opacity functions' range,
+  // the same on every rank (not this rank's data range, which the tables
+  // span); values beyond clamp, as those functions do
+  double range[2] = { in.TransferFunctionRange[0], in.TransferFunctionRange[1] };
+  double colour[2], opacity[2];
+  if (property->GetColorChannels(0) == 1)
+  {
+    property->GetGrayTransferFunction(0)->GetRange(colour);
+  }
+  else
+  {
+    property->GetRGBTransferFunction(0)->GetRange(colour);
+  }
+  property->GetScalarOpacity(0)->GetRange(opacity);
+  if (std::max(colour[1], opacity[1]) > std::min(colour[0], opacity[0]))
+  {
+    range[0] = std::min(colour[0], opacity[0]);
+    range[1] = std::max(colour[1], opacity[1]);
+  }
+  if (!in.RampTransferFunction || in.RampRange[0] != range[0] || in.RampRange[1] != range[1])
+  {
+    constexpr int size = 1024;
+    std::vector<float> rgba(4 * size);
+    for (int i = 0; i < size; ++i)
+    {
+      const float v = static_cast<float>(i) / (size - 1);
+      rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = v;
+      rgba[4 * i + 3] = 1.0f;
+    }
+    cvr_transfer_function_desc desc = {};
+    desc.rgba = rgba.data();
+    desc.size = size;
+    desc.range[0] = range[0];
+    desc.range[1] = range[1];
+    desc.unit_distance = 1.0;
+    cvr_transfer_function* tf = nullptr;
+    const cvr_status st = in.RampTransferFunction
+      ? cvr_transfer_function_update(in.RampTransferFunction.get(), &desc)
+      : cvr_transfer_function_create(in.Context.get(), &desc, &tf);
+    if (tf)
+    {
+      in.RampTransferFunction.reset(tf);
+    }
+    if (st != CVR_OK)
+    {
+      cvrSayError("projection depth: " << cvr_last_error(in.Context.get()));
+      return false;
+    }
+    in.RampRange[0] = range[0];
+    in.RampRange[1] = range[1];
+  }
+  in.RampColor.resize(4 * pixels);
+  in.ExtremeDepth.resize(pixels);
+  cvr_render_settings s = settings;
+  if (s.strategy == CVR_STRATEGY_AUTO)
+  {
+    s.strategy = CVR_STRATEGY_STANDARD; // (AUTO's tables time the frames it renders)
+  }
+  const cvr_image out = { nullptr, in.RampColor.data(), nullptr, nullptr };
+  if (cvr_render(in.Context.get(), in.Blocks[0].Volume.get(), in.RampTransferFunction.get(), &view,
+        &s, &out, nullptr) != CVR_OK)
+  {
+    cvrSayError("projection depth: " << cvr_last_error(in.Context.get()));
+    return false;
+  }
+  // the greater value (MIP; the smaller, MinIP) the nearer; 1, no depth,
+  // where no ray met the volume
+  const bool maximum = blend == CVR_BLEND_MAXIMUM;
+  for (size_t p = 0; p < pixels; ++p)
+  {
+    const float a = in.RampColor[4 * p + 3];
+    const float v = a > 0.0f ? std::min(1.0f, std::max(0.0f, in.RampColor[4 * p] / a)) : 0.0f;
+    in.ExtremeDepth[p] = a > 0.0f ? (maximum ? 1.0f - v : v) * (1.0f - 1e-6f) : 1.0f;
+  }
+  return true;
 }
 
 bool vtkCudaVolumeMapper::UseInterop(int width, int height)

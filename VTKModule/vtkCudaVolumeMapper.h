@@ -332,6 +332,24 @@ public:
   const char* GetLastImageTransfer();
   ///@}
 
+  ///@{
+  /**
+   * Maximum and minimum intensity projection across ranks (default off):
+   * each pixel's extreme scalar value is written as its depth, the greater
+   * value (MIP; the smaller, MinIP) the nearer, so that a depth compositor,
+   * ParaView's IceT with several ranks, keeps the pixel of the rank whose
+   * extreme wins instead of blending the ranks' images "over" each other.
+   * The CUDA Volume representation turns it on for those blend modes when
+   * the view runs on several ranks. It costs a second render of the frame
+   * (the values, through a ramp transfer function) and writes depth that
+   * means a value, not a distance. Single-component scalars only; other
+   * blend modes and inputs ignore it.
+   */
+  vtkSetMacro(ProjectionDepth, vtkTypeBool);
+  vtkGetMacro(ProjectionDepth, vtkTypeBool);
+  vtkBooleanMacro(ProjectionDepth, vtkTypeBool);
+  ///@}
+
   /// The blend mode in words ("maximum intensity", ...). Composite, maximum,
   /// minimum and average intensity and additive render in every strategy
   /// (warp marching and slab hand the ones other than composite to the
@@ -505,6 +523,7 @@ protected:
   int RotationTile[2] = { 32, 0 };
   vtkTypeBool EarlyRayTermination = 1;
   vtkTypeBool GraphicsInterop = 1;
+  vtkTypeBool ProjectionDepth = 0;
   double TerminationOpacity = 254.0 / 255.0;
   vtkTypeBool EmptySpaceSkipping = 1;
   int EmptySpaceCellSize = 8;
@@ -552,6 +571,10 @@ private:
   bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
+  // ProjectionDepth: the frame's extremes rendered again through a ramp, as
+  // window depths (blend: the frame's cvr_blend_mode)
+  bool RenderExtremeDepth(vtkVolumeProperty* property, const cvr_view& view,
+    const cvr_render_settings& settings, int blend, size_t pixels);
   /// The library's settings from this mapper's and the property's (blend: a
   /// cvr_blend_mode); false (said why) when the frame cannot be rendered.
   bool DescribeSettings(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,

@@ -15,6 +15,7 @@
 #include "vtkCudaVolumeMapper.h"
 #include "vtkCudaVolumeStatisticsInformation.h"
 #include "vtkImageData.h"
+#include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkLogger.h"
 #include "vtkMath.h"
@@ -23,6 +24,9 @@
 #include "vtkNew.h"
 #include "vtkPVLODVolume.h"
 #include "vtkPVSession.h"
+#include "vtkMultiProcessController.h"
+#include "vtkPVRenderView.h"
+#include "vtkPVView.h"
 #include "vtkProcessModule.h"
 #include "vtkSMSession.h"
 #include "vtkPartitionedDataSet.h"
@@ -299,13 +303,49 @@ void vtkCudaVolumeRepresentation::UpdateSurfaceInputs()
   this->Property->SetSliceFunction(this->CudaSlice ? this->CudaSlice : this->StockSlice);
   this->Modified();
 }
+namespace
+{
+bool IsProjection(int blend)
+{
+  return blend == vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND ||
+    blend == vtkVolumeMapper::MINIMUM_INTENSITY_BLEND;
+}
+}
+
 void vtkCudaVolumeRepresentation::UpdateBlendMode()
 {
   // Both properties are pushed when a state is loaded, in no order we choose:
   // the mode comes from their values, not from which came last.
+  const bool projection = IsProjection(this->CudaMapper->GetBlendMode());
   this->CudaMapper->SetBlendMode(this->CudaBlendMode != vtkVolumeMapper::COMPOSITE_BLEND
       ? this->CudaBlendMode
       : this->StockBlendMode);
+  if (IsProjection(this->CudaMapper->GetBlendMode()) != projection)
+  {
+    this->MarkModified(); // the view asks again how to composite (ProcessViewRequest)
+  }
+}
+
+int vtkCudaVolumeRepresentation::ProcessViewRequest(
+  vtkInformationRequestKey* request_type, vtkInformation* inInfo, vtkInformation* outInfo)
+{
+  if (!this->Superclass::ProcessViewRequest(request_type, inInfo, outInfo))
+  {
+    return 0;
+  }
+  if (request_type == vtkPVView::REQUEST_UPDATE())
+  {
+    // (the same answer on every rank: blend mode and rank count only)
+    auto* controller = vtkMultiProcessController::GetGlobalController();
+    const bool ranks = controller && controller->GetNumberOfProcesses() > 1;
+    const bool byDepth = ranks && IsProjection(this->CudaMapper->GetBlendMode());
+    if (byDepth)
+    {
+      outInfo->Remove(vtkPVRenderView::NEED_ORDERED_COMPOSITING());
+    }
+    this->CudaMapper->SetProjectionDepth(byDepth);
+  }
+  return 1;
 }
 void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
 {

@@ -39,6 +39,14 @@ public:
   vtkTypeMacro(vtkCudaVolumeRepresentation, vtkImageVolumeRepresentation);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
+  /// Maximum and minimum intensity on several ranks: the view composites by
+  /// depth (IceT's Z-buffer mode, no ordered compositing requested), and the
+  /// mapper writes each pixel's extreme as its depth (ProjectionDepth), so
+  /// that the rank holding the extreme wins the pixel. Other blend modes
+  /// composite "over", in order, as the stock Volume representation does.
+  int ProcessViewRequest(vtkInformationRequestKey* request_type, vtkInformation* inInfo,
+    vtkInformation* outInfo) override;
+
   ///@{
   /// Forwarded to vtkCudaVolumeMapper (see its documentation).
   void SetBackend(int backend);

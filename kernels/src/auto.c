@@ -22,66 +22,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "auto_internal.h"
 #include "cuda_backend.h"
-#include "kernel_preload.h"
-#include "tuner.h"
 
-#define MAX_TABLES 8
-#define MAX_WARM 256
-#define MAX_PRELOADS 8
-
-typedef struct cvr_tuner {
-  cvr_tuning_table tables[MAX_TABLES];
-  int table_count;
-  unsigned long long clock;
-  char dir[1024];
-  char device[160];  /* the tables' device part of the key, found once */
-  char warning[512]; /* the last cache-file problem */
-  /* kernels that have run in this context: the first launch of a kernel
-   * loads it (CUDA's lazy loading), which would count against it */
-  char warm[MAX_WARM][128]; /* preload_key, kernel_family */
-  int warm_count;
-  /* the same loads made ahead on a helper thread, per kernel set: stored
-   * type, layout, shading and composite or not (kernel_preload.h) */
-  struct {
-    char key[64];
-    cvr_kernel_preload *loader;
-    int count; /* its configs: their kernel_family in launch order */
-    char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
-  } preloads[MAX_PRELOADS];
-  int preload_count;
-  /* the last AUTO frame, when it rendered its class's best unturned: the
-   * reference the next frame's candidate is measured against */
-  const cvr_tuning_table *reference_table;
-  int reference_class;
-  double reference_ms; /* its kernel time */
-  /* it was rendered for the measurement the budget allowed then (a frame of
-   * the best in place of a cell's faster choice, paid for): that
-   * measurement follows whatever its cost did to the budget */
-  int reference_paid;
-  /* an AUTO frame's wall time beyond its kernel, the last without a turn:
-   * what a turn took is a turning frame's beyond that */
-  double frame_overhead_ms;
-  /* the last quiet frame that rendered its class's best, or the cell's
-   * choice of known ratio to it: the best's kernel time there, which the
-   * next reference must agree with (cvr_tuning_steady) */
-  const cvr_tuning_table *steady_table;
-  int steady_class;
-  unsigned long long steady_frame;
-  double steady_ms;
-  unsigned long long frames; /* AUTO frames so far */
-  /* CVR_DEBUG_ROTATION=1 in the environment: each rotation trial's times to
-   * stderr (the turned frame's two renders, the reference, the decision),
-   * and while undecided, at each trial view, what a trial there waits for */
-  int debug_rotation;
-  /* this frame's slot of warp marching's turn (tuner.h, cvr_tuning_toward;
-   * NULL: none), and whether the frame renders turned toward the rays: then
-   * the copy holds the order the turn left (concrete) */
-  cvr_tuning_toward *toward;
-  int hold_order;
-  int last_toward; /* the frame before rendered turned toward the rays */
-  int toward_tried; /* this frame was a trial of the turn */
-} cvr_tuner;
 
 static const char *default_dir(char *out, size_t size) {
   const char *env = getenv("CVR_TUNING_CACHE_DIR");
@@ -182,17 +125,14 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
   return t;
 }
 
-static void save(cvr_context *ctx, const cvr_tuning_table *t) {
+void cvr_auto_save(cvr_context *ctx, const cvr_tuning_table *t) {
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_save(t, tu->dir, tu->warning, sizeof tu->warning);
 }
 
-/* The hysteresis that keeps the copy padded (as any policy but NEVER) but
- * never turns it. */
-#define ROTATION_HOLD 45.0
 
 /* The caller's settings with candidate i of class c and the table's layout. */
-static cvr_render_settings concrete(const cvr_context *ctx, const cvr_tuning_table *t,
+cvr_render_settings cvr_auto_concrete(const cvr_context *ctx, const cvr_tuning_table *t,
                                     const cvr_tuning_class *c, int i,
                                     const cvr_render_settings *s) {
   cvr_render_settings out = *s;
@@ -307,10 +247,10 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
         for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], family);
         if (seen) continue;
         snprintf(names[n], sizeof names[n], "%s", family);
-        configs[n++] = concrete(ctx, t, c, i, s);
+        configs[n++] = cvr_auto_concrete(ctx, t, c, i, s);
       }
     }
-  configs[n] = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+  configs[n] = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
   configs[n].rotation_policy = CVR_ROTATION_HYSTERESIS;
   snprintf(names[n++], sizeof names[0], "rotation");
   tu->preloads[tu->preload_count].count = n;
@@ -377,12 +317,12 @@ static void mark_warm(cvr_tuner *tu, const char *instance, const cvr_tuning_clas
   warm_name(instance, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
 }
 
-static double cost_of(const cvr_render_stats *st) {
+double cvr_auto_cost_of(const cvr_render_stats *st) {
   return st->samples ? st->kernel_ms * 1e6 / (double)st->samples : 0.0;
 }
 
 /* The device copy's voxel order (as cvr_render_stats.volume_axes). */
-static void copy_order(const cvr_volume *volume, int order[3]) {
+void cvr_auto_copy_order(const cvr_volume *volume, int order[3]) {
   int axis[3], sign[3], offset[3];
   cvr_cuda_volume_orientation(volume, axis, sign, offset);
   for (int a = 0; a < 3; ++a) order[a] = sign[a] * (axis[a] + 1);
@@ -441,19 +381,19 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
   int order[3];
   *turned = 0;
   if (!renders_in_table_order(ctx, t, volume, view, s)) return CVR_OK;
-  copy_order(volume, order);
+  cvr_auto_copy_order(volume, order);
   if (memcmp(order, t->order, sizeof order)) {
     /* padded as a trial pads (a copy that needs padding and renders NEVER
      * is rebuilt unpadded, in its own order, at its next frame: the
      * table's order then follows) */
-    cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
+    cvr_render_settings turn = cvr_auto_concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
     turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
     turn.rotation_hysteresis = ROTATION_HOLD;
     int turns = 0;
     const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, t->order, &turns, NULL);
     if (st != CVR_OK) return st;
     *turned = turns > 0;
-    copy_order(volume, order);
+    cvr_auto_copy_order(volume, order);
   }
   memcpy(t->order, order, sizeof order);
   return CVR_OK;
@@ -462,7 +402,7 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
 /* The view's class as the kernels see it: in the device copy's voxel order,
  * which in-place rotation turns, or (order not NULL) in that order. dir: the
  * view direction there; roll: the image's roll band (cvr_tuning_view_roll). */
-static cvr_status view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+cvr_status cvr_auto_view_class_of(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                                 const cvr_render_settings *s, const int *order, int *out,
                                 float dir[3], int *roll, float own_dir[3]) {
   cvr_ray_params p;
@@ -491,185 +431,6 @@ static int trial_view(const cvr_volume *volume, const float dir[3]) {
   int fallback = 2;
   const int partners = cvr_cuda_volume_partners(volume, &fallback);
   return cvr_tuning_rotation_trial_view(dir, partners, fallback);
-}
-
-/* The view's slot of warp marching's turn (cvr_tuning_toward): its class
- * and roll band in the volume's own voxel order. NULL where the copy does
- * not turn (the CPU, several components) or warp marching is no candidate
- * (it composites only). */
-static cvr_tuning_toward *toward_slot(cvr_context *ctx, cvr_tuning_table *t,
-                                      const cvr_volume *volume, const cvr_view *view,
-                                      const cvr_render_settings *s) {
-  static const int own[3] = {1, 2, 3};
-  int k = 0, roll = 0;
-  if (ctx->backend != CVR_BACKEND_CUDA || volume->components > 1 ||
-      s->blend_mode != CVR_BLEND_COMPOSITE ||
-      view_class_of(ctx, volume, view, s, own, &k, NULL, &roll, NULL) != CVR_OK)
-    return NULL;
-  return &t->toward[k][roll];
-}
-
-/* Whether a view of table t renders turned toward the rays. */
-static int toward_any(const cvr_tuning_table *t) {
-  for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
-      if (t->toward[k][r].decision == 1) return 1;
-  return 0;
-}
-
-/* Where warp marching's turn (cvr_rotation_turn's along_rays, with the
- * settings' hysteresis) takes the copy at a view along dir (the copy's
- * index space): 1 and the voxel order it turns to, or 0 where it stays. */
-static int toward_target(const cvr_volume *volume, const float dir[3],
-                         const cvr_render_settings *s, int target[3]) {
-  int fallback = 2;
-  const int partners = cvr_cuda_volume_partners(volume, &fallback);
-  const int partner = cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS,
-                                        s->rotation_hysteresis, 1);
-  if (!partner) return 0;
-  copy_order(volume, target);
-  cvr_rotation_turn_order(target, partner);
-  return 1;
-}
-
-/* Turns the copy to voxel order `order` (padded as trials pad); *ms: the
- * wall time it took (may be NULL). */
-static cvr_status turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
-                               const cvr_render_settings *s, const int order[3], double *ms) {
-  cvr_render_settings turn = concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
-  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
-  turn.rotation_hysteresis = ROTATION_HOLD;
-  const double start = cvr_now_ms();
-  const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, order, NULL, NULL);
-  if (ms) *ms = cvr_now_ms() - start;
-  return st;
-}
-
-/* The candidate a trial of warp marching's turn renders in class c (the
- * turned view's): the view's choice once c has converged, else its warp
- * marching of least mean, by c's measurements or else by those of class
- * `away` (the unturned view's), else its first warp marching. -1: none. */
-static int toward_candidate(const cvr_tuning_class *c, const cvr_tuning_class *away,
-                            const cvr_tuning_view_cells *cells, int repeats) {
-  if (cvr_tuning_next(c, repeats) < 0) return cvr_tuning_view_choice(cells, c, repeats);
-  int pick = -1, first = -1;
-  double pick_mean = INFINITY;
-  for (int i = 0; i < c->count; ++i) {
-    if (c->candidates[i].strategy != CVR_STRATEGY_WARP_MARCHING || c->dropped[i]) continue;
-    if (first < 0) first = i;
-    double mean = c->measured[i] > 0 ? cvr_tuning_mean(c, i) : INFINITY;
-    for (int j = 0; j < away->count && !(mean < INFINITY); ++j)
-      if (away->measured[j] > 0 && !strcmp(away->names[j], c->names[i]))
-        mean = 1e6 + cvr_tuning_mean(away, j); /* (after any of c's own) */
-    if (mean < pick_mean) {
-      pick_mean = mean;
-      pick = i;
-    }
-  }
-  return pick >= 0 ? pick : first;
-}
-
-/* Trials of warp marching's turn are for volumes of at least this many
- * times the L2 cache: Wang et al.'s favourable views save memory traffic;
- * the turns and their trials are dear next to the frames of a volume the
- * L2 mostly holds (a trial took some 1000 frames of the 1% budget on
- * bonsai, 256^3), and at the H100's 1024^3 views about z (20x its L2) the
- * standard kernel ran faster than warp marching turned, at 2048^3 (160x)
- * slower. */
-#define TOWARD_L2_MULTIPLE 8
-/* How much slower than the unturned view's class the turned view's may be
- * measured elsewhere for a trial still to be worth its turns: class costs
- * are in nanoseconds a sample of their first views, a rough comparison
- * across classes. */
-#define TOWARD_PRIOR 1.1
-
-/* Whether a trial of warp marching's turn may pay at a view of class k
- * (unturned) that the turn takes to class u: a volume of at least
- * TOWARD_L2_MULTIPLE times the L2, and where both classes have converged,
- * u measured at most TOWARD_PRIOR times k's cost. */
-static int toward_promising(const cvr_context *ctx, const cvr_volume *volume,
-                            const cvr_tuning_class *k, const cvr_tuning_class *u, int repeats) {
-  const double bytes = (double)volume->dims[0] * volume->dims[1] * volume->dims[2] *
-                       (double)cvr_scalar_type_size(volume->stored_type);
-  if (!(ctx->l2_bytes > 0 && bytes >= (double)TOWARD_L2_MULTIPLE * (double)ctx->l2_bytes))
-    return 0;
-  return cvr_tuning_next(k, repeats) >= 0 || cvr_tuning_next(u, repeats) >= 0 ||
-         cvr_tuning_mean(u, u->best) <= TOWARD_PRIOR * cvr_tuning_mean(k, k->best);
-}
-
-/* A trial of warp marching's turn (tuner.h, cvr_tuning_toward), once the
- * view's class has converged and its slot has not decided: the copy turns
- * toward the rays, the frame renders twice with the turned view's
- * candidate (toward_candidate), and the second is measured against the
- * class's best unturned at the frame before. Not decided toward, the copy
- * turns back. The turned class's first measurement, when it has none, is
- * the candidate's (its scale). Counts against the budget, the turns
- * included. *tried as rotation_trial's. */
-static cvr_status toward_trial(cvr_context *ctx, cvr_tuning_table *t, int k,
-                               const cvr_volume *volume, const cvr_transfer_function *tf,
-                               const cvr_view *view, const cvr_render_settings *s,
-                               const cvr_image *image, double reference_ms, int paid,
-                               cvr_render_stats *local, int *tried) {
-  cvr_tuner *tu = ctx->tuner;
-  cvr_tuning_toward *w = tu->toward;
-  *tried = 0;
-  if (!w || w->decision != 0 || tu->hold_order ||
-      (!paid && !cvr_tuning_budget_allows(&t->budget, 0, s->tuning_budget)))
-    return CVR_OK;
-  float dir[3], turned_dir[3];
-  int roll = 0, target[3], turned = 0, turned_roll = 0;
-  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
-  if (st != CVR_OK || !toward_target(volume, dir, s, target)) return st;
-  if ((st = view_class_of(ctx, volume, view, s, target, &turned, turned_dir, &turned_roll,
-                          NULL)) != CVR_OK)
-    return st;
-  cvr_tuning_class *c = &t->classes[turned];
-  if (!toward_promising(ctx, volume, &t->classes[k], c, s->tuning_repeats)) return CVR_OK;
-  cvr_tuning_view_cells cells;
-  cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
-  const int i = toward_candidate(c, &t->classes[k], &cells, s->tuning_repeats);
-  if (i < 0) return CVR_OK;
-  if (!(reference_ms > 0.0)) {
-    *tried = -1;
-    return CVR_OK;
-  }
-  int before[3];
-  copy_order(volume, before);
-  double turn_ms = 0.0, back_ms = 0.0;
-  if ((st = turn_copy_to(ctx, t, volume, s, target, &turn_ms)) != CVR_OK) return st;
-  tu->hold_order = 1;
-  const cvr_render_settings run = concrete(ctx, t, c, i, s);
-  tu->hold_order = 0;
-  cvr_render_stats again = {0};
-  if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, local)) != CVR_OK ||
-      (st = cvr_render_frame(ctx, volume, tf, view, &run, image, &again)) != CVR_OK)
-    return st;
-  *tried = 1;
-  tu->toward_tried = 1;
-  const double frame_ms = local->kernel_ms;
-  local->kernel_ms += again.kernel_ms;
-  local->total_ms += again.total_ms;
-  const int measured = local->rotations == 0 && again.rotations == 0 && again.kernel_ms > 0.0;
-  const double ratio = measured ? again.kernel_ms / reference_ms : 0.0;
-  const int decided = measured && cvr_tuning_toward_record(w, ratio);
-  if (decided && ctx->debug.auto_toward) {
-    w->decision = (signed char)ctx->debug.auto_toward;
-    w->ratio = w->decision == 1 ? fminf(0.99f, w->ratio) : 0.0f;
-  }
-  int measured_any = 0;
-  for (int j = 0; j < c->count; ++j) measured_any |= c->measured[j] > 0;
-  if (measured && !measured_any) cvr_tuning_record(c, i, cost_of(&again), s->tuning_prune);
-  if (w->decision != 1 && (st = turn_copy_to(ctx, t, volume, s, before, &back_ms)) != CVR_OK)
-    return st;
-  cvr_tuning_budget_frame(&t->budget, frame_ms, 0,
-                          turn_ms + back_ms + frame_ms + fmax(0.0, again.kernel_ms - reference_ms));
-  if (tu->debug_rotation)
-    fprintf(stderr, "cvr toward trial %d (%s): turn %.3f ms, frames %.4f then %.4f ms, "
-            "reference %.4f ms, ratio %.4f%s\n", w->trials, c->names[i], turn_ms, frame_ms,
-            again.kernel_ms, reference_ms, ratio,
-            decided ? (w->decision == 1 ? ": toward" : ": not") : "");
-  if (decided) save(ctx, t);
-  return CVR_OK;
 }
 
 /* What a turn made before a frame took beyond the frame: its wall time
@@ -708,16 +469,16 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
     return CVR_OK;
   }
   const cvr_tuning_class *c = &t->classes[k];
-  cvr_render_settings turn = concrete(ctx, t, c, c->best, s);
+  cvr_render_settings turn = cvr_auto_concrete(ctx, t, c, c->best, s);
   turn.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (the view is past the border) */
   int before[3];
-  copy_order(volume, before);
+  cvr_auto_copy_order(volume, before);
   cvr_status st = cvr_render_frame(ctx, volume, tf, view, &turn, image, local);
   if (st != CVR_OK) return st;
   *tried = 1;
   if (local->rotations == 0) { /* this volume does not turn (several components) */
     t->rotation.decision = -1;
-    save(ctx, t);
+    cvr_auto_save(ctx, t);
   }
   const double turn_ms = turn_cost(ctx->tuner, local), frame_ms = local->kernel_ms;
   double excess = turn_ms;
@@ -749,7 +510,7 @@ static cvr_status rotation_trial(cvr_context *ctx, cvr_tuning_table *t, int k, c
             "reference %.4f ms, ratio %.4f%s\n", t->rotation.trials, turn_ms, frame_ms,
             again.kernel_ms, reference_ms, ratio,
             decided ? (t->rotation.decision == 1 ? ": on" : ": off") : "");
-  if (decided) save(ctx, t);
+  if (decided) cvr_auto_save(ctx, t);
   return CVR_OK;
 }
 
@@ -846,7 +607,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
                            out, &trial)) != CVR_OK)
     return st;
   if (trial == 0 && converged && quiet &&
-      (st = toward_trial(ctx, t, k, volume, tf, view, s, image, reference_ms, paid, out,
+      (st = cvr_auto_toward_trial(ctx, t, k, volume, tf, view, s, image, reference_ms, paid, out,
                          &trial)) != CVR_OK)
     return st;
   if (trial > 0) {
@@ -862,7 +623,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   } else if (quiet) {
     for (i = cvr_tuning_next_ready(c, repeats, waiting); i >= 0;
          i = cvr_tuning_next_ready(c, repeats, waiting)) { /* one the device can run */
-      run = concrete(ctx, t, c, i, s);
+      run = cvr_auto_concrete(ctx, t, c, i, s);
       if (runnable(ctx, &run)) break;
       cvr_tuning_record(c, i, 0.0, s->tuning_prune);
     }
@@ -879,7 +640,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   const int choice = cvr_tuning_view_choice(cells, c, repeats); /* (the class's best before) */
   int rendered = i >= 0 ? i : reference_frame ? c->best : choice;
   if (waits_for_kernel(c, waiting, rendered)) rendered = stand_in(c, waiting);
-  run = concrete(ctx, t, c, rendered, s);
+  run = cvr_auto_concrete(ctx, t, c, rendered, s);
   if (i >= 0 && !is_warm(tu, instance, c, i) && !helper_loaded(tu, instance, c, i)) {
     /* load its kernels here, not in the measured frame: an 8 x 8 frame, unseen */
     cvr_view tiny = *view;
@@ -926,10 +687,10 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   if (i >= 0) {
     if (measurable && cell) { /* (a turn changed the class) */
       cvr_tuning_cell_record(cell, i, out->kernel_ms / reference_ms);
-      if (cvr_tuning_cell_next(cell, c, repeats) < 0) save(ctx, t);
+      if (cvr_tuning_cell_next(cell, c, repeats) < 0) cvr_auto_save(ctx, t);
     } else if (measurable) {
       cvr_tuning_record_relative(c, i, out->kernel_ms, reference_ms, s->tuning_prune);
-      if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
+      if (cvr_tuning_next(c, repeats) < 0) cvr_auto_save(ctx, t);
     }
     return CVR_OK;
   }
@@ -939,8 +700,8 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
   if (rendered == best && steady &&
       (is_warm(tu, instance, c, best) || helper_loaded(tu, instance, c, best))) {
     if (reference_frame && c->measured[best] == 0) { /* the class's scale */
-      cvr_tuning_record(c, best, cost_of(out), s->tuning_prune);
-      if (cvr_tuning_next(c, repeats) < 0) save(ctx, t);
+      cvr_tuning_record(c, best, cvr_auto_cost_of(out), s->tuning_prune);
+      if (cvr_tuning_next(c, repeats) < 0) cvr_auto_save(ctx, t);
     }
     tu->reference_table = t;
     tu->reference_class = k;
@@ -958,20 +719,20 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
   int k = 0, turned = 0;
   float dir[3], own_dir[3];
   int roll = 0;
-  cvr_status st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir); /* (checks the view) */
+  cvr_status st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir); /* (checks the view) */
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   cvr_tuner *tu = ctx->tuner;
   /* turned toward the rays where warp marching's turn was measured faster
    * at this view (tuner.h, cvr_tuning_toward), else in the table's order */
-  cvr_tuning_toward *slot = toward_slot(ctx, t, volume, view, s);
+  cvr_tuning_toward *slot = cvr_auto_toward_slot(ctx, t, volume, view, s);
   tu->toward = slot;
   const int toward = slot && slot->decision == 1;
   int target[3];
   double toward_turn_ms = 0.0; /* a turn into or out of the order turned toward the rays */
   if (toward) {
-    if (toward_target(volume, dir, s, target)) {
-      if ((st = turn_copy_to(ctx, t, volume, s, target, &toward_turn_ms)) != CVR_OK) return st;
+    if (cvr_auto_toward_target(volume, dir, s, target)) {
+      if ((st = cvr_auto_turn_copy_to(ctx, t, volume, s, target, &toward_turn_ms)) != CVR_OK) return st;
       turned = 1;
     }
   } else {
@@ -979,7 +740,7 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
     if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
     if (turned && tu->last_toward) toward_turn_ms = cvr_now_ms() - start;
   }
-  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir)) != CVR_OK) return st;
+  if (turned && (st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, own_dir)) != CVR_OK) return st;
   cvr_tuning_class *c = &t->classes[k];
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   cvr_tuning_seed(c, t->classes, CVR_TUNING_CLASSES, s->tuning_repeats, s->tuning_prune);
@@ -1030,23 +791,23 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
       cvr_tuning_rotation_watch(&t->rotation, local.kernel_ms,
                                 trial_view(volume, own_dir),
                                 tu->last_toward ? 0.0 : turn_cost(tu, &local)))
-    save(ctx, t);
+    cvr_auto_save(ctx, t);
   /* turns toward the rays: do they cost more than they save? */
   if (!toward && tu->last_toward) toward_turn_ms += turn_cost(tu, &local);
-  if (toward_any(t) &&
+  if (cvr_auto_toward_any(t) &&
       cvr_tuning_toward_watch(&t->toward_watch, local.kernel_ms,
                               toward ? slot->ratio : 0.0, toward_turn_ms)) {
     for (int v = 0; v < CVR_TUNING_CLASSES; ++v)
       for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
         if (t->toward[v][r].decision == 1) t->toward[v][r].decision = -1;
-    save(ctx, t);
+    cvr_auto_save(ctx, t);
   }
   tu->last_toward = toward;
   if (local.rotations == 0) tu->frame_overhead_ms = fmax(0.0, local.total_ms - local.kernel_ms);
   /* the order the table's frames render in (a trial may turn it), not the
    * one turned toward the rays */
   if (ctx->backend == CVR_BACKEND_CUDA && !toward && !tu->toward_tried)
-    copy_order(volume, t->order);
+    cvr_auto_copy_order(volume, t->order);
   local.view_class = k;
   if (stats) *stats = local;
   return CVR_OK;
@@ -1075,25 +836,12 @@ static void describe(const cvr_context *ctx, const cvr_tuning_table *t, const cv
     snprintf(out, size, "%s", c->names[i]);
 }
 
-/* Whether a trial of warp marching's turn waits for the view: its slot has
- * not decided, the turn would take the copy elsewhere, and a trial may pay
- * (toward_promising). k, dir: the view's class and direction in the order
- * its next frame renders in. */
-static int toward_waits(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
-                        const cvr_view *view, const cvr_render_settings *s, const float dir[3]) {
-  const cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
-  int target[3], u = 0;
-  return w && w->decision == 0 && toward_target(volume, dir, s, target) &&
-         view_class_of(ctx, volume, view, s, target, &u, NULL, NULL, NULL) == CVR_OK &&
-         toward_promising(ctx, volume, &t->classes[k], &t->classes[u], s->tuning_repeats);
-}
-
 /* The view's tuning state in class k, along dir with roll band roll in the
  * order its next frame renders in. */
 static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_volume *volume,
                       const cvr_view *view, const float dir[3], int roll,
                       const cvr_render_settings *s, cvr_tuning_info *out) {
-  const cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
+  const cvr_tuning_toward *w = cvr_auto_toward_slot(ctx, t, volume, view, s);
   const cvr_tuning_class *c = &t->classes[k];
   memset(out, 0, sizeof *out);
   out->view_class = k;
@@ -1107,7 +855,7 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_vo
                 cvr_tuning_cell_next(cell, c, s->tuning_repeats) >= 0 ||
                 (ctx->backend == CVR_BACKEND_CUDA && t->rotation.decision == 0 &&
                  trial_view(volume, dir)) ||
-                toward_waits(ctx, t, k, volume, view, s, dir);
+                cvr_auto_toward_waits(ctx, t, k, volume, view, s, dir);
   out->candidates = c->count;
   for (int i = 0; i < c->count; ++i) {
     out->measured += c->measured[i] > 0;
@@ -1116,7 +864,7 @@ static void fill_info(cvr_context *ctx, cvr_tuning_table *t, int k, const cvr_vo
   const int choice = cvr_tuning_view_choice(&cells, c, s->tuning_repeats);
   describe(ctx, t, c, choice, w && w->decision == 1, out->configuration,
            sizeof out->configuration);
-  out->settings = concrete(ctx, t, c, choice, s);
+  out->settings = cvr_auto_concrete(ctx, t, c, choice, s);
   snprintf(out->warning, sizeof out->warning, "%s", ctx->tuner->warning);
 }
 
@@ -1139,19 +887,19 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
   int k = 0;
   float dir[3];
   int roll = 0;
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
+  if (st == CVR_OK) st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   /* in the voxel order AUTO's next frame renders in, which that frame turns
    * the copy to (warp marching's turn, or restore_order) */
-  const cvr_tuning_toward *toward = toward_slot(ctx, t, volume, view, s);
+  const cvr_tuning_toward *toward = cvr_auto_toward_slot(ctx, t, volume, view, s);
   int target[3];
   if (toward && toward->decision == 1) {
-    if (toward_target(volume, dir, s, target) &&
-        (st = view_class_of(ctx, volume, view, s, target, &k, dir, &roll, NULL)) != CVR_OK)
+    if (cvr_auto_toward_target(volume, dir, s, target) &&
+        (st = cvr_auto_view_class_of(ctx, volume, view, s, target, &k, dir, &roll, NULL)) != CVR_OK)
       return st;
   } else if (renders_in_table_order(ctx, t, volume, view, s) &&
-             (st = view_class_of(ctx, volume, view, s, t->order, &k, dir, &roll, NULL)) != CVR_OK) {
+             (st = cvr_auto_view_class_of(ctx, volume, view, s, t->order, &k, dir, &roll, NULL)) != CVR_OK) {
     return st;
   }
   fill_info(ctx, t, k, volume, view, dir, roll, s, out);
@@ -1161,7 +909,7 @@ cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const
 /* repeats + 1 frames of one configuration at this view, the first a
  * warm-up; the mean kernel time of the others and the last one's samples
  * (0 when it could not run). */
-static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
+cvr_status cvr_auto_measure(cvr_context *ctx, const cvr_volume *volume,
                           const cvr_transfer_function *tf, const cvr_view *view,
                           const cvr_render_settings *run, int repeats, const cvr_image *image,
                           double *ms, unsigned long long *samples) {
@@ -1185,7 +933,7 @@ static cvr_status measure(cvr_context *ctx, const cvr_volume *volume,
  * steps from *step on. *scale: the costs' scale (per sample of the first
  * candidate that ran: kernel times compare strategies that count samples
  * differently). */
-static cvr_status sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
+cvr_status cvr_auto_sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
                               int roll, const cvr_volume *volume, const cvr_transfer_function *tf,
                               const cvr_view *view, const cvr_render_settings *s,
                               const cvr_image *image, cvr_progress_callback progress, void *user,
@@ -1200,10 +948,10 @@ static cvr_status sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, cons
   }
   *scale = 0.0;
   for (int i = 0; i < c->count && !*stopped; ++i, ++*step) {
-    const cvr_render_settings run = concrete(ctx, t, c, i, s);
+    const cvr_render_settings run = cvr_auto_concrete(ctx, t, c, i, s);
     double ms = 0.0;
     unsigned long long samples = 0;
-    const cvr_status st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples);
+    const cvr_status st = cvr_auto_measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &ms, &samples);
     if (st != CVR_OK) return st;
     if (!(*scale > 0.0) && ms > 0.0 && samples > 0) *scale = 1e6 / (double)samples;
     const double cost = ms * *scale;
@@ -1243,7 +991,7 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
                                   const cvr_view *view, const cvr_render_settings *s,
                                   const cvr_image *image, double scale) {
   const double unturned_ms = cvr_tuning_mean(&t->classes[k], t->classes[k].best) / scale;
-  cvr_render_settings run = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+  cvr_render_settings run = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
   run.rotation_policy = CVR_ROTATION_HYSTERESIS;
   run.rotation_hysteresis = s->rotation_hysteresis;
   cvr_render_stats turn;
@@ -1253,8 +1001,8 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
   int roll = 0;
   int turned = k, step = 0, stopped = 0;
   double turned_scale = 0.0;
-  if ((st = view_class_of(ctx, volume, view, s, NULL, &turned, dir, &roll, NULL)) != CVR_OK ||
-      (st = sweep_class(ctx, t, turned, dir, roll, volume, tf, view, s, image, NULL, NULL, &step, 1,
+  if ((st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &turned, dir, &roll, NULL)) != CVR_OK ||
+      (st = cvr_auto_sweep_class(ctx, t, turned, dir, roll, volume, tf, view, s, image, NULL, NULL, &step, 1,
                         &stopped, &turned_scale)) != CVR_OK)
     return st;
   /* one view, its repeats: the same threshold as trials */
@@ -1265,60 +1013,6 @@ static cvr_status decide_rotation(cvr_context *ctx, cvr_tuning_table *t, int k,
     cvr_tuning_rotation_decide(&t->rotation, ratio);
   int back = 0;
   return t->rotation.decision == 1 ? CVR_OK : restore_order(ctx, t, volume, view, s, &back);
-}
-
-/* cvr_tune_now's warp-marching turn (tuner.h, cvr_tuning_toward): the
- * view's choice as its frames render it now (class k, view along dir in the
- * copy's order) against the copy turned toward the rays, the turned view's
- * class swept there where it has not converged; toward if that is
- * CVR_TUNING_ROTATION_GAIN faster. The copy is left in the order the view's
- * frames render in. */
-static cvr_status decide_toward(cvr_context *ctx, cvr_tuning_table *t, int k, const float dir[3],
-                                int roll, const cvr_volume *volume,
-                                const cvr_transfer_function *tf, const cvr_view *view,
-                                const cvr_render_settings *s, const cvr_image *image) {
-  cvr_tuning_toward *w = toward_slot(ctx, t, volume, view, s);
-  int target[3], before[3];
-  if (!w || !toward_target(volume, dir, s, target)) return CVR_OK;
-  copy_order(volume, before);
-  cvr_tuning_view_cells cells;
-  cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
-  const cvr_tuning_class *c = &t->classes[k];
-  double away_ms = 0.0, toward_ms = 0.0;
-  unsigned long long samples = 0;
-  ctx->tuner->hold_order = 1; /* (every frame below in the order the copy is in) */
-  cvr_render_settings run = concrete(ctx, t, c, cvr_tuning_view_choice(&cells, c, s->tuning_repeats), s);
-  cvr_status st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &away_ms, &samples);
-  if (st == CVR_OK) st = turn_copy_to(ctx, t, volume, s, target, NULL);
-  int turned = 0, turned_roll = 0, step = 0, stopped = 0;
-  float turned_dir[3];
-  double scale = 0.0;
-  if (st == CVR_OK)
-    st = view_class_of(ctx, volume, view, s, NULL, &turned, turned_dir, &turned_roll, NULL);
-  if (st == CVR_OK) cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
-  const cvr_tuning_class *u = &t->classes[turned];
-  if (st == CVR_OK && (cvr_tuning_next(u, s->tuning_repeats) >= 0 ||
-                       cvr_tuning_cell_next(cells.own, u, s->tuning_repeats) >= 0))
-    st = sweep_class(ctx, t, turned, turned_dir, turned_roll, volume, tf, view, s, image, NULL,
-                     NULL, &step, 1, &stopped, &scale);
-  if (st == CVR_OK) {
-    cvr_tuning_cells_at(t, turned, turned_dir, turned_roll, 0, &cells);
-    run = concrete(ctx, t, u, cvr_tuning_view_choice(&cells, u, s->tuning_repeats), s);
-    st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &toward_ms, &samples);
-  }
-  ctx->tuner->hold_order = 0;
-  if (st != CVR_OK) return st;
-  memset(w, 0, sizeof *w);
-  w->decision = away_ms > 0.0 && toward_ms > 0.0 &&
-                        toward_ms <= (1.0 - CVR_TUNING_ROTATION_GAIN) * away_ms
-                    ? 1
-                    : -1;
-  if (ctx->debug.auto_toward) w->decision = (signed char)ctx->debug.auto_toward;
-  w->ratio = w->decision == 1 ? (float)fmin(0.99, fmax(0.01, toward_ms / away_ms)) : 0.0f;
-  if (ctx->tuner->debug_rotation)
-    fprintf(stderr, "cvr toward (cvr_tune_now): %.4f ms turned, %.4f ms not: %s\n", toward_ms,
-            away_ms, w->decision == 1 ? "toward" : "not");
-  return w->decision == 1 ? CVR_OK : turn_copy_to(ctx, t, volume, s, before, NULL);
 }
 
 static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
@@ -1332,27 +1026,27 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
     st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
   float dir[3];
   int roll = 0;
-  if (st == CVR_OK) st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
+  if (st == CVR_OK) st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
   if (st != CVR_OK) return st;
   cvr_tuning_table *t = table_for(ctx, volume, view, s);
   /* measured afresh: first in the order frames render in without warp
    * marching's turn, then with it (decide_toward) */
-  cvr_tuning_toward *toward = toward_slot(ctx, t, volume, view, s);
+  cvr_tuning_toward *toward = cvr_auto_toward_slot(ctx, t, volume, view, s);
   if (toward) memset(toward, 0, sizeof *toward);
   int turned = 0; /* (measured in the order the table renders in) */
   if ((st = restore_order(ctx, t, volume, view, s, &turned)) != CVR_OK) return st;
   if (t->rotation.decision == 1) { /* ... or, rotation on, turned as this view's frames turn it */
-    const cvr_render_settings run = concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+    const cvr_render_settings run = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
     cvr_render_stats st_turn;
     if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, &st_turn)) != CVR_OK) return st;
     turned = st_turn.rotations > 0;
   }
-  if (turned && (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
+  if (turned && (st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
   const int layouts = ctx->backend == CVR_BACKEND_CUDA ? 3 : 0;
   const int steps = t->classes[k].count + layouts;
   int step = 0, stopped = 0;
   double scale = 0.0;
-  if ((st = sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, progress, user, &step, steps,
+  if ((st = cvr_auto_sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, progress, user, &step, steps,
                         &stopped, &scale)) != CVR_OK)
     return st;
   cvr_tuning_class *c = &t->classes[k];
@@ -1362,11 +1056,11 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
     cvr_memory_layout best_layout = t->layout;
     const cvr_memory_layout order[3] = {t->layout, (t->layout + 1) % 3, (t->layout + 2) % 3};
     for (int l = 0; l < 3 && !stopped; ++l, ++step) {
-      cvr_render_settings run = concrete(ctx, t, c, c->best, s);
+      cvr_render_settings run = cvr_auto_concrete(ctx, t, c, c->best, s);
       run.memory_layout = order[l];
       double cost = 0.0;
       unsigned long long samples = 0;
-      st = measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost, &samples);
+      st = cvr_auto_measure(ctx, volume, tf, view, &run, s->tuning_repeats, image, &cost, &samples);
       if (st == CVR_ERROR_OUT_OF_MEMORY) { /* that layout does not fit: skip it */
         cost = 0.0;
         st = CVR_OK;
@@ -1382,7 +1076,7 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
       t->layout = best_layout;
       t->layout_tuned = 1;
       /* leave the volume in the chosen layout, and the image rendered with it */
-      const cvr_render_settings run = concrete(ctx, t, c, c->best, s);
+      const cvr_render_settings run = cvr_auto_concrete(ctx, t, c, c->best, s);
       if ((st = cvr_render_frame(ctx, volume, tf, view, &run, image, NULL)) != CVR_OK) return st;
     }
   }
@@ -1391,7 +1085,7 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
   if (ctx->backend == CVR_BACKEND_CUDA && !stopped) {
     int back = 0; /* (a layout change rebuilds the copy in the volume's own order) */
     if ((st = restore_order(ctx, t, volume, view, s, &back)) != CVR_OK) return st;
-    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
+    if ((st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
     int fallback = 2;
     const int partners = cvr_cuda_volume_partners(volume, &fallback);
     if (cvr_rotation_turn(dir, partners, fallback, CVR_ROTATION_HYSTERESIS, s->rotation_hysteresis, 0) &&
@@ -1400,7 +1094,7 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
     /* the view's class where its next frame renders, swept too where the
      * layouts' rebuild and the rotation policy left the copy in another
      * voxel order than the one measured */
-    if ((st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
+    if ((st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK) return st;
     cvr_tuning_view_cells cells;
     cvr_tuning_cells_at(t, k, dir, roll, 0, &cells);
     const cvr_tuning_class *now = &t->classes[k];
@@ -1408,16 +1102,16 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
         cvr_tuning_cell_next(cells.own, now, s->tuning_repeats) >= 0) {
       int extra = 0;
       double extra_scale = 0.0;
-      if ((st = sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, NULL, NULL, &extra, 1,
+      if ((st = cvr_auto_sweep_class(ctx, t, k, dir, roll, volume, tf, view, s, image, NULL, NULL, &extra, 1,
                             &stopped, &extra_scale)) != CVR_OK)
         return st;
     }
     if (!stopped &&
-        ((st = decide_toward(ctx, t, k, dir, roll, volume, tf, view, s, image)) != CVR_OK ||
-         (st = view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK))
+        ((st = cvr_auto_decide_toward(ctx, t, k, dir, roll, volume, tf, view, s, image)) != CVR_OK ||
+         (st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL)) != CVR_OK))
       return st;
   }
-  save(ctx, t);
+  cvr_auto_save(ctx, t);
   fill_info(ctx, t, k, volume, view, dir, roll, s, out);
   return CVR_OK;
 }

@@ -356,6 +356,20 @@ static void predict_order(cvr_context *ctx, cvr_tuning_table *t, const cvr_volum
   memcpy(t->order, order, sizeof order);
 }
 
+/* Turns the copy to voxel order `order` (padded as trials pad: a copy
+ * rendered NEVER is rebuilt unpadded, in its own order); *ms: the
+ * wall time it took (may be NULL). */
+cvr_status cvr_auto_turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
+                               const cvr_render_settings *s, const int order[3], double *ms) {
+  cvr_render_settings turn = cvr_auto_concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
+  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  turn.rotation_hysteresis = ROTATION_HOLD;
+  const double start = cvr_now_ms();
+  const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, order, NULL, NULL);
+  if (ms) *ms = cvr_now_ms() - start;
+  return st;
+}
+
 /* Whether AUTO's next frame of table t renders in the table's voxel order
  * (t->order): the one it last rendered in, which its classes and cells
  * measured in (a new copy starts in the volume's own; a rotation trial
@@ -383,17 +397,13 @@ static cvr_status restore_order(cvr_context *ctx, cvr_tuning_table *t, const cvr
   if (!renders_in_table_order(ctx, t, volume, view, s)) return CVR_OK;
   cvr_auto_copy_order(volume, order);
   if (memcmp(order, t->order, sizeof order)) {
-    /* padded as a trial pads (a copy that needs padding and renders NEVER
-     * is rebuilt unpadded, in its own order, at its next frame: the
-     * table's order then follows) */
-    cvr_render_settings turn = cvr_auto_concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
-    turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
-    turn.rotation_hysteresis = ROTATION_HOLD;
-    int turns = 0;
-    const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, t->order, &turns, NULL);
+    /* (a copy that needs padding and renders NEVER is rebuilt unpadded, in
+     * its own order, at its next frame: the table's order then follows) */
+    const int before[3] = {order[0], order[1], order[2]};
+    const cvr_status st = cvr_auto_turn_copy_to(ctx, t, volume, s, t->order, NULL);
     if (st != CVR_OK) return st;
-    *turned = turns > 0;
     cvr_auto_copy_order(volume, order);
+    *turned = memcmp(order, before, sizeof order) != 0;
   }
   memcpy(t->order, order, sizeof order);
   return CVR_OK;

@@ -102,6 +102,11 @@ cvr_status cvr_auto_sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, co
                                 cvr_progress_callback progress, void *user, int *step, int steps,
                                 int *stopped, double *scale);
 
+/* Turns the copy to voxel order `order` (padded, never turned by the
+ * frames' policy: ROTATION_HOLD); *ms: the wall time it took (may be NULL). */
+cvr_status cvr_auto_turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
+                                 const cvr_render_settings *s, const int order[3], double *ms);
+
 /* auto_toward.c: warp marching's turn by view (tuner.h, cvr_tuning_toward) */
 cvr_tuning_toward *cvr_auto_toward_slot(cvr_context *ctx, cvr_tuning_table *t,
                                         const cvr_volume *volume, const cvr_view *view,
@@ -109,8 +114,6 @@ cvr_tuning_toward *cvr_auto_toward_slot(cvr_context *ctx, cvr_tuning_table *t,
 int cvr_auto_toward_any(const cvr_tuning_table *t);
 int cvr_auto_toward_target(const cvr_volume *volume, const float dir[3],
                            const cvr_render_settings *s, int target[3]);
-cvr_status cvr_auto_turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
-                                 const cvr_render_settings *s, const int order[3], double *ms);
 cvr_status cvr_auto_toward_trial(cvr_context *ctx, cvr_tuning_table *t, int k,
                                  const cvr_volume *volume, const cvr_transfer_function *tf,
                                  const cvr_view *view, const cvr_render_settings *s,

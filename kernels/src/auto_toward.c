@@ -50,19 +50,6 @@ int cvr_auto_toward_target(const cvr_volume *volume, const float dir[3],
   return 1;
 }
 
-/* Turns the copy to voxel order `order` (padded as trials pad); *ms: the
- * wall time it took (may be NULL). */
-cvr_status cvr_auto_turn_copy_to(cvr_context *ctx, cvr_tuning_table *t, const cvr_volume *volume,
-                               const cvr_render_settings *s, const int order[3], double *ms) {
-  cvr_render_settings turn = cvr_auto_concrete(ctx, t, &t->classes[0], t->classes[0].best, s);
-  turn.rotation_policy = CVR_ROTATION_HYSTERESIS;
-  turn.rotation_hysteresis = ROTATION_HOLD;
-  const double start = cvr_now_ms();
-  const cvr_status st = cvr_cuda_turn_to((cvr_volume *)volume, &turn, order, NULL, NULL);
-  if (ms) *ms = cvr_now_ms() - start;
-  return st;
-}
-
 /* The candidate a trial of warp marching's turn renders in class c (the
  * turned view's): the view's choice once c has converged, else its warp
  * marching of least mean, by c's measurements or else by those of class

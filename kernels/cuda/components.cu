@@ -150,13 +150,15 @@ __device__ __forceinline__ void cvr_fetch_components(cudaTextureObject_t tex, co
 
 /* A classified sample at pos (cvr_classify_components, or for an iso
  * crossing cvr_classify_crossing), with every component's gradient from its
- * six neighbours applied where visible and GRADIENT asks for them. */
-template <bool GRADIENT>
+ * six neighbours applied where visible and GRADIENT asks for them, and with
+ * SCATTER volumetric scattering (its shadow samples' components mixed
+ * without gradients). */
+template <bool GRADIENT, bool SCATTER>
 __device__ __forceinline__ cvr_rgba cvr_components_sample(const cvr_ray_params &p, const cvr_ray &ray,
                                                           cudaTextureObject_t tex, const float pos[3],
                                                           float t, const float *v, bool crossing) {
-  cvr_rgba s = crossing ? cvr_classify_crossing(&p, &ray, t, v, NULL)
-                        : cvr_classify_components(&p, &ray, t, v, NULL);
+  cvr_rgba s = crossing ? cvr_classify_crossing(&p, &ray, t, v, NULL, NULL)
+                        : cvr_classify_components(&p, &ray, t, v, NULL, NULL);
   if constexpr (GRADIENT) {
     if (s.a > 0.0f) {
       float plus[CVR_MAX_COMPONENTS], minus[CVR_MAX_COMPONENTS], g[CVR_MAX_COMPONENTS][3];
@@ -170,7 +172,18 @@ __device__ __forceinline__ cvr_rgba cvr_components_sample(const cvr_ray_params &
 #pragma unroll
         for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) g[c][a] = 0.5f * (plus[c] - minus[c]);
       }
-      s = crossing ? cvr_classify_crossing(&p, &ray, t, v, g) : cvr_classify_components(&p, &ray, t, v, g);
+      float through[CVR_MAX_LIGHTS];
+      const float *lit = nullptr;
+      if (SCATTER && p.shading.scattering.blend > 0.0f) {
+        cvr_light_through(p, ray, pos, [&](const float q[3]) {
+          float w[CVR_MAX_COMPONENTS];
+          cvr_fetch_components(tex, q, w, p.components);
+          return cvr_classify_components(&p, &ray, 0.0f, w, NULL, NULL).a;
+        }, through);
+        lit = through;
+      }
+      s = crossing ? cvr_classify_crossing(&p, &ray, t, v, g, lit)
+                   : cvr_classify_components(&p, &ray, t, v, g, lit);
     }
   }
   return s;
@@ -182,7 +195,7 @@ enum { CVR_COMPONENTS_COMPOSITE = 0, CVR_COMPONENTS_PROJECT, CVR_COMPONENTS_SLIC
 
 /* At most 256 threads a block, so that the gradient instances keep their
  * four components' differences in registers (at 1024 they spilled). */
-template <int KIND, bool GRADIENT, bool ISO>
+template <int KIND, bool GRADIENT, bool ISO, bool SCATTER = false>
 __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_kernel(const cvr_cuda_launch l) {
   const int px = blockIdx.x * blockDim.x + threadIdx.x;
   const int py = blockIdx.y * blockDim.y + threadIdx.y;
@@ -200,7 +213,7 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
         cvr_ray_position(&ray, t, pos);
         if (cvr_sample_kept(&p, pos)) {
           cvr_fetch_components(tex, pos, v, p.components);
-          cvr_composite(&acc, cvr_components_sample<GRADIENT>(p, ray, tex, pos, t, v, false));
+          cvr_composite(&acc, cvr_components_sample<GRADIENT, SCATTER>(p, ray, tex, pos, t, v, false));
           if (acc.a > 0.0f) t_hit = t;
         }
       }
@@ -229,7 +242,7 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
           if (!cvr_sample_kept(&p, pos)) continue;
           cvr_fetch_components(tex, pos, v, p.components);
           if (ISO && !cvr_iso_take(&p, &interval, &v[p.iso_component])) continue;
-          const cvr_rgba s = cvr_components_sample<GRADIENT>(p, ray, tex, pos, t, v, ISO);
+          const cvr_rgba s = cvr_components_sample<GRADIENT, SCATTER>(p, ray, tex, pos, t, v, ISO);
           if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
           cvr_composite(&acc, s);
           if (cvr_ray_done(&p, &acc)) break;
@@ -253,7 +266,11 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
 template <int KIND, bool GRADIENT, bool ISO>
 static cudaError_t launch_components(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
   const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
-  cvr_components_kernel<KIND, GRADIENT, ISO><<<grid, block, 0, stream>>>(l);
+  /* scattering frames: instances of their own (cvr_sample_features' reason) */
+  if (GRADIENT && l.ray.shading.scattering.blend > 0.0f)
+    cvr_components_kernel<KIND, GRADIENT, ISO, GRADIENT><<<grid, block, 0, stream>>>(l);
+  else
+    cvr_components_kernel<KIND, GRADIENT, ISO><<<grid, block, 0, stream>>>(l);
   return cudaGetLastError();
 }
 

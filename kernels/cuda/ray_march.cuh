@@ -99,15 +99,12 @@ __device__ __forceinline__ float cvr_fetch(const cvr_ray &ray, const Sampler &vo
   return volume(pos[0], pos[1], pos[2]);
 }
 
-/* A classified sample with the gradient from its six neighbours at lattice
- * parameter t applied (raycast.h, cvr_apply_gradient: gradient opacity and
- * shading, as enabled). */
+/* The gradient at texel position pos from its six neighbours (raycast.h,
+ * cvr_gradient). */
 template <typename Sampler>
-__device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p, const cvr_ray &ray,
-                                                        const Sampler &volume, float t, float value,
-                                                        int label, cvr_rgba s) {
-  float pos[3], neighbours[6], gradient[3];
-  cvr_ray_position(&ray, t, pos);
+__device__ __forceinline__ void cvr_gradient_at(const Sampler &volume, const float pos[3],
+                                                float gradient[3]) {
+  float neighbours[6];
 #pragma unroll
   for (int a = 0; a < 3; ++a)
 #pragma unroll
@@ -117,7 +114,58 @@ __device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p,
       neighbours[2 * a + side] = volume(q[0], q[1], q[2]);
     }
   cvr_gradient(neighbours, gradient);
-  return cvr_apply_gradient(&p, &ray, t, gradient, value, label, s);
+}
+
+/* The light that reaches the sample at pos from each light through the
+ * volume (raycast.h, cvr_shadow_setup): volumetric scattering's shadows,
+ * opacity_at(q) the opacity of a shadow sample at texel position q. */
+template <typename OpacityAt>
+__device__ __forceinline__ void cvr_light_through(const cvr_ray_params &p, const cvr_ray &ray,
+                                                  const float pos[3], OpacityAt opacity_at,
+                                                  float through[CVR_MAX_LIGHTS]) {
+#pragma unroll 1
+  for (int i = 0; i < p.shading.light_count; ++i) {
+    cvr_shadow_ray shadow;
+    const int n = cvr_shadow_setup(&p.shading, i, &ray, pos, &shadow);
+    float light = 1.0f;
+    for (int k = 0; k < n && light >= shadow.cutoff; ++k) {
+      float q[3];
+#pragma unroll
+      for (int a = 0; a < 3; ++a) q[a] = shadow.start[a] + (float)k * shadow.step[a];
+      light *= 1.0f - opacity_at(q);
+    }
+    through[i] = light;
+  }
+}
+
+/* A classified sample with the gradient from its six neighbours at lattice
+ * parameter t applied (raycast.h, cvr_apply_gradient: gradient opacity and
+ * shading, as enabled; with SCATTER volumetric scattering, its shadow
+ * samples classified by the table). */
+template <typename Sampler, bool SCATTER = false>
+__device__ __forceinline__ cvr_rgba cvr_sample_gradient(const cvr_ray_params &p, const cvr_ray &ray,
+                                                        const Sampler &volume, float t, float value,
+                                                        int label, cvr_rgba s,
+                                                        const uint4 *table = nullptr,
+                                                        int copies = 1) {
+  float pos[3], gradient[3];
+  cvr_ray_position(&ray, t, pos);
+  cvr_gradient_at(volume, pos, gradient);
+  if constexpr (SCATTER) {
+    float through[CVR_MAX_LIGHTS];
+    if (p.shading.scattering.blend > 0.0f) {
+      cvr_light_through(p, ray, pos, [&](const float q[3]) {
+        const float v = volume(q[0], q[1], q[2]);
+        const float a = cvr_classify_packed(table, copies, p, v).a;
+        if (!cvr_shadow_needs_gradient(&p)) return a;
+        float g[3];
+        cvr_gradient_at(volume, q, g);
+        return cvr_shadow_opacity(&p, v, a, g);
+      }, through);
+      return cvr_apply_gradient(&p, &ray, t, gradient, value, label, s, through);
+    }
+  }
+  return cvr_apply_gradient(&p, &ray, t, gradient, value, label, s, nullptr);
 }
 
 /* The per-sample work a frame may not need, as compile-time flags of a
@@ -130,7 +178,11 @@ enum {
   CVR_SAMPLE_REMOVE = 1, /* cropping or a binary mask removes samples */
   CVR_SAMPLE_LABELS = 2, /* a label map classifies samples */
   CVR_SAMPLE_SKIP = 4,   /* empty-space skipping (cvr_ray_params.skip_empty) */
-  CVR_SAMPLE_ALL = 7
+  CVR_SAMPLE_ALL = 7,
+  /* volumetric scattering's shadow rays (gradient instances): not in ALL,
+   * so that no other frame carries their registers; the frames that
+   * scatter launch the standard strategy's ALL | SCATTER instances */
+  CVR_SAMPLE_SCATTER = 8
 };
 static inline unsigned cvr_sample_features(const cvr_ray_params *p) {
   return (p->cropping || p->mask == CVR_MASK_REMOVES ? CVR_SAMPLE_REMOVE : 0u) |
@@ -154,7 +206,9 @@ __device__ __forceinline__ cvr_rgba cvr_sample_color(const cvr_ray_params &p, co
   const cvr_rgba s = cvr_classify_packed(table, copies, p, value);
   const int label = (FEATURES & CVR_SAMPLE_LABELS) ? cvr_ray_label(&p, &ray, t) : 0;
   const cvr_rgba c = (FEATURES & CVR_SAMPLE_LABELS) ? cvr_classify_label(&p, label, value, s) : s;
-  if (GRADIENT && c.a > 0.0f) return cvr_sample_gradient(p, ray, volume, t, value, label, s);
+  if (GRADIENT && c.a > 0.0f)
+    return cvr_sample_gradient<Sampler, (FEATURES & CVR_SAMPLE_SCATTER) != 0>(
+        p, ray, volume, t, value, label, s, table, copies);
   return c;
 }
 
@@ -298,7 +352,7 @@ __device__ __forceinline__ unsigned cvr_project(const cvr_ray_params &p, const c
 /* SLICE: the sample where the ray meets the plane (cvr_slice_setup, at t),
  * classified, its gradient applied where visible (gradient opacity, shading),
  * as premultiplied pixel. */
-template <typename Sampler>
+template <unsigned FEATURES, typename Sampler>
 __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, const cvr_ray &ray,
                                                     const Sampler &volume, const uint4 *table,
                                                     int copies, float t) {
@@ -306,7 +360,9 @@ __device__ __forceinline__ cvr_rgba cvr_slice_pixel(const cvr_ray_params &p, con
   if (cvr_ray_cropped(&p, &ray, t)) return pixel;
   const float value = cvr_fetch(ray, volume, t);
   cvr_rgba s = cvr_classify_packed(table, copies, p, value);
-  if (cvr_needs_gradient(&p) && s.a > 0.0f) s = cvr_sample_gradient(p, ray, volume, t, value, 0, s);
+  if (cvr_needs_gradient(&p) && s.a > 0.0f)
+    s = cvr_sample_gradient<Sampler, (FEATURES & CVR_SAMPLE_SCATTER) != 0>(p, ray, volume, t, value,
+                                                                            0, s, table, copies);
   cvr_composite(&pixel, s);
   return pixel;
 }

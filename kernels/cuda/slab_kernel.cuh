@@ -316,7 +316,7 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
           float gradient[3];
           cvr_eye_gradient(&b, p.perspective, t, h_u * (right - left), h_v * (above - below),
                            0.5f * (c[columns] - c[-columns]), gradient);
-          s = cvr_apply_gradient(&p, &ray, t, gradient, c[0], label, s);
+          s = cvr_apply_gradient(&p, &ray, t, gradient, c[0], label, s, nullptr);
         }
         if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
         cvr_composite(&acc, s);

@@ -31,7 +31,7 @@ __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLO
       float t;
       if (cvr_setup_slice(l, px, py, &ray, &t)) {
         hit = samples = lattice = 1;
-        acc = cvr_slice_pixel(l.ray, ray, Sampler(l.volume), table, l.table_copies, t);
+        acc = cvr_slice_pixel<FEATURES>(l.ray, ray, Sampler(l.volume), table, l.table_copies, t);
         if (acc.a > 0.0f) t_hit = t;
       }
     } else if (cvr_setup_ray(l, px, py, &ray)) {
@@ -74,7 +74,11 @@ int cvr_cuda_standard_instances_max_threads(void) {
         }) != cudaSuccess)
       return 0;
   }
-  const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE, 0, cvr_texture_sampler>) &&
+  constexpr unsigned scatter = CVR_SAMPLE_ALL | CVR_SAMPLE_SCATTER;
+  const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, scatter, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_ISOSURFACE, scatter, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_SLICE, scatter, cvr_texture_sampler>) &&
+                  bound(cvr_standard_kernel<CVR_COMPOSITE, 0, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE, CVR_SAMPLE_SKIP, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, 0, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, CVR_SAMPLE_SKIP, cvr_texture_sampler>);
@@ -107,11 +111,28 @@ static cudaError_t launch_composite(const cvr_cuda_launch &l, dim3 block, cudaSt
   return launch<KIND, CVR_SAMPLE_ALL, Sampler>(l, block, stream);
 }
 
+/* Volumetric scattering (cvr.h, cvr_shading): its own instances, from the
+ * texture alone (render.c renders such frames so). */
+template <typename Sampler>
+static cudaError_t launch_scattering(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
+  if constexpr (Sampler::specialized) {
+    constexpr unsigned F = CVR_SAMPLE_ALL | CVR_SAMPLE_SCATTER;
+    switch (l.ray.blend) {
+    case CVR_BLEND_COMPOSITE: return launch<CVR_COMPOSITE_GRADIENT, F, Sampler>(l, block, stream);
+    case CVR_BLEND_ISOSURFACE: return launch<CVR_ISOSURFACE, F, Sampler>(l, block, stream);
+    case CVR_BLEND_SLICE: return launch<CVR_SLICE, F, Sampler>(l, block, stream);
+    default: break;
+    }
+  }
+  return cudaErrorInvalidValue;
+}
+
 /* block.z: ray segments, compositing only (the other modes take 1). */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream) {
   return cvr_with_sampler(layout, [&](auto tag) {
     typedef typename decltype(tag)::type S;
+    if (l->ray.shading.scattering.blend > 0.0f) return launch_scattering<S>(*l, block, stream);
     switch (l->ray.blend) {
     case CVR_BLEND_COMPOSITE:
       return cvr_needs_gradient(&l->ray) ? launch_composite<CVR_COMPOSITE_GRADIENT, S>(*l, block, stream)

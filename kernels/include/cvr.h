@@ -558,6 +558,42 @@ typedef struct cvr_shading {
   int two_sided;
   int light_count; /* 0 .. CVR_MAX_LIGHTS */
   cvr_light lights[CVR_MAX_LIGHTS];
+  /* Volumetric scattering, VTK's model (vtkGPUVolumeRayCastMapper's
+   * VolumetricScatteringBlending and GlobalIlluminationReach,
+   * vtkVolumeProperty's ScatteringAnisotropy; COMPOSITE, ISOSURFACE and
+   * SLICE, shading on, at least one light). Each shaded sample also casts a
+   * shadow ray towards every light, in the volume's texture space (the
+   * volume is the unit cube) with the primary ray's step, from one step
+   * away up to the volume's edge, the light or the reach, whichever is
+   * nearest; the light it lets through (the product of 1 - opacity of its
+   * samples) is scattered towards the eye by a Henyey-Greenstein phase
+   * function of the anisotropy g, normalized to 1 for g = 0:
+   *   scattered = sum over lights of
+   *     through * phase * attenuation * diffuse_k * light.diffuse * c
+   *     + ambient_k * light.ambient        (a headlight adds no ambient)
+   * and mixed with the Phong colour by w:
+   *   colour = (1 - w) phong + w scattered,  b = scattering_blend / 2,
+   *   w = 2 b exp(-2 b |G| a)                         (blend < 1),
+   *   w = 2 (1 - b) exp(-2 b |G| a) + 2 b - 1         (blend >= 1),
+   * with a the sample's classified opacity and |G| the gradient of the
+   * value scaled to the volume's range (0..1), per unit of its spacing,
+   * taken over two voxels (1 where gradient opacity is on: VTK normalizes
+   * it then). blend 0: off (the Phong model alone); 2: the
+   * scattered light alone. The reach r maps to a shadow-ray length of
+   * (m - sqrt 3) (1 - r)^0.33 + sqrt 3 texture units, with m one sample
+   * distance over the volume's longest world extent (first to last voxel
+   * centre, as VTK's bounds): 0, about the next sample only; 1, across the
+   * whole volume. The shadow samples take the volume's
+   * transfer function (its gradient opacity or 2D function too; a
+   * multi-component volume: its mixed components, without gradients; not a
+   * label map's), no jitter, and a ray stops once it lets through less than
+   * 1/4096 of the light over the phase function. Such a frame renders with
+   * the standard strategy from a texture, unturned (cvr_render_stats says
+   * so); each shadow ray costs up to reach / step samples a shaded sample
+   * (doc/library.md). Defaults 0, 0, 0. */
+  double scattering_blend;      /* [0, 2] */
+  double scattering_reach;      /* [0, 1] */
+  double scattering_anisotropy; /* [-1, 1]; |g| < 0.01 is isotropic, as VTK */
 } cvr_shading;
 
 /* ---- render settings ------------------------------------------------------ */

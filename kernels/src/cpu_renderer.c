@@ -59,22 +59,6 @@ CVR_ALWAYS_INLINE float sample_volume(const cpu_volume *v, texel_fn texel, const
   return cvr_trilinear(c, w);
 }
 
-/* A visible sample with the gradient from its six neighbours applied
- * (gradient opacity, shading). */
-CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray,
-                                          const cpu_volume *v, texel_fn texel, const float pos[3],
-                                          float t, float value, int label, cvr_rgba s) {
-  float neighbours[6], gradient[3];
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) {
-      float q[3] = {pos[0], pos[1], pos[2]};
-      q[a] += side ? -1.0f : 1.0f;
-      neighbours[2 * a + side] = sample_volume(v, texel, q);
-    }
-  cvr_gradient(neighbours, gradient);
-  return cvr_apply_gradient(&f->ray, ray, t, gradient, value, label, s);
-}
-
 /* Every component of a multi-component volume at p, each filtered as
  * sample_volume filters one. */
 CVR_ALWAYS_INLINE void sample_components(const cpu_volume *v, texel_fn texel, const float p[3],
@@ -119,6 +103,67 @@ CVR_ALWAYS_INLINE void component_gradients(const cpu_volume *v, texel_fn texel, 
   }
 }
 
+/* The gradient at p from its six neighbours (raycast.h, cvr_gradient). */
+CVR_ALWAYS_INLINE void gradient_at(const cpu_volume *v, texel_fn texel, const float p[3],
+                                   float gradient[3]) {
+  float neighbours[6];
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      float q[3] = {p[0], p[1], p[2]};
+      q[a] += side ? -1.0f : 1.0f;
+      neighbours[2 * a + side] = sample_volume(v, texel, q);
+    }
+  cvr_gradient(neighbours, gradient);
+}
+
+/* The opacity of a shadow ray's sample at p: the volume's function, as a
+ * primary sample's (raycast.h, cvr_shadow_opacity; components mixed). */
+CVR_ALWAYS_INLINE float shadow_opacity(const cvr_frame *f, const cvr_ray *ray, const cpu_volume *v,
+                                       texel_fn texel, const float q[3]) {
+  const cvr_ray_params *p = &f->ray;
+  if (p->components > 1) {
+    float values[CVR_MAX_COMPONENTS];
+    sample_components(v, texel, q, values);
+    return cvr_classify_components(p, ray, 0.0f, values, NULL, NULL).a;
+  }
+  const float value = sample_volume(v, texel, q);
+  const float a = cvr_classify(f->sample_table, p->tf_size, p->tf_scale, p->tf_bias, value).a;
+  if (!cvr_shadow_needs_gradient(p)) return a;
+  float gradient[3];
+  gradient_at(v, texel, q, gradient);
+  return cvr_shadow_opacity(p, value, a, gradient);
+}
+
+/* The light that reaches the sample at pos from each light through the
+ * volume (raycast.h, cvr_shadow_setup): volumetric scattering's shadows. */
+CVR_ALWAYS_INLINE void light_through(const cvr_frame *f, const cvr_ray *ray, const cpu_volume *v,
+                          texel_fn texel, const float pos[3], float through[CVR_MAX_LIGHTS]) {
+  const cvr_ray_params *p = &f->ray;
+  for (int i = 0; i < p->shading.light_count; ++i) {
+    cvr_shadow_ray shadow;
+    const int n = cvr_shadow_setup(&p->shading, i, ray, pos, &shadow);
+    float light = 1.0f;
+    for (int k = 0; k < n && light >= shadow.cutoff; ++k) {
+      float q[3];
+      for (int a = 0; a < 3; ++a) q[a] = shadow.start[a] + (float)k * shadow.step[a];
+      light *= 1.0f - shadow_opacity(f, ray, v, texel, q);
+    }
+    through[i] = light;
+  }
+}
+
+/* A visible sample with the gradient from its six neighbours applied
+ * (gradient opacity, shading, scattering). */
+CVR_ALWAYS_INLINE cvr_rgba apply_gradient(const cvr_frame *f, const cvr_ray *ray,
+                                          const cpu_volume *v, texel_fn texel, const float pos[3],
+                                          float t, float value, int label, cvr_rgba s) {
+  float gradient[3], through[CVR_MAX_LIGHTS];
+  gradient_at(v, texel, pos, gradient);
+  const int scatter = f->ray.shading.scattering.blend > 0.0f;
+  if (scatter) light_through(f, ray, v, texel, pos, through);
+  return cvr_apply_gradient(&f->ray, ray, t, gradient, value, label, s, scatter ? through : NULL);
+}
+
 typedef struct pixel_result {
   cvr_rgba color;
   float depth;
@@ -136,13 +181,17 @@ CVR_ALWAYS_INLINE cvr_rgba classify_components(const cvr_frame *f, const cvr_ray
                                                const float pos[3], float t, const float *values,
                                                int crossing) {
   const cvr_ray_params *p = &f->ray;
-  cvr_rgba s = crossing ? cvr_classify_crossing(p, ray, t, values, NULL)
-                        : cvr_classify_components(p, ray, t, values, NULL);
+  cvr_rgba s = crossing ? cvr_classify_crossing(p, ray, t, values, NULL, NULL)
+                        : cvr_classify_components(p, ray, t, values, NULL, NULL);
   if (!(s.a > 0.0f) || !cvr_needs_gradient(p)) return s;
-  float g[CVR_MAX_COMPONENTS][3];
+  float g[CVR_MAX_COMPONENTS][3], through[CVR_MAX_LIGHTS];
   component_gradients(v, texel, pos, g);
-  return crossing ? cvr_classify_crossing(p, ray, t, values, (const float(*)[3])g)
-                  : cvr_classify_components(p, ray, t, values, (const float(*)[3])g);
+  const int scatter = p->shading.scattering.blend > 0.0f;
+  if (scatter) light_through(f, ray, v, texel, pos, through);
+  return crossing ? cvr_classify_crossing(p, ray, t, values, (const float(*)[3])g,
+                                          scatter ? through : NULL)
+                  : cvr_classify_components(p, ray, t, values, (const float(*)[3])g,
+                                            scatter ? through : NULL);
 }
 
 /* One ray through a multi-component volume (cvr.h, cvr_component_mode): the

@@ -63,12 +63,30 @@ typedef struct cvr_light_params {
   float cos_cone, exponent;
 } cvr_light_params;
 
+/* Volumetric scattering (cvr.h, cvr_shading), in the coordinates of the
+ * copy the samples come from (CUDA: the stored one). */
+typedef struct cvr_scattering_params {
+  float blend;           /* VTK's blending / 2, in (0, 1]; 0: off */
+  int above_one;         /* VTK's blending >= 1: the second weight formula */
+  float anisotropy;      /* Henyey-Greenstein g; 0: isotropic */
+  float reach;           /* the longest shadow ray, texture units */
+  float cutoff;          /* a shadow ray stops letting through less: 1/4096 over the
+                            phase function's largest value */
+  float texels[3];       /* texels a texture unit along each axis (the dimensions) */
+  /* per light, texel coordinates: a positional light's position, a
+   * directional one's direction towards it (headlights: the ray's) */
+  float light[CVR_MAX_LIGHTS][3];
+  float density_scale[3]; /* index-space gradient -> |G| (cvr.h) components */
+  int unit_gradient;      /* |G| is 1 (gradient opacity on) */
+} cvr_scattering_params;
+
 typedef struct cvr_shading_params {
   int enabled, two_sided, light_count;
   int normals_as_color; /* test hook: colour = (N + 1) / 2, to compare gradients */
   float ambient, diffuse, specular, power;
   float gradient_to_world[9]; /* index-space gradient -> world (world_to_index^T) */
   cvr_light_params lights[CVR_MAX_LIGHTS];
+  cvr_scattering_params scattering;
 } cvr_shading_params;
 
 /* Everything a ray needs, in float, built once per frame on the host
@@ -732,12 +750,47 @@ CVR_HD void cvr_eye_gradient(const cvr_eye_basis *b, int perspective, float t, f
     gradient[a] = b->column[0][a] * r[0] + b->column[1][a] * r[1] + b->column[2][a] * r[2];
 }
 
+/* Light l as the sample at parameter t of a ray sees it: the unit direction
+ * towards it (world space) and, returned, its attenuation (positional
+ * lights, spots). v: the unit direction towards the eye. */
+CVR_HD float cvr_light_toward(const cvr_light_params *l, const cvr_ray *ray, float t,
+                              const float v[3], float dir[3]) {
+  if (l->type == 0) { /* headlight: along the ray, towards the eye */
+    for (int a = 0; a < 3; ++a) dir[a] = v[a];
+    return 1.0f;
+  }
+  if (l->type == 1) {
+    for (int a = 0; a < 3; ++a) dir[a] = -l->direction[a];
+    return 1.0f;
+  }
+  float dist2 = 0.0f;
+  for (int a = 0; a < 3; ++a) {
+    dir[a] = l->position[a] - (ray->world_origin[a] + t * ray->world_step[a]);
+    dist2 += dir[a] * dir[a];
+  }
+  const float dist = sqrtf(dist2);
+  for (int a = 0; a < 3; ++a) dir[a] = dist > 0.0f ? dir[a] / dist : 0.0f;
+  float att = 1.0f / (l->attenuation[0] + l->attenuation[1] * dist + l->attenuation[2] * dist2);
+  if (l->spot) {
+    const float cone = -cvr_dot3(dir, l->direction);
+    att = cone >= l->cos_cone ? att * powf(cone, l->exponent) : 0.0f;
+  }
+  return att;
+}
+
+/* The unit direction from a sample of a ray towards the eye (world). */
+CVR_HD void cvr_toward_eye(const cvr_ray *ray, float v[3]) {
+  for (int a = 0; a < 3; ++a) v[a] = -ray->world_step[a];
+  const float v_len = sqrtf(cvr_dot3(v, v));
+  for (int a = 0; a < 3; ++a) v[a] /= v_len;
+}
+
 /* Phong-shades a classified sample (cvr.h, cvr_shading): the colour becomes
  * the lit colour, the opacity stays. gradient is in index space; t places the
  * sample on the ray (for positional lights). */
 CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, float t,
                           const float gradient[3], cvr_rgba s) {
-  float n[3], v[3];
+  float n[3], v[3]; /* v as cvr_toward_eye */
   for (int r = 0; r < 3; ++r) {
     const float *m = sh->gradient_to_world + 3 * r;
     n[r] = -(m[0] * gradient[0] + m[1] * gradient[1] + m[2] * gradient[2]);
@@ -756,25 +809,8 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
     const cvr_light_params *l = &sh->lights[i];
     for (int c = 0; c < 3; ++c) ambient[c] += l->ambient[c];
     if (!lit) continue;
-    float dir[3], att = 1.0f; /* dir: from the sample towards the light */
-    if (l->type == 0) { /* headlight: along the ray, towards the eye */
-      for (int a = 0; a < 3; ++a) dir[a] = v[a];
-    } else if (l->type == 1) {
-      for (int a = 0; a < 3; ++a) dir[a] = -l->direction[a];
-    } else {
-      float dist2 = 0.0f;
-      for (int a = 0; a < 3; ++a) {
-        dir[a] = l->position[a] - (ray->world_origin[a] + t * ray->world_step[a]);
-        dist2 += dir[a] * dir[a];
-      }
-      const float dist = sqrtf(dist2);
-      for (int a = 0; a < 3; ++a) dir[a] = dist > 0.0f ? dir[a] / dist : 0.0f;
-      att = 1.0f / (l->attenuation[0] + l->attenuation[1] * dist + l->attenuation[2] * dist2);
-      if (l->spot) {
-        const float cone = -cvr_dot3(dir, l->direction);
-        att = cone >= l->cos_cone ? att * powf(cone, l->exponent) : 0.0f;
-      }
-    }
+    float dir[3]; /* from the sample towards the light */
+    const float att = cvr_light_toward(l, ray, t, v, dir);
     float h[3];
     for (int a = 0; a < 3; ++a) h[a] = dir[a] + v[a];
     const float h_len = sqrtf(cvr_dot3(h, h));
@@ -803,6 +839,118 @@ CVR_HD cvr_rgba cvr_shade(const cvr_shading_params *sh, const cvr_ray *ray, floa
   out.b = sh->ambient * ambient[2] * s.b + sh->diffuse * diffuse[2] * s.b + sh->specular * specular[2];
   out.a = s.a;
   return out;
+}
+
+/* ---- volumetric scattering (cvr.h, cvr_shading) ---------------------------
+ * A shaded sample's shadow rays are marched by each backend with its own
+ * sampler (cvr_shadow_setup, cvr_shadow_opacity); the light they let
+ * through, per light, goes to cvr_scatter, which mixes the scattered light
+ * with the Phong colour. */
+
+/* VTK's Henyey-Greenstein phase function, 1 where isotropic; cos_angle
+ * between the light's travel and the way to the eye (|g| = 1: a spike,
+ * taken as 0 where 0 / 0). */
+CVR_HD float cvr_phase(float g, float cos_angle) {
+  if (g == 0.0f) return 1.0f;
+  const float g2 = g * g, d = 1.0f + g2 - 2.0f * g * cos_angle;
+  return d > 0.0f ? (1.0f - g2) / (d * sqrtf(d)) : 0.0f;
+}
+
+/* One shadow ray: sample k at start + k step, texel coordinates of the
+ * sampled copy; it stops once the light through it is below cutoff. */
+typedef struct cvr_shadow_ray {
+  float start[3], step[3];
+  float cutoff;
+} cvr_shadow_ray;
+
+/* Light i's shadow ray from the sample at texel position pos of a ray, as
+ * VTK's volumeShadow marches it: in texture space (the volume the unit
+ * cube) with the ray's step, from one step towards the light on, to the
+ * volume's edge, the light or the reach. Returns its number of samples (0:
+ * the light arrives whole). */
+CVR_HD int cvr_shadow_setup(const cvr_shading_params *sh, int i, const cvr_ray *ray,
+                            const float pos[3], cvr_shadow_ray *out) {
+  const cvr_scattering_params *sc = &sh->scattering;
+  const int type = sh->lights[i].type;
+  float p[3], d[3], step[3];
+  for (int a = 0; a < 3; ++a) {
+    const float toward = type == 0 ? -ray->step[a] : type == 1 ? sc->light[i][a]
+                                                               : sc->light[i][a] - pos[a];
+    p[a] = pos[a] / sc->texels[a];
+    d[a] = toward / sc->texels[a];
+    step[a] = ray->step[a] / sc->texels[a];
+  }
+  const float len = sqrtf(cvr_dot3(d, d)), length_step = sqrtf(cvr_dot3(step, step));
+  if (!(len > 0.0f) || !(length_step > 0.0f)) return 0;
+  float t_in = -3.0e38f, t_out = 3.0e38f;
+  for (int a = 0; a < 3; ++a) {
+    d[a] /= len;
+    p[a] += length_step * d[a];
+    if (d[a] != 0.0f) {
+      const float t0 = -p[a] / d[a], t1 = (1.0f - p[a]) / d[a];
+      t_in = cvr_maxf(t_in, cvr_minf(t0, t1));
+      t_out = cvr_minf(t_out, cvr_maxf(t0, t1));
+    } else if (p[a] < 0.0f || p[a] > 1.0f) {
+      return 0;
+    }
+  }
+  if (!(t_out > cvr_maxf(t_in, 0.0f)) || t_out < length_step) return 0;
+  float reach = cvr_minf(t_out, sc->reach);
+  if (type == 2) reach = cvr_minf(reach, len - length_step);
+  if (!(reach >= 0.001f)) return 0; /* VTK's epsilon */
+  for (int a = 0; a < 3; ++a) {
+    out->start[a] = p[a] * sc->texels[a];
+    out->step[a] = length_step * d[a] * sc->texels[a];
+  }
+  out->cutoff = sc->cutoff;
+  return (int)ceilf(reach / length_step);
+}
+
+/* Whether a shadow sample's opacity needs its gradient (cvr_shadow_opacity). */
+CVR_HD int cvr_shadow_needs_gradient(const cvr_ray_params *p) {
+  return p->components == 1 && (p->gradient_opacity || p->tf2d);
+}
+
+/* Mixes a sample's scattered light into its Phong colour lit (cvr.h):
+ * s is the classified sample (straight colour, its opacity before gradient
+ * opacity), gradient its index-space gradient, through[i] the light the
+ * shadow ray towards light i let through. */
+CVR_HD cvr_rgba cvr_scatter(const cvr_shading_params *sh, const cvr_ray *ray, float t,
+                            const float gradient[3], cvr_rgba s, cvr_rgba lit,
+                            const float *through) {
+  const cvr_scattering_params *sc = &sh->scattering;
+  if (sh->normals_as_color) return lit;
+  float v[3];
+  cvr_toward_eye(ray, v);
+  float scattered[3] = {0.0f, 0.0f, 0.0f};
+  CVR_NO_UNROLL
+  for (int i = 0; i < sh->light_count; ++i) {
+    const cvr_light_params *l = &sh->lights[i];
+    float dir[3];
+    const float att = cvr_light_toward(l, ray, t, v, dir);
+    /* the light travels along -dir, then towards the eye: a headlight's
+     * light comes straight back */
+    const float phase = cvr_phase(sc->anisotropy, l->type == 0 ? -1.0f : -cvr_dot3(dir, v));
+    const float k = through[i] * phase * att * sh->diffuse;
+    const float ambient = l->type == 0 ? 0.0f : sh->ambient;
+    scattered[0] += k * l->diffuse[0] * s.r + ambient * l->ambient[0];
+    scattered[1] += k * l->diffuse[1] * s.g + ambient * l->ambient[1];
+    scattered[2] += k * l->diffuse[2] * s.b + ambient * l->ambient[2];
+  }
+  float g = 1.0f;
+  if (!sc->unit_gradient) {
+    const float x = gradient[0] * sc->density_scale[0], y = gradient[1] * sc->density_scale[1];
+    const float z = gradient[2] * sc->density_scale[2];
+    g = sqrtf(x * x + y * y + z * z);
+  } else if (gradient[0] == 0.0f && gradient[1] == 0.0f && gradient[2] == 0.0f) {
+    g = 0.0f;
+  }
+  const float b = sc->blend, e = expf(-2.0f * b * g * s.a);
+  const float w = sc->above_one ? 2.0f * (1.0f - b) * e + 2.0f * b - 1.0f : 2.0f * b * e;
+  lit.r = (1.0f - w) * lit.r + w * scattered[0];
+  lit.g = (1.0f - w) * lit.g + w * scattered[1];
+  lit.b = (1.0f - w) * lit.b + w * scattered[2];
+  return lit;
 }
 
 /* Gradient opacity: the table's value (linear between entries, clamped) at
@@ -868,8 +1016,10 @@ CVR_HD cvr_rgba cvr_classify_2d(const cvr_ray_params *p, float value, const floa
  * Every backend and strategy goes through here once it has the gradient of
  * the sample of `value` classified as s. */
 CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                   const float gradient[3], float value, int label, cvr_rgba s) {
-  if (p->tf2d) s = cvr_classify_2d(p, value, gradient);
+                                   const float gradient[3], float value, int label, cvr_rgba s,
+                                   const float *through) {
+  float opacity = s.a; /* before gradient opacity: scattering's weight takes it */
+  if (p->tf2d) opacity = (s = cvr_classify_2d(p, value, gradient)).a;
   else if (p->gradient_opacity)
     s.a = CVR_MUL(s.a, cvr_gradient_opacity(p->gradient_table, p->gradient_opacity,
                                             cvr_gradient_coordinate(p, gradient)));
@@ -883,8 +1033,30 @@ CVR_HD cvr_rgba cvr_apply_gradient(const cvr_ray_params *p, const cvr_ray *ray, 
                                               cvr_gradient_coordinate(p, gradient)));
     s = cvr_lerp_rgba(s, e, p->mask_blend);
   }
-  if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, gradient, s);
+  if (p->shading.enabled && s.a > 0.0f) {
+    if (through) {
+      cvr_rgba classified = s;
+      classified.a = opacity;
+      s = cvr_scatter(&p->shading, ray, t, gradient, classified,
+                      cvr_shade(&p->shading, ray, t, gradient, s), through);
+    } else {
+      s = cvr_shade(&p->shading, ray, t, gradient, s);
+    }
+  }
   return s;
+}
+
+/* A single-component shadow sample's opacity: a, the 1D table's at its
+ * value, with the gradient opacity or the 2D function at its gradient (NULL
+ * where cvr_shadow_needs_gradient says none is needed), as a primary sample
+ * of the volume's own function. */
+CVR_HD float cvr_shadow_opacity(const cvr_ray_params *p, float value, float a,
+                                const float *gradient) {
+  if (p->tf2d) return cvr_classify_2d(p, value, gradient).a;
+  if (p->gradient_opacity)
+    a = CVR_MUL(a, cvr_gradient_opacity(p->gradient_table, p->gradient_opacity,
+                                        cvr_gradient_coordinate(p, gradient)));
+  return a;
 }
 
 /* Whether a visible sample needs its gradient. */
@@ -914,11 +1086,16 @@ CVR_HD float cvr_component_unit(const cvr_ray_params *p, int c, float value) {
 /* Component c's gradient g applied to its classified sample s: its
  * gradient opacity, then shading. */
 CVR_HD cvr_rgba cvr_apply_component_gradient(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                             const float g[3], int c, cvr_rgba s) {
+                                             const float g[3], int c, cvr_rgba s,
+                                             const float *through) {
+  const cvr_rgba classified = s;
   if (p->component_gradient[c])
     s.a = CVR_MUL(s.a, cvr_gradient_opacity(p->component_gradient[c], p->component_gradient_size[c],
                                             cvr_gradient_magnitude(p->component_gradient_scale[c], g)));
-  if (p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, g, s);
+  if (p->shading.enabled && s.a > 0.0f)
+    s = through ? cvr_scatter(&p->shading, ray, t, g, classified,
+                              cvr_shade(&p->shading, ray, t, g, s), through)
+                : cvr_shade(&p->shading, ray, t, g, s);
   return s;
 }
 
@@ -977,18 +1154,23 @@ CVR_HD cvr_rgba cvr_mix_components(const cvr_ray_params *p, const cvr_rgba *e) {
 
 /* A multi-component sample of values v, classified, and with gradients g
  * (g[c]: component c's; NULL: none) their gradient opacity and shading
- * applied: straight colour, opacity per sample. Where it is transparent
- * without gradients, it is with them. */
+ * applied, and with through (NULL: none) scattering (cvr_scatter): straight
+ * colour, opacity per sample. Where it is transparent without gradients, it
+ * is with them. */
 CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                        const float *v, const float (*g)[3]) {
+                                        const float *v, const float (*g)[3],
+                                        const float *through) {
   if (p->dependent) {
     cvr_rgba s = cvr_dependent_entry(p, v);
-    if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[0], 0, s);
+    if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[0], 0, s, through);
     return s;
   }
   if (p->tf2d_y) { /* the 2D function replaces gradient opacity */
     cvr_rgba s = cvr_transfer_2d_entry(p, v);
-    if (g && p->shading.enabled && s.a > 0.0f) s = cvr_shade(&p->shading, ray, t, g[0], s);
+    if (g && p->shading.enabled && s.a > 0.0f)
+      s = through ? cvr_scatter(&p->shading, ray, t, g[0], s,
+                                cvr_shade(&p->shading, ray, t, g[0], s), through)
+                  : cvr_shade(&p->shading, ray, t, g[0], s);
     return s;
   }
   cvr_rgba e[CVR_MAX_COMPONENTS];
@@ -997,7 +1179,7 @@ CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *
     if (c >= p->components) break;
     e[c] = cvr_component_entry(p, c, v[c]);
     if (g && p->component_weight[c] > 0.0f && e[c].a > 0.0f)
-      e[c] = cvr_apply_component_gradient(p, ray, t, g[c], c, e[c]);
+      e[c] = cvr_apply_component_gradient(p, ray, t, g[c], c, e[c], through);
   }
   return cvr_mix_components(p, e);
 }
@@ -1006,11 +1188,12 @@ CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *
  * value v[iso_component] is already the iso value: INDEPENDENT classifies it
  * by that component's function alone, DEPENDENT as any of its samples. */
 CVR_HD cvr_rgba cvr_classify_crossing(const cvr_ray_params *p, const cvr_ray *ray, float t,
-                                      const float *v, const float (*g)[3]) {
-  if (p->dependent || p->tf2d_y) return cvr_classify_components(p, ray, t, v, g);
+                                      const float *v, const float (*g)[3],
+                                      const float *through) {
+  if (p->dependent || p->tf2d_y) return cvr_classify_components(p, ray, t, v, g, through);
   const int c = p->iso_component;
   cvr_rgba s = cvr_component_entry(p, c, v[c]);
-  if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[c], c, s);
+  if (g && s.a > 0.0f) s = cvr_apply_component_gradient(p, ray, t, g[c], c, s, through);
   return s;
 }
 

@@ -212,6 +212,13 @@ static void visibility_table(const cvr_ray_params *p, const cvr_rgba *table, cvr
   }
 }
 
+/* Whether a frame scatters light (cvr.h, cvr_shading). */
+static int scatters(const cvr_render_settings *s) {
+  return s->shading.enabled && s->shading.scattering_blend > 0.0 && s->shading.light_count > 0 &&
+         (s->blend_mode == CVR_BLEND_COMPOSITE || s->blend_mode == CVR_BLEND_ISOSURFACE ||
+          s->blend_mode == CVR_BLEND_SLICE);
+}
+
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *settings,
                       const cvr_image *image, cvr_render_stats *stats) {
@@ -254,14 +261,15 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = CVR_OK;
   const cvr_render_settings *given = settings;
   cvr_render_settings components_standard;
-  if (volume->components > 1) {
-    /* one kernel renders them (cvr.h, cvr_component_mode): the standard
-     * strategy's, from a texture, unturned, without skipping */
+  if (volume->components > 1 || scatters(settings)) {
+    /* one kernel renders them (cvr.h, cvr_component_mode and cvr_shading's
+     * scattering): the standard strategy's, from a texture, unturned;
+     * components without skipping */
     components_standard = *settings;
     components_standard.strategy = CVR_STRATEGY_STANDARD;
     components_standard.memory_layout = CVR_LAYOUT_TEXTURE;
     components_standard.rotation_policy = CVR_ROTATION_NEVER;
-    components_standard.empty_space_skipping = 0;
+    if (volume->components > 1) components_standard.empty_space_skipping = 0;
     settings = &components_standard;
   }
   cvr_render_settings composite_only;
@@ -315,6 +323,8 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
   frame.ray.termination_opacity = (float)settings->termination_opacity;
   frame.ray.lattice_offset = ctx->debug.lattice_offset;
   cvr_build_shading_params(&settings->shading, frame.ray.world_to_index, &frame.ray.shading);
+  cvr_build_scattering_params(&settings->shading, volume, tf, settings->sample_distance,
+                              settings->blend_mode, &frame.ray);
   frame.ray.shading.normals_as_color = ctx->debug.normals_as_color;
   frame.volume = volume;
   frame.tf = tf;

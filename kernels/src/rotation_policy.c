@@ -113,6 +113,14 @@ void cvr_reorient_sample_params(const cvr_ray_params *in, const int axis[3], con
     const float shift = (float)offset[s] + 0.5f * (1.0f - g);
     out->crop[2 * s] = sign[s] > 0 ? p.crop[2 * a] + shift : shift - p.crop[2 * a + 1];
     out->crop[2 * s + 1] = sign[s] > 0 ? p.crop[2 * a + 1] + shift : shift - p.crop[2 * a];
+    /* scattering's lights: positions as the planes, directions turned */
+    const cvr_scattering_params *in_sc = &p.shading.scattering;
+    cvr_scattering_params *sc = &out->shading.scattering;
+    sc->texels[s] = in_sc->texels[a];
+    sc->density_scale[s] = in_sc->density_scale[a];
+    for (int i = 0; i < p.shading.light_count; ++i)
+      sc->light[i][s] = g * in_sc->light[i][a] +
+                        (p.shading.lights[i].type == CVR_LIGHT_POSITIONAL ? shift : 0.0f);
   }
   /* region (x, y, z) of the stored copy is region (c[0], c[1], c[2]) of the
    * volume, a flipped axis counting its regions backwards */

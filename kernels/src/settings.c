@@ -101,6 +101,13 @@ static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
                       "settings: shading coefficients (ambient %g, diffuse %g, specular %g, "
                       "power %g) must be finite and in [0, %g]", sh->ambient, sh->diffuse,
                       sh->specular, sh->specular_power, CVR_SHADING_MAX);
+  if (!(sh->scattering_blend >= 0.0 && sh->scattering_blend <= 2.0) ||
+      !(sh->scattering_reach >= 0.0 && sh->scattering_reach <= 1.0) ||
+      !(sh->scattering_anisotropy >= -1.0 && sh->scattering_anisotropy <= 1.0))
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "settings: volumetric scattering blend %g (0..2), reach %g (0..1) or "
+                    "anisotropy %g (-1..1) out of range", sh->scattering_blend,
+                    sh->scattering_reach, sh->scattering_anisotropy);
   if (sh->light_count < 0 || sh->light_count > CVR_MAX_LIGHTS)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: %d lights; 0..%d are supported",
                     sh->light_count, CVR_MAX_LIGHTS);

@@ -1321,6 +1321,12 @@ bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
   }
   int droppedLights = 0;
   vtkCudaVolumeConversion::DescribeShading(ren, property, settings.shading, droppedLights);
+  // volumetric scattering: vtkGPUVolumeRayCastMapper's two settings (set on
+  // this mapper, or forwarded by vtkSmartVolumeMapper) and the property's
+  // anisotropy; the library applies them where VTK does (shaded, lit)
+  settings.shading.scattering_blend = this->VolumetricScatteringBlending;
+  settings.shading.scattering_reach = this->GlobalIlluminationReach;
+  settings.shading.scattering_anisotropy = property->GetScatteringAnisotropy();
   if (droppedLights && !in.LightsReported)
   {
     cvrSayWarning("shading uses the first " << CVR_MAX_LIGHTS << " lights; " << droppedLights

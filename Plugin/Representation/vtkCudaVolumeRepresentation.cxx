@@ -254,6 +254,14 @@ void vtkCudaVolumeRepresentation::SetBlendMode(int mode)
   this->StockBlendMode = mode;
   this->UpdateBlendMode();
 }
+void vtkCudaVolumeRepresentation::SetVolumetricScatteringBlending(float blend)
+{
+  this->CudaMapper->SetVolumetricScatteringBlending(blend);
+}
+void vtkCudaVolumeRepresentation::SetGlobalIlluminationReach(float reach)
+{
+  this->CudaMapper->SetGlobalIlluminationReach(reach);
+}
 void vtkCudaVolumeRepresentation::SetCudaIsosurfaceValue(int i, double value)
 {
   if (i >= 0 && i < static_cast<int>(this->CudaIsoValues.size()))

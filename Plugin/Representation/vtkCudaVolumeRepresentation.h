@@ -99,6 +99,12 @@ public:
   void SetNumberOfIsosurfaces(int n);           ///< stock (hides the superclass's)
   void SetSliceFunction(vtkImplicitFunction* plane); ///< stock (hides the superclass's)
   void SetAverageIPScalarRange(double lo, double hi);
+  /// Volumetric scattering: the stock VolumetricScatteringBlending and
+  /// GlobalIlluminationReach, which the superclass hands only to VTK's smart
+  /// and multiblock mappers (hide the superclass's); VolumeAnisotropy goes to
+  /// the volume property as the superclass sends it.
+  void SetVolumetricScatteringBlending(float blend);
+  void SetGlobalIlluminationReach(float reach);
   void SetAutoAdjustSampleDistances(int on);
   void SetTuningRepeats(int repeats);
   void SetTuningPrune(double factor);

@@ -43,6 +43,8 @@ static void usage(void) {
           "                          +gather: every thread a pixel, the border rays gathered\n"
           "                          any followed by @texture, @array or @zorder (memory\n"
           "                          layout), +shade (Phong shading, a headlight),\n"
+          "                          +scatter:B:R:G (shaded, volumetric scattering of\n"
+          "                          blend B, reach R, anisotropy G),\n"
           "                          +rot (in-place rotation on region change),\n"
           "                          +rot:H (with H degrees of hysteresis), +tile:TxK\n"
           "                          (rotation tile), +skip (empty-space skipping), +skip:N\n"
@@ -87,7 +89,7 @@ typedef struct bench_config {
 } bench_config;
 
 /* Layout and rotation modifiers after the strategy: @texture, @array,
- * @zorder, +rot, +rot:H, +tile:TxK; +shade; +gather (the slab's border rays
+ * @zorder, +rot, +rot:H, +tile:TxK; +shade; +scatter:B:R:G; +gather (the slab's border rays
  * fetched by the tile's threads); +skip, +skip:N, +noskip (empty-space skipping). */
 static int parse_modifiers(const char *m, cvr_render_settings *s) {
   while (*m) {
@@ -99,6 +101,9 @@ static int parse_modifiers(const char *m, cvr_render_settings *s) {
     } else if (sscanf(m, "+rot:%lf%n", &s->rotation_hysteresis, &n) == 1)
       s->rotation_policy = CVR_ROTATION_HYSTERESIS;
     else if (!strncmp(m, "+rot", 4)) s->rotation_policy = CVR_ROTATION_ON_REGION_CHANGE, n = 4;
+    else if (sscanf(m, "+scatter:%lf:%lf:%lf%n", &s->shading.scattering_blend,
+                    &s->shading.scattering_reach, &s->shading.scattering_anisotropy, &n) == 3)
+      s->shading.enabled = 1;
     else if (!strncmp(m, "+shade", 6)) s->shading.enabled = 1, n = 6;
     else if (!strncmp(m, "+gather", 7)) s->slab_border = CVR_SLAB_BORDER_GATHERED, n = 7;
     else if (!strncmp(m, "+noskip", 7)) s->empty_space_skipping = 0, n = 7;

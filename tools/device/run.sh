@@ -5,7 +5,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|autoviews|launch|empty|wang2|ncuwarp|upload]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|autoviews|launch|scatter|empty|wang2|ncuwarp|upload]...
 #     (default: tests bench sanitize, CVR_TESTS a regular expression of the
 #      test names to run, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
@@ -29,6 +29,8 @@
 #      reference library against the working tree's where guard.sh packed them;
 #      launch what the host's launch adds to an event-timed kernel of 100,
 #      200 and 500 us, cvr-launch-timing;
+#      scatter volumetric scattering's cost on shaded real-data orbits
+#      (scatter_table.py);
 #      empty empty-space skipping on and off: its cost on the micro-benchmark
 #      (random data, nothing to skip) and its gain on real-data orbits, per
 #      strategy and cell size;
@@ -324,6 +326,21 @@ if [[ " $steps " == *" empty "* ]]; then
     note "empty orbit $name rc=$?"
   done
   python3 "$root/tools/bench/empty_table.py" "$out"/empty-*.jsonl | tee -a "$summary"
+fi
+
+if [[ " $steps " == *" scatter "* ]]; then
+  # volumetric scattering's cost: shaded orbits of real data without it and
+  # with it at several reaches and blends (the standard strategy renders them)
+  sconfigs=std:16x16+shade
+  for c in 1:0:0 1:0.1:0 1:0.3:0 1:1:0 2:0.3:0 0.5:0.3:0.5; do sconfigs+=,std:16x16+scatter:$c; done
+  for spec in scivis/bonsai.nii.gz:30:180 ct/cranium_ct.nii.gz:100:1500; do
+    IFS=: read -r file lo hi <<<"$spec"
+    name=$(basename "$file" .nii.gz)
+    "$pack/bin/cvr-bench" --volume "$pack/data/$file" --lo "$lo" --hi "$hi" --rays 1024 --step 45 \
+      --repeats 3 --warmups 1 --configs "$sconfigs" --out "$out/scatter-$name.jsonl" 2>>"$out/scatter.err"
+    note "scatter $name rc=$?"
+  done
+  python3 "$root/tools/bench/scatter_table.py" "$out"/scatter-*.jsonl | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" auto "* ]]; then

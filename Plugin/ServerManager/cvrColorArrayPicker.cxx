@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cvrColorArrayPicker.h"
+#include "cvrStockAliases.h"
 
 #include "vtkCallbackCommand.h"
 #include "vtkCommand.h"
@@ -53,6 +54,7 @@ void Watch(vtkSMProxy* proxy)
   command->SetClientDataDeleteCallback([](void* data) { delete static_cast<TypeChange*>(data); });
   proxy->AddObserver(vtkCommand::UpdatePropertyEvent, command);
   proxy->AddObserver(vtkCommand::UpdateEvent, command);
+  cvrWatchStockAliases(proxy);
   // one that is a CUDA Volume already (a state loaded before the plugin)
   cvrPickColorArray(proxy);
 }

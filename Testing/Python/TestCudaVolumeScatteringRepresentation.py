@@ -6,7 +6,8 @@ properties Volumetric Scattering Blending, Global Illumination Reach and
 Volume Anisotropy reach the mapper from both representations: ParaView
 hands the first two only to VTK's smart and multiblock mappers, so CUDA
 Volume forwards them itself. On a shaded Wavelet each setting must change
-the image, and as much in either representation."""
+the image, and as much in either representation. The Cuda* aliases that
+show those properties for CUDA Volume in the GUI set the stock values."""
 import os
 
 from cvr_pvtest import arguments, check, finish, load_plugin, read_png
@@ -67,4 +68,13 @@ for i, what in enumerate(("blending", "reach", "anisotropy")):
     a, b = changes["Volume"][i], changes["CUDA Volume"][i]
     ok &= check(abs(a - b) <= 0.25 * a, "%s changes the two representations' images unlike "
                 "(%.2f against %.2f levels)" % (what, a, b))
+# ParaView's panel shows its Volume Rendering group for Volume alone; CUDA
+# Volume shows the same properties as Cuda* aliases, which set the stock ones
+rep.SetRepresentationType("CUDA Volume")
+for alias, value in (("CudaShade", 0), ("CudaVolumetricScatteringBlending", 0.7),
+                     ("CudaGlobalIlluminationReach", 0.2), ("CudaVolumeAnisotropy", -0.3),
+                     ("CudaScalarOpacityUnitDistance", 2.5), ("CudaShade", 1)):
+    rep.SetPropertyWithName(alias, value)
+    stock = rep.GetPropertyValue(alias[4:])
+    ok &= check(abs(stock - value) < 1e-6, "%s = %g left %s at %g" % (alias, value, alias[4:], stock))
 finish(ok)

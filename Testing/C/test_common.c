@@ -211,13 +211,18 @@ void cvr_test_column_view(cvr_view *view) {
 }
 
 cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels) {
+  return cvr_test_column_components(ctx, voxels, 1);
+}
+
+cvr_volume *cvr_test_column_components(cvr_context *ctx, const uint8_t *voxels, int components) {
   cvr_volume_desc d;
   cvr_volume_desc_init(&d);
   d.type = CVR_UINT8;
   d.dims[0] = d.dims[1] = d.dims[2] = CVR_COLUMN_N;
+  d.components = components;
   d.data = voxels;
   cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "volume: %s", cvr_last_error(ctx));
+  CHECK(cvr_volume_create(ctx, &d, &v) == CVR_OK, "column volume: %s", cvr_last_error(ctx));
   return v;
 }
 

@@ -154,6 +154,8 @@ enum { CVR_COLUMN_N = 16, CVR_COLUMN_W = 20, CVR_COLUMN_H = 20, CVR_COLUMN_TABLE
 cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance);
 void cvr_test_column_view(cvr_view *view);
 cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels);
+/* The same with `components` values a voxel, interleaved. */
+cvr_volume *cvr_test_column_components(cvr_context *ctx, const uint8_t *voxels, int components);
 /* The 2D tests' closed-form function: 2 x 2 entries, x fastest (row 0 red
  * 0.25 and green 0.5, row 1 blue 0.125 and white 1), and its bilinear entry
  * at fractions (fx, fy) of its extent, as a texture filters it: texel

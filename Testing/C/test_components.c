@@ -261,14 +261,7 @@ static void closed_form(cvr_context *ctx) {
         voxels[o] = (uint8_t)(16 * i + 15);
         voxels[o + 1] = (uint8_t)(255 - 16 * j);
       }
-  cvr_volume_desc vd;
-  cvr_volume_desc_init(&vd);
-  vd.type = CVR_UINT8;
-  vd.dims[0] = vd.dims[1] = vd.dims[2] = N;
-  vd.components = 2;
-  vd.data = voxels;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &vd, &v) == CVR_OK, "column volume: %s", cvr_last_error(ctx));
+  cvr_volume *v = cvr_test_column_components(ctx, voxels, 2);
   float red[4 * T], blue[4 * T];
   for (int i = 0; i < T; ++i) { /* opacity value / 256: exact in half precision */
     const float a = (float)i / 256.0f;

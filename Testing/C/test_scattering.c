@@ -192,14 +192,7 @@ static void closed_form(cvr_context *ctx, cvr_strategy strategy) {
 static void two_components(cvr_context *ctx) {
   static uint8_t voxels[2 * N * N * N];
   memset(voxels, 200, sizeof voxels);
-  cvr_volume_desc vd;
-  cvr_volume_desc_init(&vd);
-  vd.type = CVR_UINT8;
-  vd.dims[0] = vd.dims[1] = vd.dims[2] = N;
-  vd.components = 2;
-  vd.data = voxels;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &vd, &v) == CVR_OK, "two components: %s", cvr_last_error(ctx));
+  cvr_volume *v = cvr_test_column_components(ctx, voxels, 2);
   const float rgba[8] = {0.8f, 0.4f, 0.2f, 0.5f, 0.8f, 0.4f, 0.2f, 0.5f};
   const cvr_transfer_function_desc second = {
       .rgba = rgba, .size = 2, .range = {0.0, 255.0}, .unit_distance = 1.0};

@@ -71,14 +71,7 @@ static void closed_form(cvr_context *ctx) {
         voxels[o] = (uint8_t)(4 * i);
         voxels[o + 1] = (uint8_t)(8 * j);
       }
-  cvr_volume_desc vd;
-  cvr_volume_desc_init(&vd);
-  vd.type = CVR_UINT8;
-  vd.dims[0] = vd.dims[1] = vd.dims[2] = N;
-  vd.components = 2;
-  vd.data = voxels;
-  cvr_volume *v = NULL;
-  CHECK(cvr_volume_create(ctx, &vd, &v) == CVR_OK, "column volume: %s", cvr_last_error(ctx));
+  cvr_volume *v = cvr_test_column_components(ctx, voxels, 2);
   const double range[2] = {0.0, 120.0};
   const cvr_transfer_function_desc desc = axes_desc(cvr_test_table_2x2, 2, 2, range, range, 1.0);
   cvr_transfer_function *tf = create_tf(ctx, &desc);

@@ -579,6 +579,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     }
     if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
       block[0] = block[1] = 16;
+    if (l.ray.shading.scattering.blend > 0.0f && block[0] * block[1] > CVR_SCATTER_MAX_THREADS)
+      block[0] = block[1] = 16;
     /* ray segments: unshaded compositing of one component from the texture
      * (standard_split.cu) */
     const int segments = s->strategy == CVR_STRATEGY_STANDARD && cvr_cuda_splits(&l.ray) &&

@@ -260,11 +260,19 @@ extern "C" cvr_status cvr_cuda_components_write(cvr_context *ctx, cvr_volume *vo
                                                 const cvr_upload *upload);
 extern "C" cvr_status cvr_cuda_components_read(cvr_context *ctx, const cvr_volume *volume, void *out);
 #define CVR_COMPONENTS_MAX_THREADS 256 /* larger standard blocks launch as 16 x 16 */
+/* Volumetric scattering's instances of the standard kernel: at most this many
+ * threads a block, so that their shadow loops keep their registers (at 1024,
+ * 64 registers, they spilled); larger blocks launch as 16 x 16 */
+#define CVR_SCATTER_MAX_THREADS 256
 cudaError_t cvr_cuda_launch_components(const cvr_cuda_launch *launch, dim3 block, cudaStream_t stream);
 
 /* standard.cu; block.z: ray segments (compositing from the texture) */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *launch, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream);
+/* Volumetric scattering's frames (standard_scatter.cu): the standard kernel
+ * from the texture, COMPOSITE, ISOSURFACE or SLICE. */
+cudaError_t cvr_cuda_launch_standard_scatter(const cvr_cuda_launch *launch, dim3 block,
+                                             cudaStream_t stream);
 /* standard_split.cu: whether a frame's rays may be split (unshaded
  * compositing, at most empty-space skipping; from the texture, one
  * component: the caller's part), and the launch of block.z ray segments */

@@ -6,52 +6,10 @@
 #include "standard_kernel.cuh"
 
 
-/* FEATURES: the per-sample work compiled in (ray_march.cuh,
- * cvr_sample_features). Compositing with the texture, the frames that
- * matter for speed, has an instance per feature set a frame commonly uses
- * (none; empty-space skipping; everything); the other kinds and samplers
- * have the one that renders everything. */
 template <int KIND, unsigned FEATURES, typename Sampler>
 __global__ void __launch_bounds__(CVR_STANDARD_MAX_THREADS, CVR_STANDARD_MIN_BLOCKS)
     cvr_standard_kernel(const cvr_cuda_launch l) {
-  constexpr bool GRADIENT = KIND == CVR_COMPOSITE_GRADIENT || KIND == CVR_ISOSURFACE;
-  extern __shared__ uint4 shared_table[];
-  cvr_load_table(shared_table, l.table, l.ray.tf_size, l.table_copies);
-  const uint4 *table = cvr_table_copy(shared_table, l.table_copies);
-
-  const int px = blockIdx.x * blockDim.x + threadIdx.x;
-  const int py = blockIdx.y * blockDim.y + threadIdx.y;
-  unsigned hit = 0, samples = 0, lattice = 0, skipped = 0;
-  if (px < l.ray.width && py < l.ray.height) {
-    cvr_rgba acc = {0.0f, 0.0f, 0.0f, 0.0f};
-    float t_hit = -1.0f; /* lattice parameter of the first visible sample */
-    cvr_ray ray;
-    const size_t pixel = (size_t)py * l.ray.width + px;
-    if constexpr (KIND == CVR_SLICE) {
-      float t;
-      if (cvr_setup_slice(l, px, py, &ray, &t)) {
-        hit = samples = lattice = 1;
-        acc = cvr_slice_pixel<FEATURES>(l.ray, ray, Sampler(l.volume), table, l.table_copies, t);
-        if (acc.a > 0.0f) t_hit = t;
-      }
-    } else if (cvr_setup_ray(l, px, py, &ray)) {
-      hit = 1;
-      lattice = cvr_lattice_samples(ray);
-      const Sampler volume(l.volume);
-      /* shading needs registers for its gradient: fewer fetches in flight */
-      constexpr int ahead = Sampler::fetch_ahead < CVR_STANDARD_FETCH_AHEAD ? Sampler::fetch_ahead
-                                                                            : CVR_STANDARD_FETCH_AHEAD;
-      if constexpr (KIND == CVR_PROJECT) {
-        samples = cvr_project<ahead>(l.ray, ray, volume, table, l.table_copies, acc);
-        if (acc.a > 0.0f) t_hit = cvr_ray_t_first(&ray, l.ray.lattice_offset);
-      } else {
-        samples = cvr_march<GRADIENT ? (ahead < 2 ? ahead : 2) : ahead, GRADIENT, KIND == CVR_ISOSURFACE,
-                            FEATURES>(l.ray, ray, volume, table, l.table_copies, acc, t_hit, skipped);
-      }
-    }
-    cvr_finish_pixel<KIND>(l, px, py, pixel, acc, t_hit, &ray);
-  }
-  cvr_count(l.counters, hit, samples, lattice, skipped);
+  cvr_standard_body<KIND, FEATURES, Sampler>(l);
 }
 
 int cvr_cuda_standard_max_threads(void) { return CVR_STANDARD_MAX_THREADS; }
@@ -74,11 +32,7 @@ int cvr_cuda_standard_instances_max_threads(void) {
         }) != cudaSuccess)
       return 0;
   }
-  constexpr unsigned scatter = CVR_SAMPLE_ALL | CVR_SAMPLE_SCATTER;
-  const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, scatter, cvr_texture_sampler>) &&
-                  bound(cvr_standard_kernel<CVR_ISOSURFACE, scatter, cvr_texture_sampler>) &&
-                  bound(cvr_standard_kernel<CVR_SLICE, scatter, cvr_texture_sampler>) &&
-                  bound(cvr_standard_kernel<CVR_COMPOSITE, 0, cvr_texture_sampler>) &&
+  const bool ok = bound(cvr_standard_kernel<CVR_COMPOSITE, 0, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE, CVR_SAMPLE_SKIP, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, 0, cvr_texture_sampler>) &&
                   bound(cvr_standard_kernel<CVR_COMPOSITE_GRADIENT, CVR_SAMPLE_SKIP, cvr_texture_sampler>);
@@ -87,14 +41,8 @@ int cvr_cuda_standard_instances_max_threads(void) {
 }
 
 template <int KIND, unsigned FEATURES, typename Sampler>
-static cudaError_t launch(cvr_cuda_launch l, dim3 block, cudaStream_t stream) {
-  const auto kernel = cvr_standard_kernel<KIND, FEATURES, Sampler>;
-  block.z = 1;
-  l.table_copies = cvr_table_copies(kernel, (int)(block.x * block.y), l.ray.tf_size, 0);
-  const dim3 grid((l.ray.width + block.x - 1) / block.x, (l.ray.height + block.y - 1) / block.y);
-  const size_t shared = (size_t)l.ray.tf_size * l.table_copies * sizeof(uint4);
-  kernel<<<grid, block, shared, stream>>>(l);
-  return cudaGetLastError();
+static cudaError_t launch(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
+  return cvr_launch_ray_kernel(cvr_standard_kernel<KIND, FEATURES, Sampler>, l, block, stream);
 }
 
 /* Compositing: the instance of the frame's features (see the kernel); with
@@ -111,28 +59,14 @@ static cudaError_t launch_composite(const cvr_cuda_launch &l, dim3 block, cudaSt
   return launch<KIND, CVR_SAMPLE_ALL, Sampler>(l, block, stream);
 }
 
-/* Volumetric scattering (cvr.h, cvr_shading): its own instances, from the
- * texture alone (render.c renders such frames so). */
-template <typename Sampler>
-static cudaError_t launch_scattering(const cvr_cuda_launch &l, dim3 block, cudaStream_t stream) {
-  if constexpr (Sampler::specialized) {
-    constexpr unsigned F = CVR_SAMPLE_ALL | CVR_SAMPLE_SCATTER;
-    switch (l.ray.blend) {
-    case CVR_BLEND_COMPOSITE: return launch<CVR_COMPOSITE_GRADIENT, F, Sampler>(l, block, stream);
-    case CVR_BLEND_ISOSURFACE: return launch<CVR_ISOSURFACE, F, Sampler>(l, block, stream);
-    case CVR_BLEND_SLICE: return launch<CVR_SLICE, F, Sampler>(l, block, stream);
-    default: break;
-    }
-  }
-  return cudaErrorInvalidValue;
-}
-
 /* block.z: ray segments, compositing only (the other modes take 1). */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream) {
+  if (l->ray.shading.scattering.blend > 0.0f) /* (from the texture: render.c) */
+    return layout == CVR_LAYOUT_TEXTURE ? cvr_cuda_launch_standard_scatter(l, block, stream)
+                                        : cudaErrorInvalidValue;
   return cvr_with_sampler(layout, [&](auto tag) {
     typedef typename decltype(tag)::type S;
-    if (l->ray.shading.scattering.blend > 0.0f) return launch_scattering<S>(*l, block, stream);
     switch (l->ray.blend) {
     case CVR_BLEND_COMPOSITE:
       return cvr_needs_gradient(&l->ray) ? launch_composite<CVR_COMPOSITE_GRADIENT, S>(*l, block, stream)

@@ -588,9 +588,10 @@ typedef struct cvr_shading {
    * multi-component volume: its mixed components, without gradients; not a
    * label map's), no jitter, and a ray stops once it lets through less than
    * 1/4096 of the light over the phase function. Such a frame renders with
-   * the standard strategy from a texture, unturned (cvr_render_stats says
-   * so); each shadow ray costs up to reach / step samples a shaded sample
-   * (doc/library.md). Defaults 0, 0, 0. */
+   * the standard strategy from a texture, unturned, in blocks of at most
+   * 256 threads (cvr_render_stats says so); each shadow ray costs up to
+   * reach / step samples a shaded sample (doc/performance.md). Defaults 0,
+   * 0, 0. */
   double scattering_blend;      /* [0, 2] */
   double scattering_reach;      /* [0, 1] */
   double scattering_anisotropy; /* [-1, 1]; |g| < 0.01 is isotropic, as VTK */

@@ -29,7 +29,7 @@
  *  - With "cuda": real data (bonsai, cranium CT), shaded under a headlight
  *    and under a directional light and a spot, composite, isosurface
  *    (bonsai) and slice (cranium), against the CPU reference within the
- *    tolerance of test_common.h.
+ *    tolerance of test_common.h; a 32 x 32 block asked launches as 16 x 16.
  * Usage: test_scattering cpu|cuda [--quick] (one view a data set, a short
  * reach: for the sanitizers) */
 #include <math.h>
@@ -280,6 +280,12 @@ static void compare(cvr_context *cpu, cvr_context *gpu, const cvr_test_scene *c,
         100.0 * diff.color.over_fraction, diff.color.mean_diff, diff.color.max_diff);
   CHECK(gs.strategy == CVR_STRATEGY_STANDARD, "%s: rendered by %s", what,
         cvr_strategy_name(gs.strategy));
+  /* (its instances take blocks of at most 256 threads: larger ones launch as 16 x 16) */
+  CHECK(gs.block_width * gs.block_height <= 256 &&
+            (s->block_width * s->block_height <= 256 ||
+             (gs.block_width == 16 && gs.block_height == 16)),
+        "%s: a %d x %d block asked, %d x %d launched", what, s->block_width, s->block_height,
+        gs.block_width, gs.block_height);
   printf("%s: mean %.4f levels, %.4f%% over 1, cpu %.0f ms, cuda %.2f ms\n", what,
          diff.color.mean_diff, 100.0 * diff.color.over_fraction, rs.kernel_ms, gs.kernel_ms);
   ++compared;
@@ -306,6 +312,7 @@ static void against_reference(cvr_context *cpu, cvr_context *gpu, int quick) {
       s.shading.scattering_reach = quick ? 0.05 : 0.2;
       s.shading.scattering_anisotropy = 0.4;
       s.strategy = v ? CVR_STRATEGY_AUTO : CVR_STRATEGY_SLAB; /* both render standard */
+      s.block_width = s.block_height = v ? 16 : 32;
       if (v) two_lights(&c, &s.shading);
       char what[160];
       snprintf(what, sizeof what, "%s view %d, %s", cvr_test_datasets[d].file, v,

@@ -10,7 +10,7 @@ the image, and as much in either representation. The Cuda* aliases that
 show those properties for CUDA Volume in the GUI set the stock values."""
 import os
 
-from cvr_pvtest import arguments, check, finish, load_plugin, read_png
+from cvr_pvtest import arguments, check, finish, load_plugin, mean_apart as apart, read_png
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -23,15 +23,6 @@ view = CreateRenderView()
 view.ViewSize = [200, 200]
 view.OrientationAxesVisibility = 0
 rep = Show(Wavelet(WholeExtent=[-15, 16, -15, 16, -15, 16]), view)
-
-
-def apart(a, b):
-    """Mean RGB difference of two images, in levels."""
-    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
-    n = sa.GetNumberOfComponents()
-    total = sum(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c))
-                for i in range(sa.GetNumberOfTuples()) for c in range(3))
-    return total / (3.0 * sa.GetNumberOfTuples())
 
 
 def render(representation, blending, reach=0.3, anisotropy=0.0):

@@ -10,7 +10,7 @@ value; CUDA Volume applies it: at a unit distance of 2 only ours turns more
 transparent (doc/paraview.md says so)."""
 import os
 
-from cvr_pvtest import arguments, check, finish, load_plugin, read_png
+from cvr_pvtest import arguments, check, finish, load_plugin, mean_apart as apart, read_png
 
 args = arguments()
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -32,15 +32,6 @@ def levels(image):
     n = s.GetNumberOfComponents()
     values = [s.GetValue(n * i + c) for i in range(s.GetNumberOfTuples()) for c in range(3)]
     return sum(values) / len(values)
-
-
-def apart(a, b):
-    """Mean RGB difference of two images, in levels."""
-    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
-    n = sa.GetNumberOfComponents()
-    total = sum(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c))
-                for i in range(sa.GetNumberOfTuples()) for c in range(3))
-    return total / (3.0 * sa.GetNumberOfTuples())
 
 
 def render(representation, unit_distance):

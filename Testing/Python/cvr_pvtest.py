@@ -118,6 +118,15 @@ def pixels_apart(a, b):
                if max(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c)) for c in range(3)) > 8)
 
 
+def mean_apart(a, b):
+    """The mean RGB difference of two screenshots, in levels."""
+    sa, sb = a.GetPointData().GetScalars(), b.GetPointData().GetScalars()
+    n = sa.GetNumberOfComponents()
+    total = sum(abs(sa.GetValue(n * i + c) - sb.GetValue(n * i + c))
+                for i in range(sa.GetNumberOfTuples()) for c in range(3))
+    return total / (3.0 * sa.GetNumberOfTuples())
+
+
 def shown(image):
     """Pixels more than 8 levels away from the background (the corner's)."""
     s = image.GetPointData().GetScalars()

@@ -174,9 +174,12 @@ CVR_API cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volu
 /* shading.c */
 void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[12],
                               cvr_shading_params *out);
+/* Whether a frame scatters light (cvr.h, cvr_shading: shaded, lit,
+ * blend > 0, in a blend mode that shades). */
+int cvr_shading_scatters(const cvr_shading *in, cvr_blend_mode mode);
 /* Volumetric scattering's parameters (ray->shading.scattering; off unless
- * the frame shades with blend > 0) from the frame's shading, index
- * transform and transfer-function mapping, in the volume's own axes. */
+ * cvr_shading_scatters) from the frame's shading, index transform and
+ * transfer-function mapping, in the volume's own axes. */
 void cvr_build_scattering_params(const cvr_shading *in, const cvr_volume *volume,
                                  const cvr_transfer_function *tf, double sample_distance,
                                  cvr_blend_mode mode, cvr_ray_params *ray);

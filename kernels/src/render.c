@@ -212,13 +212,6 @@ static void visibility_table(const cvr_ray_params *p, const cvr_rgba *table, cvr
   }
 }
 
-/* Whether a frame scatters light (cvr.h, cvr_shading). */
-static int scatters(const cvr_render_settings *s) {
-  return s->shading.enabled && s->shading.scattering_blend > 0.0 && s->shading.light_count > 0 &&
-         (s->blend_mode == CVR_BLEND_COMPOSITE || s->blend_mode == CVR_BLEND_ISOSURFACE ||
-          s->blend_mode == CVR_BLEND_SLICE);
-}
-
 cvr_status cvr_render(cvr_context *ctx, const cvr_volume *volume, const cvr_transfer_function *tf,
                       const cvr_view *view, const cvr_render_settings *settings,
                       const cvr_image *image, cvr_render_stats *stats) {
@@ -261,7 +254,7 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
   cvr_status st = CVR_OK;
   const cvr_render_settings *given = settings;
   cvr_render_settings components_standard;
-  if (volume->components > 1 || scatters(settings)) {
+  if (volume->components > 1 || cvr_shading_scatters(&settings->shading, settings->blend_mode)) {
     /* one kernel renders them (cvr.h, cvr_component_mode and cvr_shading's
      * scattering): the standard strategy's, from a texture, unturned;
      * components without skipping */

@@ -49,14 +49,17 @@ void cvr_build_shading_params(const cvr_shading *in, const float world_to_index[
   }
 }
 
+int cvr_shading_scatters(const cvr_shading *in, cvr_blend_mode mode) {
+  return in->enabled && in->scattering_blend > 0.0 && in->light_count > 0 &&
+         (mode == CVR_BLEND_COMPOSITE || mode == CVR_BLEND_ISOSURFACE || mode == CVR_BLEND_SLICE);
+}
+
 void cvr_build_scattering_params(const cvr_shading *in, const cvr_volume *volume,
                                  const cvr_transfer_function *tf, double sample_distance,
                                  cvr_blend_mode mode, cvr_ray_params *ray) {
   cvr_scattering_params *out = &ray->shading.scattering;
   memset(out, 0, sizeof *out);
-  const int shaded = mode == CVR_BLEND_COMPOSITE || mode == CVR_BLEND_ISOSURFACE ||
-                     mode == CVR_BLEND_SLICE;
-  if (!in->enabled || !(in->scattering_blend > 0.0) || in->light_count == 0 || !shaded) return;
+  if (!cvr_shading_scatters(in, mode)) return;
   const float *m = ray->world_to_index;
   out->blend = (float)(in->scattering_blend / 2.0);
   out->above_one = in->scattering_blend >= 1.0;

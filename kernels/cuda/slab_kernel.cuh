@@ -33,7 +33,7 @@
  * global-memory layouts. Two modules, because CUDA loads a module whole when
  * its first kernel is launched: all samplers in one made tens of
  * milliseconds of loading (doc/tuning.md, kernel loading) where the
- * texture's alone, left uncompressed, load in about 2 ms. */
+ * texture's alone load in about 2 ms. */
 #ifndef CVR_SLAB_KERNEL_CUH
 #define CVR_SLAB_KERNEL_CUH
 

@@ -3,8 +3,8 @@
 /* The standard kernel's instances for volumetric scattering (cvr.h,
  * cvr_shading): every feature and the shadow rays, from the texture, in
  * blocks of at most CVR_SCATTER_MAX_THREADS (cuda_internal.cuh). A file of
- * their own, so that their module is kept compressed like the other rarely
- * used paths (kernels/CMakeLists.txt). */
+ * their own, so that their module, compressed (kernels/CMakeLists.txt), is
+ * loaded only by frames that scatter. */
 #include "standard_kernel.cuh"
 
 template <int KIND>

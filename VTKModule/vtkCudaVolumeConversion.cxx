@@ -745,6 +745,64 @@ bool DescribeClippingPlanes(
   return true;
 }
 
+void DescribeLatticeBox(vtkImageData* block, int cellFlag,
+  const std::vector<vtkImageData*>& images, const int* wholeExtent, cvr_view& view)
+{
+  int extent[6];
+  block->GetExtent(extent);
+  double lo[3], hi[3];
+  for (int a = 0; a < 3; ++a)
+  {
+    lo[a] = extent[2 * a];
+    hi[a] = extent[2 * a + 1];
+  }
+  // the corners of an extent, as continuous point indices of `block`
+  const auto take = [&](vtkImageData* from, const int* e)
+  {
+    for (int c = 0; c < 8; ++c)
+    {
+      double ijk[3] = { static_cast<double>(e[c & 1]), static_cast<double>(e[2 + ((c >> 1) & 1)]),
+        static_cast<double>(e[4 + ((c >> 2) & 1)]) };
+      if (from != block)
+      {
+        double xyz[3];
+        from->TransformContinuousIndexToPhysicalPoint(ijk, xyz);
+        block->TransformPhysicalPointToContinuousIndex(xyz, ijk);
+      }
+      for (int a = 0; a < 3; ++a)
+      {
+        lo[a] = std::min(lo[a], ijk[a]);
+        hi[a] = std::max(hi[a], ijk[a]);
+      }
+    }
+  };
+  if (wholeExtent)
+  {
+    take(block, wholeExtent);
+  }
+  for (vtkImageData* other : images)
+  {
+    if (other != block)
+    {
+      int e[6];
+      other->GetExtent(e);
+      take(other, e);
+    }
+  }
+  bool own = true;
+  for (int a = 0; a < 3; ++a)
+  {
+    own = own && lo[a] > extent[2 * a] - 1e-6 && hi[a] < extent[2 * a + 1] + 1e-6;
+  }
+  // the library counts from the block's first point, or its first cell's centre
+  const double shift = cellFlag == 1 ? 0.5 : 0.0;
+  for (int a = 0; a < 3; ++a)
+  {
+    view.lattice_box[2 * a] = own ? 0.0 : lo[a] - extent[2 * a] - shift;
+    view.lattice_box[2 * a + 1] = own ? 0.0 : hi[a] - extent[2 * a] - shift;
+  }
+}
+
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view)
 {
   cvr_view_init(&view);

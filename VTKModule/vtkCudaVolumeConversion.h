@@ -131,6 +131,15 @@ bool DescribeClippingPlanes(vtkPlaneCollection* planes, cvr_render_settings& set
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
 
+/// The view's lattice box (cvr_view.lattice_box) for `block`, one of
+/// `images` rendered together: the box around all of them and, where not
+/// NULL, around `wholeExtent` (the extent, in `block`'s own index frame, of
+/// the data it is a piece of: another rank holds the rest), in the library's
+/// index coordinates of `block`; all zero where that is the block's own box.
+/// Pieces then sample where the whole would, with no seam between them.
+void DescribeLatticeBox(vtkImageData* block, int cellFlag,
+  const std::vector<vtkImageData*>& images, const int* wholeExtent, cvr_view& view);
+
 /// A vtkRectilinearGrid as the vtkImageData it is when each axis's
 /// coordinates are evenly spaced (relative tolerance 1e-5): origin, spacing,
 /// extent and the same point and cell arrays (shallow) into `out`. Otherwise

@@ -25,6 +25,7 @@
 #include "vtkRectilinearGrid.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
+#include "vtkStreamingDemandDrivenPipeline.h"
 #include "vtkTimerLog.h"
 #include "vtkVolume.h"
 #include "vtkVolumeProperty.h"
@@ -1446,6 +1447,20 @@ void vtkCudaVolumeMapper::RenderImages(
   vtkCudaVolumeConversion::DescribeView(ren, vol, imageWidth, imageHeight, view);
   const bool toImage = this->RenderToImage != 0;
   const bool single = images.size() == 1;
+  // an image that is a piece of a larger one (ParaView under MPI: other
+  // ranks hold the rest) samples on the whole one's lattice
+  int whole[6];
+  const int* wholeExtent = nullptr;
+  vtkInformation* inputInfo = this->GetInputInformation(0, 0);
+  if (single && inputInfo && images[0] == this->GetInputDataObject(0, 0) &&
+    inputInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+  {
+    inputInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
+    if (whole[0] <= whole[1] && whole[2] <= whole[3] && whole[4] <= whole[5])
+    {
+      wholeExtent = whole;
+    }
+  }
   // one block of the viewport's size drawn into the framebuffer: its pixels
   // can stay on the GPU
   const bool interop = single && !toImage && fullSize && this->UseInterop(width, height);
@@ -1506,6 +1521,8 @@ void vtkCudaVolumeMapper::RenderImages(
       vtkCudaVolumeConversion::DescribeCropping(in.Blocks[b].Image, in.Blocks[b].CellFlag,
         this->CroppingRegionPlanes, this->CroppingRegionFlags, settings);
     }
+    vtkCudaVolumeConversion::DescribeLatticeBox(
+      in.Blocks[b].Image, in.Blocks[b].CellFlag, images, wholeExtent, view);
     if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
           &settings, &out, &stats) != CVR_OK)
     {

@@ -93,9 +93,8 @@ static void closed_form(cvr_context *ctx) {
   if (render(ctx, v, tf, &s, &f)) {
     const uint64_t per_ray = f.stats.rays ? f.stats.samples / f.stats.rays : 0;
     CHECK(per_ray * f.stats.rays == f.stats.samples && f.stats.rays == 256 &&
-              (per_ray == 31 || per_ray == 30),
-          "additive: %llu samples over %llu rays (256 rays, 31 samples each: 15 voxels / 0.5 + 1, "
-          "30 where rounding moves an end)",
+              per_ray == CVR_COLUMN_SAMPLES,
+          "additive: %llu samples over %llu rays (256 rays, 30 samples each: 15 voxels / 0.5)",
           (unsigned long long)f.stats.samples, (unsigned long long)f.stats.rays);
     /* per-sample opacity a * dt / unit, rounded to half precision */
     const double scaled = cvr_round_to_half((float)(128.0 / 255.0 * kDt / kUnit));

@@ -3,10 +3,12 @@
 /* Clipping planes and cropping (cvr_render_settings).
  *  - Closed form, on the backend given: a constant 16^3 volume seen straight
  *    on along z (parallel), so a ray through voxel column (i, j) takes its
- *    samples at z = 15, 14.5, ..., 0 and a pixel's opacity is 1 - (1 - a)^n
+ *    samples at z = 14.5, 14, ..., 0 (the first one sample distance behind
+ *    its entry at z = 15) and a pixel's opacity is 1 - (1 - a)^n
  *    for the n samples it keeps (a: one sample's, measured with one sample
  *    per ray). Clipping: a plane across the rays removes the samples behind
- *    it (the sample count says so), a plane along them removes whole rays,
+ *    it, and one the rays enter through starts their samples one sample
+ *    distance behind it (the sample count says so), a plane along them removes whole rays,
  *    an unnormalized normal clips as its unit one, a plane that removes
  *    everything leaves no ray. Cropping: for VTK's named flag sets and random
  *    ones, every pixel keeps exactly the samples whose region's bit is set.
@@ -24,7 +26,7 @@
 
 #include "test_common.h"
 
-enum { N = CVR_COLUMN_N, W = CVR_COLUMN_W, H = CVR_COLUMN_H, SAMPLES = 31 };
+enum { N = CVR_COLUMN_N, W = CVR_COLUMN_W, H = CVR_COLUMN_H, SAMPLES = CVR_COLUMN_SAMPLES };
 static const double kDt = 0.5;
 
 typedef struct frame {
@@ -47,8 +49,8 @@ static const float *pixel_of(const frame *f, int i, int j) {
   return cvr_test_column_pixel(f->color, i, j);
 }
 
-/* The ray of column (i, j) takes sample k at z = 15 - k / 2. */
-static double sample_z(int k) { return 15.0 - 0.5 * k; }
+/* The ray of column (i, j) takes sample k at z = 14.5 - k / 2. */
+static double sample_z(int k) { return 14.5 - 0.5 * k; }
 
 /* Opacity of n composited samples of opacity a each. */
 static double opacity_of(double a, int n) { return 1.0 - pow(1.0 - a, n); }
@@ -70,11 +72,12 @@ static void closed_form_clipping(cvr_context *ctx, cvr_volume *v, cvr_transfer_f
   s.early_termination = 0;
   static frame f;
 
-  /* across the rays: z >= 8 keeps samples z = 15 .. 8, z <= 8 keeps 8 .. 0 */
+  /* across the rays: z >= 8 keeps samples z = 14.5 .. 8; z <= 8, which the
+   * rays enter through, z = 7.5 .. 0 */
   const struct { double plane[4]; int kept; const char *what; } across[] = {
-      {{0.0, 0.0, 1.0, -8.0}, 15, "plane z >= 8"},
-      {{0.0, 0.0, -1.0, 8.0}, 17, "plane z <= 8"},
-      {{0.0, 0.0, 3.0, -24.0}, 15, "plane 3 z >= 24 (normal not of unit length)"},
+      {{0.0, 0.0, 1.0, -8.0}, 14, "plane z >= 8"},
+      {{0.0, 0.0, -1.0, 8.0}, 16, "plane z <= 8"},
+      {{0.0, 0.0, 3.0, -24.0}, 14, "plane 3 z >= 24 (normal not of unit length)"},
   };
   for (int c = 0; c < 3; ++c) {
     s.clip_plane_count = 1;
@@ -88,12 +91,12 @@ static void closed_form_clipping(cvr_context *ctx, cvr_volume *v, cvr_transfer_f
     check_column(across[c].what, &f, 0, 15, a, across[c].kept);
   }
 
-  /* two planes: the slab 4 <= z <= 10 keeps z = 10 .. 4 */
+  /* two planes: the slab 4 <= z <= 10 keeps z = 9.5 .. 4 */
   s.clip_plane_count = 2;
   const double slab[2][4] = {{0.0, 0.0, 1.0, -4.0}, {0.0, 0.0, -1.0, 10.0}};
   memcpy(s.clip_planes, slab, sizeof slab);
   if (render(ctx, v, tf, &s, &f, "two planes"))
-    check_column("two planes 4 <= z <= 10", &f, 3, 12, a, 13);
+    check_column("two planes 4 <= z <= 10", &f, 3, 12, a, 12);
 
   /* along the rays: x >= 7.5 removes the columns i <= 7 */
   s.clip_plane_count = 1;

@@ -50,11 +50,12 @@ int cvr_test_finish(const char *name);
  * mean at most 0.0054 levels, depth off in at most 0.027% of the pixels.
  * Shading normalizes gradients and so magnifies those differences where the
  * gradient is small: over 12 shaded comparisons at most 0.081% of the pixels
- * were off by more than 1 level (mean at most 0.0136). A half-sample
- * shift of the lattice or a reversed compositing order fails this by far
- * (test_reference_tolerance proves it on the same data). */
+ * were off by more than 1 level (mean at most 0.0136); with each ray's
+ * samples starting at its entry (other positions), 0.116% on an H200. A
+ * half-sample shift of the lattice or a reversed compositing order fails
+ * this by far (test_reference_tolerance proves it on the same data). */
 #define CVR_TOL_LEVELS 1
-#define CVR_TOL_OVER_FRACTION 0.001
+#define CVR_TOL_OVER_FRACTION 0.0015
 #define CVR_TOL_MEAN_LEVELS 0.02
 
 /* Where the texture's filtering moves a sample's opacity a little more
@@ -148,9 +149,11 @@ void cvr_test_scene_view(const cvr_test_scene *s, int i, cvr_projection p, int w
 /* The closed-form tests' scene (test_blend_modes, test_clipping): a 16^3
  * uint8 volume seen straight on along z in parallel projection, 20 x 20
  * pixels, the ray of pixel (i + 2, j + 2) running through the centres of
- * voxel column (i, j), its samples at z = 15, 14.5, ... (sample distance
- * 0.5). Colour (0.8, 0.4, 0.2) with opacity rising linearly over 0..255. */
-enum { CVR_COLUMN_N = 16, CVR_COLUMN_W = 20, CVR_COLUMN_H = 20, CVR_COLUMN_TABLE = 256 };
+ * voxel column (i, j), entering at z = 15, its CVR_COLUMN_SAMPLES samples
+ * at z = 14.5, 14, ..., 0 (sample distance 0.5). Colour (0.8, 0.4, 0.2)
+ * with opacity rising linearly over 0..255. */
+enum { CVR_COLUMN_N = 16, CVR_COLUMN_W = 20, CVR_COLUMN_H = 20, CVR_COLUMN_TABLE = 256,
+       CVR_COLUMN_SAMPLES = 30 };
 cvr_transfer_function *cvr_test_column_tf(cvr_context *ctx, double unit_distance);
 void cvr_test_column_view(cvr_view *view);
 cvr_volume *cvr_test_column_volume(cvr_context *ctx, const uint8_t *voxels);

@@ -293,8 +293,8 @@ static void closed_form(cvr_context *ctx) {
       continue;
     }
     const double n = st.rays ? (double)st.samples / (double)st.rays : 0.0;
-    CHECK(st.rays == N * N && st.samples == (uint64_t)(31 * N * N),
-          "%llu rays, %llu samples: 31 samples per column expected", (unsigned long long)st.rays,
+    CHECK(st.rays == N * N && st.samples == (uint64_t)(CVR_COLUMN_SAMPLES * N * N),
+          "%llu rays, %llu samples: 30 samples per column expected", (unsigned long long)st.rays,
           (unsigned long long)st.samples);
     for (int j = 0; j < N; j += 3)
       for (int i = 0; i < N; i += 3) {

@@ -6,10 +6,11 @@
  *    ambient 0 and diffuse 1, so that the Phong colour of a sample (no
  *    gradient) is 0 and blend 2 shows the scattered light alone:
  *     - the headlight's shadow ray runs back along the ray to the volume's
- *       front, k samples for the k-th sample (one step of 0.5 voxel, as the
- *       ray's, 1/32 texture units): the pixel is c a sum_k (1 - a)^(2k);
- *       with reach 0 (one sample distance over the extent, 0.5 / 15) two
- *       shadow samples at most, (1 - a)^min(k, 2); with reach 0.5 at most
+ *       front, k + 1 samples for the k-th sample (one step of 0.5 voxel, as
+ *       the ray's, 1/32 texture units; the first sample lies one step behind
+ *       the front): the pixel is c a sum_k (1 - a)^(2k + 1); with reach 0
+ *       (one sample distance over the extent, 0.5 / 15) two shadow samples
+ *       at most, (1 - a)^min(k + 1, 2); with reach 0.5 at most
  *       ceil(((0.5/15 - sqrt 3) 0.5^0.33 + sqrt 3) / (1/32)) = 13;
  *     - blend 0.5 mixes half of it into the (black) Phong colour, blend 0
  *       none;
@@ -99,7 +100,7 @@ typedef struct shadow_steps {
 
 static double headlight_through(int k, const void *user) {
   const shadow_steps *s = user;
-  return pow(1.0 - s->a, k < s->most ? k : s->most);
+  return pow(1.0 - s->a, k + 1 < s->most ? k + 1 : s->most);
 }
 
 static double constant_through(int k, const void *user) { return *(const double *)user; }

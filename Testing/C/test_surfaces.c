@@ -82,7 +82,7 @@ static void isosurfaces(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *
   cvr_render_settings_init(&s);
   s.sample_distance = 0.5;
   s.blend_mode = CVR_BLEND_ISOSURFACE;
-  /* the ray's values: 150 at z = 15, then 145, 140, ... 0 at z = 0 */
+  /* the ray's values: 145 at z = 14.5 (its first sample), then 140, ... 0 at z = 0 */
   s.iso_value_count = 1;
   s.iso_values[0] = 104.0; /* crossed between 105 (z = 10.5) and 100 (z = 10) */
   if (render(ctx, v, tf, &s, &f, "one iso value")) {
@@ -120,9 +120,11 @@ static void isosurfaces(cvr_context *ctx, cvr_volume *v, cvr_transfer_function *
     CHECK(f.depth[(8 + 2) * W + 8 + 2] == 1.0f, "no crossing: depth %.4f",
           f.depth[(8 + 2) * W + 8 + 2]);
   }
-  s.iso_values[0] = 150.0; /* the first sample's own value: it only starts the interval */
+  /* the first sample's own value (z = 14.5, one sample distance behind the
+   * entry): it only starts the interval */
+  s.iso_values[0] = 145.0;
   if (render(ctx, v, tf, &s, &f, "the first sample on the value")) {
-    const double a[1] = {opacity_of(150.0)};
+    const double a[1] = {opacity_of(145.0)};
     check_over("the first sample's value, crossed at the second", cvr_test_column_pixel(f.color, 8, 8),
                a, 1);
   }

@@ -96,7 +96,8 @@ static void closed_form(cvr_context *ctx, cvr_strategy strategy) {
     s.empty_space_skipping = skip;
     if (!render(ctx, v, tf, &s, &f, what)) continue;
     const uint64_t n = f.stats.rays ? cvr_test_visited(&f.stats) / f.stats.rays : 0;
-    CHECK(n == 31, "%s: %llu samples per ray, expected 31", what, (unsigned long long)n);
+    CHECK(n == CVR_COLUMN_SAMPLES, "%s: %llu samples per ray, expected %d", what,
+          (unsigned long long)n, CVR_COLUMN_SAMPLES);
     check_pixel(what, cvr_test_column_pixel(f.color, 10, 8), 10, 4.0, n);
     check_pixel(what, cvr_test_column_pixel(f.color, 7, 3), 7, 4.0, n);
     check_pixel(what, cvr_test_column_pixel(f.color, 0, 8), 0, 2.0, n);

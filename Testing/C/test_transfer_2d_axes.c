@@ -95,8 +95,8 @@ static void closed_form(cvr_context *ctx) {
       continue;
     }
     const double n = modes[m] == CVR_BLEND_SLICE ? 1.0 : (double)st.samples / (double)st.rays;
-    CHECK(modes[m] == CVR_BLEND_SLICE || st.samples == (uint64_t)(31 * N * N),
-          "%s: %llu samples over %llu rays, 31 a column expected", name,
+    CHECK(modes[m] == CVR_BLEND_SLICE || st.samples == (uint64_t)(CVR_COLUMN_SAMPLES * N * N),
+          "%s: %llu samples over %llu rays, 30 a column expected", name,
           (unsigned long long)st.samples, (unsigned long long)st.rays);
     for (int j = 0; j < N; j += 3)
       for (int i = 1; i < N; i += 3) {

@@ -54,9 +54,8 @@ int TestCudaVolumeBlendModes(int argc, char* argv[])
     vtkImageData* image = c.Wavelet ? wavelet : bonsai.Get();
     double spacing[3];
     image->GetSpacing(spacing);
-    // the wavelet's extremes lie on the box's faces, where the two mappers'
-    // sampling phases differ (ours from the eye, VTK's from each ray's entry:
-    // tools/bench/results/2026-11-22-h100-peers): a finer step there
+    // the wavelet's extremes lie on the box's faces, which a sample reaches
+    // within a step: a finer step there
     const double dt = (c.Wavelet ? 0.25 : 0.5) * std::min(spacing[0], std::min(spacing[1], spacing[2]));
     auto property = vtkSmartPointer<vtkVolumeProperty>::New();
     cvrTest::SetRamp(property, c.Lo, c.Hi, c.MaxOpacity);

@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(CVR_COMPONENTS_MAX_THREADS) cvr_components_ker
     const float opaque = l.opaque_depth ? l.opaque_depth[pixel] : 1.0f;
     if (t_hit >= 0.0f &&
         (KIND == CVR_COMPONENTS_SLICE ? cvr_slice_setup(&p, px, py, opaque, &ray, &t_slice)
-                                      : cvr_ray_setup(&p, px, py, opaque, &ray)))
+                                      : cvr_ray_phased_line(&p, px, py, opaque, &ray)))
       depth = cvr_ray_depth(&p, &ray, t_hit);
     cvr_write_pixel(l, px, py, acc, depth);
   }

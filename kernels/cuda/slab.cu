@@ -14,8 +14,8 @@ int cvr_cuda_slab_instances_max_threads(void) {
   return texture < global ? texture : global;
 }
 
-size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *s) { /* with the static k_range */
-  return slab_shared_bytes(slab_shape(s), s->slab_depth, CVR_TRANSFER_FUNCTION_TABLE_SIZE, 1) +
+size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *s) { /* shaded, with the static k_range */
+  return slab_shared_bytes(slab_shape(s), s->slab_depth, CVR_TRANSFER_FUNCTION_TABLE_SIZE, 1, true) +
          2 * sizeof(int);
 }
 

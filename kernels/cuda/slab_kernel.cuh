@@ -68,12 +68,16 @@ static cvr_slab_shape slab_shape(const cvr_render_settings *s) {
 }
 
 /* Shared memory of a block: the transfer function's `copies` replicas, the
- * cache of (depth + 2) slices of one float per column, each thread's
- * gradient basis (nine floats), and GATHERED, each border ray's line (six
+ * cache of (depth + 2) slices of one float per column, with gradients each
+ * column's phase (cvr_ray_clip) and each thread's gradient basis (nine
+ * floats and two phase terms), and GATHERED, each border ray's line (six
  * floats): in registers they would spill under the 1024-thread bound. */
-static size_t slab_shared_bytes(cvr_slab_shape b, int depth, int tf_size, int copies) {
+#define CVR_SLAB_BASIS_FLOATS 11
+static size_t slab_shared_bytes(cvr_slab_shape b, int depth, int tf_size, int copies,
+                                bool gradient) {
   return (size_t)tf_size * copies * sizeof(uint4) +
-         ((size_t)(depth + 2) * b.columns + (size_t)9 * b.threads +
+         ((size_t)(depth + 2) * b.columns +
+          (gradient ? (size_t)b.columns + (size_t)CVR_SLAB_BASIS_FLOATS * b.threads : 0) +
           (size_t)6 * b.border_rays) * sizeof(float);
 }
 
@@ -158,12 +162,16 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
                      py < l.ray.height;
   const cvr_ray_params &p = l.ray;
 
-  /* every thread's line (border rays' too); inner rays also clip it */
+  /* every thread's line (border rays' too) at its phase (cvr_ray_clip);
+   * inner rays keep their samples */
   cvr_ray ray = {}; /* a degenerate line fetches at the origin, never composited */
-  float t0 = 0.0f, t1 = 0.0f;
+  float t0 = 0.0f, t1 = 0.0f, phase = 0.0f;
   const float opaque = inner && l.opaque_depth ? l.opaque_depth[(size_t)py * p.width + px] : 1.0f;
   const bool line = cvr_ray_line(&p, px, py, opaque, &ray, &t0, &t1);
-  const bool hit = inner && line && cvr_ray_clip(&p, &ray, t0, t1);
+  const bool hit = line && cvr_ray_clip(&p, &ray, t0, t1, cvr_ray_lead(&p, px, py), &phase) && inner;
+  /* with gradients, each column's phase for its neighbours' */
+  float *column_phase = cache + (DEPTH + 2) * columns;
+  if (GRADIENT) column_phase[cy * cw + cx] = phase;
   cvr_ray_to_texel(&ray);
   cvr_ray_to_storage(l.volume, &ray);
   /* GATHERED: the border ray this thread fetches besides its own, if any;
@@ -171,7 +179,8 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
    * origin then step) while this thread shades */
   const int border_rays = GATHERED ? cvr_slab_gathered_rays(bw, bh) : 0;
   const bool fetches_border = GATHERED && me < border_rays;
-  float *border_line = cache + (DEPTH + 2) * columns + 9 * threads + me;
+  float *border_line =
+      cache + (DEPTH + 2) * columns + (GRADIENT ? columns + CVR_SLAB_BASIS_FLOATS * threads : 0) + me;
   int border_column = 0;
   if (fetches_border) {
     int bx, by;
@@ -179,7 +188,10 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
     border_column = by * cw + bx;
     cvr_ray border = {};
     float u0, u1;
-    cvr_ray_line(&p, x0 + bx, y0 + by, 1.0f, &border, &u0, &u1);
+    float border_phase = 0.0f;
+    if (cvr_ray_line(&p, x0 + bx, y0 + by, 1.0f, &border, &u0, &u1))
+      cvr_ray_clip(&p, &border, u0, u1, cvr_ray_lead(&p, x0 + bx, y0 + by), &border_phase);
+    if (GRADIENT) column_phase[border_column] = border_phase;
     cvr_ray_to_texel(&border);
     cvr_ray_to_storage(l.volume, &border);
 #pragma unroll
@@ -205,10 +217,19 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
   float t_hit = -1.0f;
   unsigned samples = 0, skipped = 0;
   if (k_first <= k_last) { /* uniform: some inner ray of the block hits */
-    float *basis = cache + (DEPTH + 2) * columns + me; /* column c, axis a: basis[(3c + a) * threads] */
+    /* column c, axis a: basis[(3c + a) * threads]; then the phase terms
+     * across and up, basis[9 * threads] and basis[10 * threads] */
+    float *basis = cache + (DEPTH + 3) * columns + me;
     if (GRADIENT && hit) { /* the neighbours' lines, computed as their own threads do */
-      cvr_ray n[4];
       const int dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+      /* the phase differences across and up, from the neighbours' columns
+       * (the test hook's one-sided differences take this ray's own sample) */
+      const float *ph = column_phase + cy * cw + cx;
+      const float phase_u = (one_sided && cx == cw - 2 ? phase : ph[1]) - (one_sided && cx == 1 ? phase : ph[-1]);
+      const float phase_v = (one_sided && cy == ch - 2 ? phase : ph[cw]) - (one_sided && cy == 1 ? phase : ph[-cw]);
+      basis[9 * threads] = phase_u;
+      basis[10 * threads] = phase_v;
+      cvr_ray n[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         float u0, u1;
@@ -313,9 +334,13 @@ __global__ void __launch_bounds__(CVR_SLAB_MAX_THREADS)
           cvr_eye_basis b;
 #pragma unroll
           for (int i = 0; i < 9; ++i) b.column[i / 3][i % 3] = basis[i * threads];
+          /* the neighbours' samples lie their phases apart along the ray:
+           * the along-ray difference takes that part out */
+          const float d_t = 0.5f * (c[columns] - c[-columns]);
+          const float d_u = h_u * (right - left - basis[9 * threads] * d_t);
+          const float d_v = h_v * (above - below - basis[10 * threads] * d_t);
           float gradient[3];
-          cvr_eye_gradient(&b, p.perspective, t, h_u * (right - left), h_v * (above - below),
-                           0.5f * (c[columns] - c[-columns]), gradient);
+          cvr_eye_gradient(&b, p.perspective, t, d_u, d_v, d_t, gradient);
           s = cvr_apply_gradient(&p, &ray, t, gradient, c[0], label, s, nullptr);
         }
         if (s.a > 0.0f && t_hit < 0.0f) t_hit = t;
@@ -342,7 +367,7 @@ static cudaError_t launch(cvr_cuda_launch l, const cvr_render_settings *s, int o
                           cudaStream_t stream) {
   const dim3 block((unsigned)s->slab_block[0], (unsigned)s->slab_block[1]);
   const cvr_slab_shape shape = slab_shape(s);
-  const size_t cache = slab_shared_bytes(shape, s->slab_depth, 0, 0);
+  const size_t cache = slab_shared_bytes(shape, s->slab_depth, 0, 0, GRADIENT);
   auto kernel = cvr_slab_kernel<GRADIENT, DEPTH, GATHERED, Sampler>;
   /* the replicas may not cost resident blocks (cvr_table_copies) */
   int device = 0, optin = 0;
@@ -357,12 +382,12 @@ static cudaError_t launch(cvr_cuda_launch l, const cvr_render_settings *s, int o
     return e;
   l.table_copies = cvr_table_copies(kernel, shape.threads, l.ray.tf_size, cache);
   while (l.table_copies > 1 &&
-         slab_shared_bytes(shape, s->slab_depth, l.ray.tf_size, l.table_copies) > (size_t)optin)
+         slab_shared_bytes(shape, s->slab_depth, l.ray.tf_size, l.table_copies, GRADIENT) > (size_t)optin)
     l.table_copies /= 2;
   const int tile_w = GATHERED ? (int)block.x : (int)block.x - 2;
   const int tile_h = GATHERED ? (int)block.y : (int)block.y - 2;
   const dim3 grid((l.ray.width + tile_w - 1) / tile_w, (l.ray.height + tile_h - 1) / tile_h);
-  kernel<<<grid, block, slab_shared_bytes(shape, s->slab_depth, l.ray.tf_size, l.table_copies),
+  kernel<<<grid, block, slab_shared_bytes(shape, s->slab_depth, l.ray.tf_size, l.table_copies, GRADIENT),
            stream>>>(l, one_sided);
   return cudaGetLastError();
 }

@@ -38,9 +38,9 @@ enum {
   CVR_KINDS
 };
 
-/* Writes the pixel and its depth, that of the first visible sample (the ray
- * set up again rather than keeping its world coordinates live in registers
- * through the loop). */
+/* Writes the pixel and its depth, that of the first visible sample (the
+ * ray's line found again rather than keeping its world coordinates live in
+ * registers through the loop). */
 template <int KIND>
 __device__ __forceinline__ void cvr_finish_pixel(const cvr_cuda_launch &l, int px, int py,
                                                  size_t pixel, const cvr_rgba &acc, float t_hit,
@@ -48,7 +48,7 @@ __device__ __forceinline__ void cvr_finish_pixel(const cvr_cuda_launch &l, int p
   float depth = 1.0f, t_slice;
   const float opaque = l.opaque_depth ? l.opaque_depth[pixel] : 1.0f;
   if (t_hit >= 0.0f && (KIND == CVR_SLICE ? cvr_slice_setup(&l.ray, px, py, opaque, ray, &t_slice)
-                                          : cvr_ray_setup(&l.ray, px, py, opaque, ray)))
+                                          : cvr_ray_phased_line(&l.ray, px, py, opaque, ray)))
     depth = cvr_ray_depth(&l.ray, ray, t_hit);
   cvr_write_pixel(l, px, py, acc, depth);
 }

@@ -509,6 +509,15 @@ typedef struct cvr_view {
   const struct cvr_gl_buffer *gl_opaque_depth; /* instead of opaque_depth: the same
                                  depths, as floats, in an OpenGL buffer (CUDA
                                  backend; see cvr_gl_buffer_register) */
+  /* Optional: the box of the whole data of which the volume is a piece, as
+   * x0, x1, y0, y1, z0, z1 in the volume's index coordinates (its own box
+   * is 0 .. dims - 1 a side, -0.5 .. dims - 0.5 for cell data). Each ray
+   * takes its first sample one sample distance (with jittering: the pixel's
+   * fraction of one) behind its entry into that box, past the clipping
+   * planes and the near plane, as VTK's GPU mapper does, so that pieces
+   * rendered apart sample where the whole would. All zero (cvr_view_init):
+   * the volume's own box. */
+  double lattice_box[6];
 } cvr_view;
 
 /* Identity matrices, parallel projection, no opaque depth, size 0. */
@@ -614,12 +623,12 @@ typedef struct cvr_render_settings {
   int empty_space_skipping;
   int empty_space_cell;
   int max_samples_per_ray;     /* 0 = unlimited; > 0 caps every ray (benchmarks) */
-  /* Jittering (VTK's UseJittering): each ray's samples move along it by a
+  /* Jittering (VTK's UseJittering): each ray takes its first sample a
    * fraction of the sample distance fixed per pixel (a hash of its
-   * coordinates, the same on every backend), which turns the wood-grain
-   * pattern of a regular lattice into fine noise. The slab strategy needs
-   * its rays on one lattice: with jittering it renders as the standard
-   * strategy, and cvr_render_stats.strategy says so. */
+   * coordinates, the same on every backend) behind its entry instead of one
+   * sample distance, which turns the wood-grain pattern of a regular lattice
+   * into fine noise. With jittering the slab strategy's frames render as the
+   * standard strategy's, and cvr_render_stats.strategy says so. */
   int jittering;               /* 0 */
   cvr_interpolation interpolation;
   cvr_blend_mode blend_mode;     /* COMPOSITE */

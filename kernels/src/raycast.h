@@ -96,6 +96,11 @@ typedef struct cvr_ray_params {
   float world_to_clip[16];
   float world_to_index[12]; /* 3x4 affine, row-major */
   float box_min[3], box_max[3]; /* the volume in index space */
+  /* the box whose entry starts each ray's lattice (cvr_ray_clip), in the
+   * same coordinates: the whole data where the volume is a piece of it
+   * (cvr_view.lattice_box), else the volume's own box (lattice_box 0) */
+  int lattice_box;
+  float lattice_min[3], lattice_max[3];
   float eye[3];             /* world eye point (perspective only) */
   int width, height;
   int perspective;
@@ -104,7 +109,7 @@ typedef struct cvr_ray_params {
   int max_samples;          /* 0 = unlimited */
   int early_termination;
   float termination_opacity;
-  int jitter;               /* shift each ray's lattice by cvr_jitter(px, py) of a sample */
+  int jitter;               /* rays start cvr_jitter(px, py) of a sample deep, not one */
   /* transfer-function coordinate = sampled value * tf_scale + tf_bias, where
    * the sampled value is what the texture unit returns (normalized for 8/16-bit
    * integers, raw for float) */
@@ -191,9 +196,10 @@ typedef struct cvr_ray_params {
 #define CVR_MASK_LABELS 2   /* CVR_MASK_LABEL_MAP */
 
 /* One ray: sample k sits at texel coordinate origin + t * step with
- * t = k + lattice_offset, for k in [k_first, k_last]. Texel coordinates are
- * index positions + 0.5 (the texture addresses texel centres), so the
- * coordinate goes to the texture as it is. */
+ * t = k + lattice_offset, for k in [k_first, k_last] (the origin moved by
+ * the ray's phase, cvr_ray_clip). Texel coordinates are index positions +
+ * 0.5 (the texture addresses texel centres), so the coordinate goes to the
+ * texture as it is. */
 typedef struct cvr_ray {
   float origin[3];      /* texel coordinates, k = 0 */
   float step[3];        /* index space, one sample */
@@ -252,16 +258,12 @@ CVR_HD float cvr_jitter(int px, int py) {
 }
 
 /* The line of the ray through the centre of pixel (px, py): its world and
- * index-space origin and step, and the part of it between the near and far
- * planes (or the opaque geometry) as lattice parameters [*t0, *t1]. The
- * lattice is global to the ray: sample k lies at world distance
- * (k + lattice_offset) * sample_distance from the eye (perspective) or from
- * the near plane (parallel), whatever part of the volume the ray crosses, so
- * every strategy samples the same points (with jitter, from a start moved
- * along the ray by the pixel's fraction of a sample). opaque_depth is the window depth of
- * opaque geometry at the pixel (1: none). Pixels outside the viewport have
- * lines too (the slab strategy's border rays). Returns 0 for a degenerate
- * projection. */
+ * index-space origin (the eye, perspective, or the near plane, parallel)
+ * and step (one sample distance), and the part of it between the near and
+ * far planes (or the opaque geometry) as parameters [*t0, *t1] in samples
+ * from the origin. opaque_depth is the window depth of opaque geometry at
+ * the pixel (1: none). Pixels outside the viewport have lines too (the slab
+ * strategy's border rays). Returns 0 for a degenerate projection. */
 CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_depth, cvr_ray *ray,
                         float *t0, float *t1) {
   const float x = CVR_SUB(CVR_DIV((float)(2 * px + 1), (float)p->width), 1.0f);
@@ -297,12 +299,6 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
   }
   float wstep[3];
   for (int a = 0; a < 3; ++a) wstep[a] = CVR_MUL(CVR_DIV(dir[a], len), dt);
-  if (p->jitter) {
-    const float j = cvr_jitter(px, py);
-    for (int a = 0; a < 3; ++a) start[a] = CVR_ADD(start[a], CVR_MUL(j, wstep[a]));
-    t_near = CVR_SUB(t_near, j);
-    t_far = CVR_SUB(t_far, j);
-  }
   for (int a = 0; a < 3; ++a) {
     ray->world_origin[a] = start[a];
     ray->world_step[a] = wstep[a];
@@ -321,11 +317,15 @@ CVR_HD int cvr_ray_line(const cvr_ray_params *p, int px, int py, float opaque_de
 }
 
 /* Narrows [*t0, *t1] of a line (cvr_ray_line, origin still in index space)
- * to the part inside the volume's box and on the kept side of every clipping
- * plane; returns whether any is left. */
-CVR_HD int cvr_ray_range(const cvr_ray_params *p, const cvr_ray *ray, float *t0_inout,
-                         float *t1_inout) {
+ * to the part inside the box [lo, hi] and on the kept side of every clipping
+ * plane; returns 1 where any is left, 0 where the line runs parallel to a
+ * face or plane outside it, -1 where it misses otherwise. */
+CVR_HD int cvr_ray_range_in(const cvr_ray_params *p, const cvr_ray *ray, const float *lo,
+                            const float *hi, float *t0_inout, float *t1_inout) {
+  /* (*t0 is the largest of the lower bounds even where the line misses: the
+   * ray's phase, cvr_ray_clip, does not depend on the far bound) */
   float t0 = *t0_inout, t1 = *t1_inout;
+  int meets = 1;
   for (int i = 0; i < p->clip_count; ++i) { /* clipping planes: the kept side of each */
     const float *c = p->clip[i];
     const float *o = ray->world_origin, *s = ray->world_step;
@@ -333,7 +333,7 @@ CVR_HD int cvr_ray_range(const cvr_ray_params *p, const cvr_ray *ray, float *t0_
                                     CVR_ADD(CVR_MUL(c[2], o[2]), c[3]));
     const float rate = CVR_ADD(CVR_ADD(CVR_MUL(c[0], s[0]), CVR_MUL(c[1], s[1])), CVR_MUL(c[2], s[2]));
     if (rate == 0.0f) { /* parallel to the plane: all kept or all clipped */
-      if (!(at_origin >= 0.0f)) return 0;
+      if (!(at_origin >= 0.0f)) meets = 0;
       continue;
     }
     const float t = CVR_DIV(-at_origin, rate);
@@ -341,28 +341,97 @@ CVR_HD int cvr_ray_range(const cvr_ray_params *p, const cvr_ray *ray, float *t0_
     else t1 = cvr_minf(t1, t);
   }
   for (int a = 0; a < 3; ++a) { /* slab test, in units of samples */
-    const float o = ray->origin[a], s = ray->step[a], lo = p->box_min[a], hi = p->box_max[a];
+    const float o = ray->origin[a], s = ray->step[a];
     if (s == 0.0f) {
-      if (o < lo || o > hi) return 0;
+      if (o < lo[a] || o > hi[a]) meets = 0;
       continue;
     }
-    const float ta = CVR_DIV(CVR_SUB(lo, o), s);
-    const float tb = CVR_DIV(CVR_SUB(hi, o), s);
+    const float ta = CVR_DIV(CVR_SUB(lo[a], o), s);
+    const float tb = CVR_DIV(CVR_SUB(hi[a], o), s);
     t0 = cvr_maxf(t0, cvr_minf(ta, tb));
     t1 = cvr_minf(t1, cvr_maxf(ta, tb));
   }
   *t0_inout = t0;
   *t1_inout = t1;
-  return t0 <= t1;
+  return meets && t0 <= t1 ? 1 : -meets; /* 1: a part is left; 0: parallel and outside */
+}
+
+/* The part of a line inside the volume's box, clipped. */
+CVR_HD int cvr_ray_range(const cvr_ray_params *p, const cvr_ray *ray, float *t0_inout,
+                         float *t1_inout) {
+  return cvr_ray_range_in(p, ray, p->box_min, p->box_max, t0_inout, t1_inout) > 0;
+}
+
+/* How deep the ray through pixel (px, py) takes its first sample behind its
+ * entry, in samples: one, or the pixel's jitter (VTK's GPU mapper does the
+ * same). */
+CVR_HD float cvr_ray_lead(const cvr_ray_params *p, int px, int py) {
+  return p->jitter ? cvr_jitter(px, py) : 1.0f;
+}
+
+/* The phase of a line (cvr_ray_line, origin still in index space; see
+ * cvr_ray_clip) and, in *from, the index of its first sample; narrows
+ * [*t0, *t1] to the volume's box and clipping planes (empty: *t0 > *t1). */
+CVR_HD float cvr_ray_phase(const cvr_ray_params *p, const cvr_ray *ray, float *t0, float *t1,
+                           float lead, float *from) {
+  float e0 = *t0, e1 = *t1;
+  const int range = cvr_ray_range_in(p, ray, p->box_min, p->box_max, t0, t1);
+  if (range <= 0) *t1 = -16777216.0f; /* (t0 > t1) */
+  const int entered = p->lattice_box ? cvr_ray_range_in(p, ray, p->lattice_min, p->lattice_max,
+                                                        &e0, &e1) != 0
+                                     : range != 0;
+  if (!p->lattice_box) e0 = *t0;
+  *from = -16777216.0f; /* (parallel outside: no phase, no bound) */
+  if (!entered) return 0.0f;
+  const float start = CVR_ADD(e0, lead);
+  *from = floorf(start);
+  return CVR_SUB(start, *from);
+}
+
+/* Moves a line's origin by `shift` samples along it. */
+CVR_HD void cvr_ray_shift(cvr_ray *ray, float shift) {
+  for (int a = 0; a < 3; ++a) {
+    ray->origin[a] = CVR_ADD(ray->origin[a], CVR_MUL(shift, ray->step[a]));
+    ray->world_origin[a] = CVR_ADD(ray->world_origin[a], CVR_MUL(shift, ray->world_step[a]));
+  }
 }
 
 /* The samples of a line (cvr_ray_line, origin still in index space) inside
  * the volume's box within [t0, t1], clipped: sets k_first and k_last (capped
- * at max_samples) and returns whether there is any. */
-CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1) {
-  if (!cvr_ray_range(p, ray, &t0, &t1)) return 0;
-  const float first = ceilf(CVR_SUB(t0, p->lattice_offset));
-  const float last = floorf(CVR_SUB(t1, p->lattice_offset));
+ * at max_samples) and returns whether there is any.
+ *
+ * The lattice starts at the ray's entry into its lattice box (the volume's,
+ * or the whole data's of which it is a piece) past the clipping planes and
+ * the near plane, `lead` samples deep, as VTK's mapper starts its rays: the
+ * first samples behind a face, a clipping plane or (for a crop plane
+ * parallel to the face the ray enters) a crop plane then lie at one depth
+ * across the image. (Anchored at the eye instead, that depth varies from 0
+ * to 1 sample across a face that is not square to the rays: terraces on an
+ * opaque face.) The lattice keeps integer indices from the line's origin:
+ * the entry's fraction of a sample, the ray's phase, moves the origin along
+ * the ray (returned in *phase when not NULL), so that neighbouring rays'
+ * samples k stay within a sample of one depth (the slab strategy's cache).
+ * The phase depends on the line alone, not on how far it reaches (the far
+ * plane, opaque geometry), so that the slab strategy's neighbouring rays
+ * compute each other's. */
+CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t1, float lead,
+                        float *phase) {
+  float from;
+  const float shift = cvr_ray_phase(p, ray, &t0, &t1, lead, &from);
+  cvr_ray_shift(ray, shift);
+  if (phase) *phase = shift;
+  if (!(t0 <= t1)) return 0;
+  /* samples k + lattice_offset in [from, t1 - shift] and past t0 - shift
+   * (which from is, unless the lattice box is larger than the volume's) */
+  float first = ceilf(CVR_SUB(from, p->lattice_offset));
+  if (p->lattice_box)
+    first = cvr_maxf(first, ceilf(CVR_SUB(CVR_SUB(t0, shift), p->lattice_offset)));
+  float last = floorf(CVR_SUB(CVR_SUB(t1, shift), p->lattice_offset));
+  /* a ray that meets the volume takes its first sample even where that lies
+   * past its exit (a grazing ray, or opaque geometry within the lead), as
+   * VTK's mapper samples before it checks; not for a piece, whose neighbour
+   * takes that sample */
+  if (!p->lattice_box) last = cvr_maxf(last, first);
   if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
   ray->k_first = (int)first;
   ray->k_last = (int)last;
@@ -376,12 +445,24 @@ CVR_HD void cvr_ray_to_texel(cvr_ray *ray) {
   for (int a = 0; a < 3; ++a) ray->origin[a] = CVR_ADD(ray->origin[a], 0.5f);
 }
 
+/* The line of pixel (px, py) moved to its phase (cvr_ray_clip), without its
+ * samples' range: all a sample's depth (cvr_ray_depth) needs. Returns
+ * whether the line meets the volume. */
+CVR_HD int cvr_ray_phased_line(const cvr_ray_params *p, int px, int py, float opaque_depth,
+                               cvr_ray *ray) {
+  float t0, t1, from;
+  if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1)) return 0;
+  cvr_ray_shift(ray, cvr_ray_phase(p, ray, &t0, &t1, cvr_ray_lead(p, px, py), &from));
+  return t0 <= t1;
+}
+
 /* Sets up the ray through the centre of pixel (px, py) and returns whether it
  * takes any sample (no sample lies beyond opaque_depth). */
 CVR_HD int cvr_ray_setup(const cvr_ray_params *p, int px, int py, float opaque_depth,
                          cvr_ray *ray) {
   float t0, t1;
-  if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1) || !cvr_ray_clip(p, ray, t0, t1))
+  if (!cvr_ray_line(p, px, py, opaque_depth, ray, &t0, &t1) ||
+      !cvr_ray_clip(p, ray, t0, t1, cvr_ray_lead(p, px, py), 0))
     return 0;
   cvr_ray_to_texel(ray);
   return 1;

@@ -144,6 +144,8 @@ void cvr_reorient_ray_params(const cvr_ray_params *in, const int axis[3], const 
     out->world_to_index[4 * s + 3] += (float)offset[s];
     out->box_min[s] = sign[s] > 0 ? p.box_min[a] + offset[s] : offset[s] - p.box_max[a];
     out->box_max[s] = sign[s] > 0 ? p.box_max[a] + offset[s] : offset[s] - p.box_min[a];
+    out->lattice_min[s] = sign[s] > 0 ? p.lattice_min[a] + offset[s] : offset[s] - p.lattice_max[a];
+    out->lattice_max[s] = sign[s] > 0 ? p.lattice_max[a] + offset[s] : offset[s] - p.lattice_min[a];
   }
   cvr_reorient_sample_params(&p, axis, sign, offset, out);
 }

@@ -76,6 +76,23 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume, cons
     out->box_min[a] = (float)-half;
     out->box_max[a] = (float)(volume->dims[a] - 1 + half);
   }
+  int lattice_box = 0;
+  for (int i = 0; i < 6; ++i) {
+    if (!isfinite(view->lattice_box[i]) || fabs(view->lattice_box[i]) > 1e7)
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "view: lattice_box[%d] = %g must be finite, within 1e7", i,
+                      view->lattice_box[i]);
+    lattice_box |= view->lattice_box[i] != 0.0;
+  }
+  for (int a = 0; a < 3 && lattice_box; ++a) {
+    if (!(view->lattice_box[2 * a] <= view->lattice_box[2 * a + 1]))
+      return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                      "view: lattice_box's %c range %g .. %g is empty", "xyz"[a],
+                      view->lattice_box[2 * a], view->lattice_box[2 * a + 1]);
+    out->lattice_min[a] = (float)view->lattice_box[2 * a];
+    out->lattice_max[a] = (float)view->lattice_box[2 * a + 1];
+  }
+  out->lattice_box = lattice_box;
   out->width = view->width;
   out->height = view->height;
   out->perspective = perspective;

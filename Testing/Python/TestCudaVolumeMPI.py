@@ -8,8 +8,8 @@ compositing of the values the mapper writes as depth, ProjectionDepth).
 Tolerance, 8-bit RGB levels: mean difference at most 0.5 levels and at most
 0.5% of the pixels off by more than 8 levels, and no seam: no image row or
 column where more than 5% of the pixels differ by more than 8 levels. Every
-rank samples the same global lattice (distances from the eye), so the pieces
-take the samples one rank would take; what differs is the 8-bit image each
+rank samples the whole image's lattice (the mapper gives the library the
+whole extent's box), so the pieces take the samples one rank would take; what differs is the 8-bit image each
 rank hands to ParaView's compositing, and the samples that fall exactly on a
 boundary shared by two pieces."""
 import argparse

@@ -7,10 +7,11 @@
  * at the same lattice index and the ray's own previous and next samples)
  * instead of from six more volume fetches per sample.
  *
- *  - Start-point alignment: the lattice puts sample k of every ray at the same
- *    distance from the eye (the near plane for parallel projection), so the
- *    rays of a block start together at the block's smallest first index and
- *    the cache's slice k holds every ray's sample k.
+ *  - Start-point alignment: the lattice puts sample k of every ray within a
+ *    sample of the same distance from the eye (the near plane for parallel
+ *    projection), its phase (cvr_ray_clip) apart, so the rays of a block
+ *    start together at the block's smallest first index and the cache's
+ *    slice k holds every ray's sample k; the gradients take the phases out.
  *  - Border rays: the rays around the tile only fill the cache, so gradients
  *    at the tile's edge see real neighbours (no grid pattern). As the paper
  *    builds it (CVR_SLAB_BORDER_RING) the outer ring of the block's threads

@@ -39,7 +39,7 @@
  * (cvr_warp_tiles), each lane one ray, so that the work of a ray outside
  * its samples is done once, not once a lane.
  *
- * All samples lie on the global lattice (raycast.h) and are classified and
+ * All samples lie on the rays' lattice (raycast.h) and are classified and
  * shaded by cvr_sample_color, as in every strategy. A warp whose samples (and
  * pipeline) are all transparent skips the combination (__ballot_sync). */
 #include "ray_march.cuh"

@@ -690,6 +690,15 @@ void DescribeCropping(vtkImageData* image, int cellFlag, const double planes[6],
       point[a] = planes[2 * a + i];
       image->TransformPhysicalPointToContinuousIndex(point, ijk);
       index[i] = ijk[a] - extent[2 * a] - (cellFlag == 1 ? 0.5 : 0.0);
+      const int n = extent[2 * a + 1] - extent[2 * a] + 1;
+      if (cellFlag != 1 && n > 1)
+      {
+        // where VTK's mapper puts it for point data: it takes the plane to
+        // texture coordinates over the points' bounds (index / (n - 1)),
+        // which its samples reach through the texel centres ((index + 0.5) /
+        // n): up to half a voxel outward of the plane in mid-axis
+        index[i] = index[i] * n / (n - 1) - 0.5;
+      }
       point[a] = i; // where the data axis points in index space
       image->TransformPhysicalPointToContinuousIndex(point, ijk);
       unit[i] = ijk[a];

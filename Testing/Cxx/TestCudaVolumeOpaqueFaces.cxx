@@ -3,7 +3,9 @@
 // Opaque faces of small volumes, where a pixel's colour is its ray's first
 // sample, and so the depth of that sample behind the face the ray enters:
 // an opaque ramp (perspective, parallel, and a voxel a sample), VTK's
-// wavelet, RGBA and luminance + alpha. Each
+// wavelet, RGBA, luminance + alpha, and the ramp cropped to its middle
+// (the crop planes' faces and edges; the planes where VTK's mapper puts
+// them, vtkCudaVolumeConversion::DescribeCropping). Each
 // viewport is rendered by vtkCudaVolumeMapper and by VTK's
 // vtkOpenGLGPUVolumeRayCastMapper, which must agree within the peer bound
 // (mean at most 0.5 levels, at most 1% of the pixels over 8): both start a
@@ -80,13 +82,21 @@ int TestCudaVolumeOpaqueFaces(int argc, char* argv[])
   vtkSmartPointer<vtkVolumeProperty> waveletProperty = Opaque(37, 277);
   vtkSmartPointer<vtkVolumeProperty> dependent = Opaque(0, 255, false);
   const auto none = [](vtkVolumeMapper*) {};
-  cvrTest::PeerViewports scene(600, 400, 3, 2);
+  const double crop[6] = { 7.0, 16.0, 7.0, 16.0, 7.0, 16.0 };
+  const auto cropped = [&](vtkVolumeMapper* m) {
+    m->SetCropping(1);
+    m->SetCroppingRegionPlanes(crop);
+    m->SetCroppingRegionFlags(VTK_CROP_SUBVOLUME);
+  };
+  cvrTest::PeerViewports scene(800, 400, 4, 2);
   scene.Add("opaque ramp, perspective", ramp, rampProperty, 0.5, 35, 25, false, none);
   scene.Add("opaque ramp, parallel", ramp, rampProperty, 0.5, -50, -30, true, none);
   scene.Add("opaque wavelet", wavelet, waveletProperty, 0.5, 20, 35, false, none);
   scene.Add("opaque ramp, a voxel a sample", ramp, rampProperty, 1.0, 30, 20, false, none);
   scene.Add("RGBA", rgba, dependent, 0.5, 35, 25, false, none);
   scene.Add("luminance + alpha", luminanceAlpha, dependent, 0.5, -35, 25, true, none);
+  scene.Add("opaque ramp cropped to its middle", ramp, rampProperty, 0.5, 30, 20, false, cropped);
+  scene.Add("the same, parallel", ramp, rampProperty, 0.5, -40, -25, true, cropped);
   scene.CollectMessages();
   bool ok = scene.RenderAndCompare();
   ok &= scene.NoUnexpectedMessages();

@@ -21,8 +21,9 @@
 namespace
 {
 /// An n^3 image of `components` unsigned chars a voxel: a ramp along
-/// x + 2y + 3z in the first, 255 - ramp in the second, |2 ramp - 255| in
-/// the third, and 255 (opaque) in the last of 2 or 4.
+/// x + 2y + 3z in the first, 255 - ramp in the second, half the ramp in
+/// the third (0..127: VTK's mapper takes RGBA as its texture holds it, not
+/// over each component's range), and 255 (opaque) in the last of 2 or 4.
 vtkSmartPointer<vtkImageData> Ramp(int n, int components)
 {
   auto image = vtkSmartPointer<vtkImageData>::New();
@@ -40,7 +41,7 @@ vtkSmartPointer<vtkImageData> Ramp(int n, int components)
       {
         const double ramp = 255.0 * (x + 2 * y + 3 * z) / (6.0 * (n - 1));
         const vtkIdType i = (static_cast<vtkIdType>(z) * n + y) * n + x;
-        const double v[4] = { ramp, 255.0 - ramp, std::abs(2.0 * ramp - 255.0), 255.0 };
+        const double v[4] = { ramp, 255.0 - ramp, 0.5 * ramp, 255.0 };
         for (int c = 0; c < components; ++c)
         {
           values->SetTypedComponent(i, c,

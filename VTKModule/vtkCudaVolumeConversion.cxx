@@ -754,6 +754,20 @@ bool DescribeClippingPlanes(
   return true;
 }
 
+bool RgbaColourRange(vtkDataArray* scalars, double range[2])
+{
+  const int type = scalars ? scalars->GetDataType() : VTK_VOID;
+  range[0] = 0.0;
+  range[1] = 1.0;
+  if (type == VTK_UNSIGNED_CHAR || type == VTK_SIGNED_CHAR || type == VTK_UNSIGNED_SHORT ||
+    type == VTK_SHORT)
+  {
+    range[1] = scalars->GetDataTypeMax();
+    return true;
+  }
+  return type == VTK_FLOAT || type == VTK_DOUBLE;
+}
+
 void DescribeLatticeBox(vtkImageData* block, int cellFlag,
   const std::vector<vtkImageData*>& images, const int* wholeExtent, cvr_view& view)
 {

@@ -128,6 +128,12 @@ void DescribeCropping(vtkImageData* image, int cellFlag, const double planes[6],
 bool DescribeClippingPlanes(vtkPlaneCollection* planes, cvr_render_settings& settings,
   std::string& error);
 
+/// The range over which VTK's mapper takes dependent RGBA's colour
+/// components of `scalars`: as its texture holds them, an 8- or 16-bit
+/// integer over its type's positive range, a float over [0, 1]. False for
+/// other types, which it scales over each component's own range.
+bool RgbaColourRange(vtkDataArray* scalars, double range[2]);
+
 /// Camera, volume matrix and viewport of `ren` (size from GetTiledSizeAndOrigin).
 void DescribeView(vtkRenderer* ren, vtkVolume* vol, int width, int height, cvr_view& view);
 

@@ -971,34 +971,13 @@ bool vtkCudaVolumeMapper::SampleComponents(vtkVolumeProperty* property, int comp
   desc.component_count = components;
   desc.component_mode = independent ? CVR_COMPONENTS_INDEPENDENT : CVR_COMPONENTS_DEPENDENT;
   desc.component_functions = t.ComponentDescs;
-  // RGBA: VTK's mapper takes the colour components as its texture holds them,
-  // not over their ranges: an 8- or 16-bit integer over its type's positive
-  // range, a float as it is (larger integer types over their ranges)
-  double rgbaRange[2] = { 0.0, 1.0 };
-  switch (in.Blocks.empty() || !in.Blocks[0].Scalars ? VTK_FLOAT : in.Blocks[0].Scalars->GetDataType())
-  {
-    case VTK_UNSIGNED_CHAR:
-      rgbaRange[1] = 255.0;
-      break;
-    case VTK_SIGNED_CHAR:
-      rgbaRange[1] = 127.0;
-      break;
-    case VTK_UNSIGNED_SHORT:
-      rgbaRange[1] = 65535.0;
-      break;
-    case VTK_SHORT:
-      rgbaRange[1] = 32767.0;
-      break;
-    case VTK_FLOAT:
-    case VTK_DOUBLE:
-      break;
-    default:
-      rgbaRange[1] = 0.0; // (each component's own range)
-  }
+  double rgbaRange[2];
+  const bool rgbaByType = !in.Blocks.empty() &&
+    vtkCudaVolumeConversion::RgbaColourRange(in.Blocks[0].Scalars, rgbaRange);
   for (int c = 0; c < components; ++c)
   {
     const int f = independent ? c : 0;
-    const bool rgba = !independent && components == 4 && c < 3 && rgbaRange[1] > 0.0;
+    const bool rgba = !independent && components == 4 && c < 3 && rgbaByType;
     const double* r = rgba ? rgbaRange : in.ComponentRanges[c];
     cvr_transfer_function_desc& d = c ? t.ComponentDescs[c - 1] : desc;
     vtkCudaVolumeConversion::SampleTransferFunction(

@@ -432,7 +432,11 @@ CVR_HD int cvr_ray_clip(const cvr_ray_params *p, cvr_ray *ray, float t0, float t
    * VTK's mapper samples before it checks; not for a piece, whose neighbour
    * takes that sample */
   if (!p->lattice_box) last = cvr_maxf(last, first);
-  if (!(first <= last) || first > 16777216.0f || last < -16777216.0f) return 0;
+  if (!(first <= last)) return 0; /* (also NaN) */
+  /* within +-2^24 samples, where floats still count them (and ints hold them) */
+  first = cvr_maxf(first, -16777216.0f);
+  last = cvr_minf(last, 16777216.0f);
+  if (first > last) return 0;
   ray->k_first = (int)first;
   ray->k_last = (int)last;
   if (p->max_samples > 0 && ray->k_last - ray->k_first >= p->max_samples)
@@ -616,11 +620,14 @@ CVR_HD float cvr_filter_axis(float x, int n, int weights, int *i0, int *i1) {
                        ? CVR_DIV(floorf(CVR_ADD(CVR_MUL(xb, 256.0f), 0.5f)), 256.0f)
                    : weights == CVR_WEIGHTS_8BIT_TRUNCATED ? CVR_DIV(floorf(CVR_MUL(xb, 256.0f)), 256.0f)
                                                            : xb;
-  const float fl = floorf(xq);
+  /* x beyond [-1, n] reads the edge texel either way; clamped, it converts
+   * to an int (a ray's first sample may lie a sample past a thin volume) */
+  const float xc = cvr_minf(cvr_maxf(xq, -1.0f), (float)n);
+  const float fl = floorf(xc);
   const int i = (int)fl;
   *i0 = i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
   *i1 = i + 1 < 0 ? 0 : (i + 1 > n - 1 ? n - 1 : i + 1);
-  return CVR_SUB(xq, fl);
+  return CVR_SUB(xc, fl);
 }
 
 /* Trilinear blend of the eight texels c[x + 2y + 4z] with weights w. */

@@ -426,7 +426,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
    * order: rendering may rearrange it, never change what it holds */
   {
     cvr_volume *volume = (cvr_volume *)frame->volume;
-    /* (multi-component volumes keep their one texture: render.c asks for it) */
+    /* (multi-component volumes keep their one texture: frame.c asks for it) */
     if (volume->components == 1 && (st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
     if ((st = rotate_for_view(ctx, volume, frame, s, stats)) != CVR_OK) goto done;
   }

@@ -62,7 +62,7 @@ static cudaError_t launch_composite(const cvr_cuda_launch &l, dim3 block, cudaSt
 /* block.z: ray segments, compositing only (the other modes take 1). */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream) {
-  if (l->ray.shading.scattering.blend > 0.0f) /* (from the texture: render.c) */
+  if (l->ray.shading.scattering.blend > 0.0f) /* (from the texture: frame.c) */
     return layout == CVR_LAYOUT_TEXTURE ? cvr_cuda_launch_standard_scatter(l, block, stream)
                                         : cudaErrorInvalidValue;
   return cvr_with_sampler(layout, [&](auto tag) {

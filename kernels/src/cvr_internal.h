@@ -12,6 +12,15 @@
 extern "C" {
 #endif
 
+/* What tests, fuzzers and tools reach inside the library: exported by
+ * libcvr-internal.so only (the public libcvr.so exports cvr.h's functions
+ * alone, kernels/CMakeLists.txt). */
+#if defined(__GNUC__) && !defined(_WIN32)
+#  define CVR_INTERNAL __attribute__((visibility("default")))
+#else
+#  define CVR_INTERNAL
+#endif
+
 #define CVR_MESSAGE_SIZE 512
 
 /* The rotation kernel's tile limits (t x t threads' worth of voxels per
@@ -40,33 +49,33 @@ typedef struct cvr_debug_options {
                       (cvr_tuning_toward), measured as ever: 1 all toward,
                       -1 none; 0 in normal use */
 } cvr_debug_options;
-CVR_API void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
+CVR_INTERNAL void cvr_debug_set(cvr_context *ctx, const cvr_debug_options *options);
 
 /* debug.c, test and benchmark hooks of the device copy. Turns the stored
  * voxels by `turns` quarter turns now (the settings' layout, padding and
  * tile apply; the rotation policy must not be NEVER); ms: kernel time. */
-CVR_API cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
+CVR_INTERNAL cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *settings,
                                     int turns, double *ms);
 /* The same, turning the copy to voxel order `order` (as
  * cvr_render_stats.volume_axes) by the fewest quarter turns its axes allow
  * (cvr_rotation_path); *turns (may be NULL): how many it made. */
-CVR_API cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
+CVR_INTERNAL cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
                                      const int order[3], int *turns, double *ms);
 /* The voxels in their original order as the volume's stored type (CUDA:
  * read back from wherever layout and rotation put them). */
-CVR_API cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
+CVR_INTERNAL cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
 /* Free device memory (cudaMemGetInfo); 0 on the CPU backend. */
-CVR_API size_t cvr_debug_device_free_bytes(cvr_context *ctx);
+CVR_INTERNAL size_t cvr_debug_device_free_bytes(cvr_context *ctx);
 /* The most threads a block of the standard, warp-marching and slab kernels
  * may have as the settings are checked (bound: their launch bounds), and as
  * the driver says of every instance (driver: loads each of them); zeros on
  * the CPU backend. */
-CVR_API void cvr_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);
+CVR_INTERNAL void cvr_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]);
 /* Really loses the context's device, as a faulting kernel does: a kernel
  * writes to an invalid address (a sticky CUDA error, which no later call in
  * this process can clear on that device). Returns CVR_ERROR_DEVICE_LOST;
  * CVR_ERROR_UNSUPPORTED on the CPU backend. */
-CVR_API cvr_status cvr_debug_lose_device(cvr_context *ctx);
+CVR_INTERNAL cvr_status cvr_debug_lose_device(cvr_context *ctx);
 
 /* The failure of a call that needs the device of a lost context (`what`:
  * the call): CVR_ERROR_DEVICE_LOST, the loss's message kept. */
@@ -146,13 +155,13 @@ struct cvr_transfer_function {
   unsigned long long version; /* unique per create/update; keys device copies */
 };
 
-/* Per-frame inputs of a backend, validated and converted by render.c. */
+/* Per-frame inputs of a backend, validated and converted by frame.c. */
 typedef struct cvr_frame {
   const cvr_volume *volume;
   const cvr_transfer_function *tf;
   cvr_ray_params ray;
   const cvr_rgba *sample_table; /* tf with opacity corrected for the sample distance */
-  const cvr_rgba *visibility_table; /* what empty-space skipping sees (render.c) */
+  const cvr_rgba *visibility_table; /* what empty-space skipping sees (frame.c) */
   const float *opaque_depth;    /* per pixel window depth, or NULL */
   const cvr_gl_buffer *gl_opaque_depth; /* or the same in an OpenGL buffer */
   const cvr_render_settings *settings;
@@ -167,7 +176,7 @@ cvr_status cvr_fail(cvr_context *ctx, cvr_status status, const char *fmt, ...)
 
 /* view.c: frame ray parameters from the public view; fails on singular
  * matrices or a projection that disagrees with the matrix. */
-CVR_API cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
+CVR_INTERNAL cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume,
                                         const cvr_view *view, double sample_distance,
                                         cvr_ray_params *out);
 
@@ -226,19 +235,23 @@ double cvr_stored_type_normalization(cvr_scalar_type stored_type);
 cvr_status cvr_validate_settings(cvr_context *ctx,
                                  const cvr_render_settings *settings);
 
-/* render.c: the frame layer under cvr_render, which checks the arguments
- * (present, objects of ctx) and the caller's settings, once, and hands them
- * here: the settings adjusted (components, blend modes), AUTO's frames
- * handed to cvr_auto_render, the others rendered by the context's backend.
- * AUTO and kernel preloading render their frames through it, never through
- * the API: their settings are the caller's with a candidate's fields, which
- * AUTO asks the device about before it measures one (auto.c, runnable). */
+/* frame.c: the frame layer under cvr_render (render.c), which checks the
+ * arguments (present, objects of ctx) and the caller's settings, once, and
+ * hands AUTO's frames to cvr_auto_render and the others here: the settings
+ * made concrete (components, blend modes), the frame rendered by the
+ * context's backend. AUTO and kernel preloading render their frames through
+ * it, never through the API: their settings are the caller's with a
+ * candidate's fields, which AUTO asks the device about before it measures
+ * one (auto.c, runnable). */
+const cvr_render_settings *cvr_frame_settings(const cvr_volume *volume,
+                                              const cvr_render_settings *given,
+                                              cvr_render_settings *storage);
 cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
                             const cvr_transfer_function *tf, const cvr_view *view,
                             const cvr_render_settings *settings, const cvr_image *image,
                             cvr_render_stats *stats);
 
-/* auto.c: strategy AUTO (render.c hands it frames whose inputs it checked) */
+/* auto.c: strategy AUTO (cvr_render hands it frames whose inputs it checked) */
 cvr_status cvr_tuner_create(cvr_context *ctx);
 void cvr_tuner_destroy(cvr_context *ctx);
 cvr_status cvr_auto_render(cvr_context *ctx, const cvr_volume *volume,
@@ -274,7 +287,7 @@ void cvr_screen_steps_index(const cvr_ray_params *p, float right[3], float up[3]
  * cvr_rotation_partner's. along_rays: warp marching's turn, which brings
  * stored x toward the rays (trading it with the partner the view runs
  * along most) where one thread a ray takes it away from them. */
-CVR_API int cvr_rotation_turn(const float dir[3], int partners, int fallback,
+CVR_INTERNAL int cvr_rotation_turn(const float dir[3], int partners, int fallback,
                               cvr_rotation_policy policy, double hysteresis, int along_rays);
 /* The axis (1: y, 2: z) that stored x trades places with in a turn for a
  * view along dir (stored index space), of those in `partners` (bit a: axis
@@ -282,15 +295,15 @@ CVR_API int cvr_rotation_turn(const float dir[3], int partners, int fallback,
  * and its neighbours about the same axis stay favourable (an orbit about
  * the volume's y axis of a cube, turned about y as the paper turns, looks
  * along stored x again a quarter orbit on; turned about z, never). */
-CVR_API int cvr_rotation_partner(const float dir[3], int partners, int fallback);
+CVR_INTERNAL int cvr_rotation_partner(const float dir[3], int partners, int fallback);
 /* A quarter turn trading x with `partner`, on a voxel order as
  * cvr_render_stats.volume_axes: stored x becomes the old partner, negated,
  * and the partner the old x (rotation.cu turns the voxels so). */
-CVR_API void cvr_rotation_turn_order(int order[3], int partner);
+CVR_INTERNAL void cvr_rotation_turn_order(int order[3], int partner);
 /* The fewest quarter turns, each about one of `partners`, that take voxel
  * order `from` to `to`: their partners in path (at most max); the count, or
  * -1 if none within max. */
-CVR_API int cvr_rotation_path(const int from[3], const int to[3], int partners, int path[],
+CVR_INTERNAL int cvr_rotation_path(const int from[3], const int to[3], int partners, int path[],
                               int max);
 /* The ray parameters of a copy whose voxel s sits at sign[s] * i[axis[s]] +
  * offset[s] of the volume's index i: index transform and box (the rays'

@@ -231,7 +231,7 @@ typedef struct cvr_tuning_table {
 
 /* Whether order is none (zeros) or a voxel order quarter turns reach: each
  * of the axes 1, 2, 3 once, signed, and no mirror image. */
-CVR_API int cvr_tuning_order_valid(const int order[3]);
+CVR_INTERNAL int cvr_tuning_order_valid(const int order[3]);
 
 /* The view class of ray parameters (in the volume's own index space):
  * 8 per axis the view looks along most, 4 per orientation of the stride
@@ -242,15 +242,15 @@ CVR_API int cvr_tuning_order_valid(const int order[3]);
 #define CVR_TUNING_CLASS_LEAN(k) ((k) % 4)
 #define CVR_TUNING_LEAN_SQUARE 0
 #define CVR_TUNING_LEAN_ALIGNED 3
-CVR_API int cvr_tuning_view_class(const cvr_ray_params *p);
+CVR_INTERNAL int cvr_tuning_view_class(const cvr_ray_params *p);
 /* The image's roll band (0 .. CVR_TUNING_ROLL_BINS - 1): how far, in
  * CVR_TUNING_ROLL_DEGREES steps, the stride axis runs on screen from the
  * screen axis the view class puts it along (0 .. 45 degrees). */
-CVR_API int cvr_tuning_view_roll(const cvr_ray_params *p);
+CVR_INTERNAL int cvr_tuning_view_roll(const cvr_ray_params *p);
 /* The same from the block-shape choice (plane normal axis, horizontal) and
  * the view direction d in index space. */
-CVR_API int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
-CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
+CVR_INTERNAL int cvr_tuning_view_class_of(int normal_axis, int horizontal, const float d[3]);
+CVR_INTERNAL void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
 
 /* Whether an image of width x height rays fills a GPU of `multiprocessors`
  * SMs many times over: at least CVR_TUNING_MANY_WAVES_RAYS rays an SM (four
@@ -261,7 +261,7 @@ CVR_API void cvr_tuning_view_class_name(int view_class, char *out, size_t size);
  * (doc/tuning.md, waves). The table key holds the image size class and the
  * GPU model, so a table's candidate order follows from its key. */
 #define CVR_TUNING_MANY_WAVES_RAYS 4096
-CVR_API int cvr_tuning_many_waves(int width, int height, int multiprocessors);
+CVR_INTERNAL int cvr_tuning_many_waves(int width, int height, int multiprocessors);
 
 /* Fills a class with the candidates of a backend for that class, in the
  * order they are measured (the papers' prediction first, so it is the
@@ -270,11 +270,11 @@ CVR_API int cvr_tuning_many_waves(int width, int height, int multiprocessors);
  * others). many_waves: the image fills the GPU many times over
  * (cvr_tuning_many_waves): the blocks that win there come first, and 3D warp
  * marching after the blocks. */
-CVR_API void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
+CVR_INTERNAL void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
                                    int shaded, cvr_blend_mode blend, int many_waves);
 
-CVR_API void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
-CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
+CVR_INTERNAL void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
+CVR_INTERNAL void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
 
 /* Once other classes of the table have measured enough (their best as
  * often as contenders are, and SEED_KEEP candidates; aligned classes and
@@ -299,23 +299,23 @@ CVR_API void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);
  * (doc/tuning.md, seeding). */
 #define CVR_TUNING_SEED_KEEP 3
 #define CVR_TUNING_SEED_PRUNE 1.2
-CVR_API void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
+CVR_INTERNAL void cvr_tuning_seed(cvr_tuning_class *c, const cvr_tuning_class *classes, int count,
                              int repeats, double prune);
 /* The candidate to measure in this frame, or -1 when the class has converged:
  * a first measurement to confirm, each candidate once (lowest prior first;
  * once the first CVR_TUNING_CORE are, near ties again first), then
  * contenders up to `repeats` times. */
-CVR_API int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
+CVR_INTERNAL int cvr_tuning_next(const cvr_tuning_class *c, int repeats);
 /* The same among the candidates that are not waiting (waiting[i] != 0: not
  * measurable yet, its kernel still loading); -1 also when every candidate
  * left to measure waits. waiting may be NULL. */
-CVR_API int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
+CVR_INTERNAL int cvr_tuning_next_ready(const cvr_tuning_class *c, int repeats,
                                   const unsigned char *waiting);
 /* Adds one measurement (cost <= 0 or not finite: the candidate failed, drop
  * it), updates best and drops what the prune factor rules out; a first
  * one faster than the best waits for a second (more than
  * CVR_TUNING_CONTENDER faster: the slower of the two counts, else both). */
-CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
+CVR_INTERNAL void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, double prune);
 /* The same for a measurement taken right after the class's best rendered a
  * neighbouring view at cost `reference`: recorded as cost x (the best's
  * mean / reference), so every record of the class is a ratio to the first
@@ -325,7 +325,7 @@ CVR_API void cvr_tuning_record(cvr_tuning_class *c, int candidate, double cost, 
  * with them, so candidates measured at different views compare fairly. The
  * frames of the best themselves are not recorded, but the class's first
  * (nothing measured yet: reference <= 0 or not, a plain record). */
-CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, double cost,
+CVR_INTERNAL void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, double cost,
                                         double reference, double prune);
 /* A frame of the class's best is the next frame's reference only when it
  * is steady: within CVR_TUNING_STEADY of the best's time at a frame at most
@@ -338,42 +338,42 @@ CVR_API void cvr_tuning_record_relative(cvr_tuning_class *c, int candidate, doub
 #define CVR_TUNING_STEADY_FRAMES 2
 /* previous_ms: the best's time at a frame `frames_before` frames earlier
  * (<= 0: none); ms: this frame's. */
-CVR_API int cvr_tuning_steady(double previous_ms, long long frames_before, double ms);
+CVR_INTERNAL int cvr_tuning_steady(double previous_ms, long long frames_before, double ms);
 /* best from the measurements as they are (after a load). */
-CVR_API void cvr_tuning_update_best(cvr_tuning_class *c);
-CVR_API double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
+CVR_INTERNAL void cvr_tuning_update_best(cvr_tuning_class *c);
+CVR_INTERNAL double cvr_tuning_mean(const cvr_tuning_class *c, int candidate);
 
 /* The account candidate i of class c is measured from: 1 for a first
  * measurement once the class has measured CVR_TUNING_CORE, and for a near
  * tie's repeat while further candidates wait (it takes their turn), else 0. */
-CVR_API int cvr_tuning_account(const cvr_tuning_class *c, int i);
-CVR_API int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
+CVR_INTERNAL int cvr_tuning_account(const cvr_tuning_class *c, int i);
+CVR_INTERNAL int cvr_tuning_budget_allows(const cvr_tuning_budget *b, int account, double share);
 /* A frame took ms; of it, excess_ms is what measuring from `account` cost
  * (0 for a frame that rendered the best). */
-CVR_API void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account,
+CVR_INTERNAL void cvr_tuning_budget_frame(cvr_tuning_budget *b, double ms, int account,
                                      double excess_ms);
-CVR_API double cvr_tuning_budget_spent(const cvr_tuning_budget *b);
+CVR_INTERNAL double cvr_tuning_budget_spent(const cvr_tuning_budget *b);
 
 /* The cell of view direction d (index space, as the class) and roll band
  * roll (cvr_tuning_view_roll) in class k. */
-CVR_API int cvr_tuning_cell_bin(int view_class, const float d[3], int roll);
+CVR_INTERNAL int cvr_tuning_cell_bin(int view_class, const float d[3], int roll);
 /* Class k's cell `bin` in table t; create: make it (a free one, or the
  * least recently used emptied) if there is none; NULL if none and not
  * create. */
-CVR_API cvr_tuning_cell *cvr_tuning_cell_for(cvr_tuning_table *t, int view_class, int bin,
+CVR_INTERNAL cvr_tuning_cell *cvr_tuning_cell_for(cvr_tuning_table *t, int view_class, int bin,
                                              int create);
 /* Empties the cells of class k (its measurements were taken again). */
-CVR_API void cvr_tuning_cells_clear(cvr_tuning_table *t, int view_class);
+CVR_INTERNAL void cvr_tuning_cells_clear(cvr_tuning_table *t, int view_class);
 /* The finalists of a converged class, by class mean; returns their count. */
-CVR_API int cvr_tuning_finalists(const cvr_tuning_class *c, int out[CVR_TUNING_FINALISTS]);
+CVR_INTERNAL int cvr_tuning_finalists(const cvr_tuning_class *c, int out[CVR_TUNING_FINALISTS]);
 /* The finalist the cell measures next, or -1 when it has decided (cell may
  * be NULL: one with nothing measured). */
-CVR_API int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
+CVR_INTERNAL int cvr_tuning_cell_next(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
                                  int repeats);
 /* What the cell renders: the finalist of least mean ratio below 1 among
  * those measured at least twice (or `repeats` times, if fewer), else the
  * class's best. cell may be NULL. */
-CVR_API int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
+CVR_INTERNAL int cvr_tuning_cell_choice(const cvr_tuning_cell *cell, const cvr_tuning_class *c,
                                    int repeats);
 /* A view among its class's cells. Its own cell measures; what it renders
  * weighs the own cell's means with those of the neighbouring cells of the
@@ -391,64 +391,64 @@ typedef struct cvr_tuning_view_cells {
 /* The cells around view direction d (index space, as the class) in class
  * k, of roll band roll (the neighbours are those of the same band); create:
  * make the own cell if there is none (cvr_tuning_cell_for). */
-CVR_API void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int roll,
+CVR_INTERNAL void cvr_tuning_cells_at(cvr_tuning_table *t, int view_class, const float d[3], int roll,
                                  int create, cvr_tuning_view_cells *out);
 /* What the view renders: as cvr_tuning_cell_choice, each finalist's mean
  * the weighted mean over the view's cells that measured it as often (the
  * own cell must have). v may be NULL: the class's best. */
-CVR_API int cvr_tuning_view_choice(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
+CVR_INTERNAL int cvr_tuning_view_choice(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
                                    int repeats);
 /* Candidate i's ratio to the class's best at the view, the same way (1 for
  * the best; infinite unless the own cell measured it). */
-CVR_API double cvr_tuning_view_ratio(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
+CVR_INTERNAL double cvr_tuning_view_ratio(const cvr_tuning_view_cells *v, const cvr_tuning_class *c,
                                      int i);
 /* A cell's measured frame in the budget: its kernel time ms against its
  * reference's, net (CVR_TUNING_CELL_CREDIT). */
-CVR_API void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double reference_ms);
+CVR_INTERNAL void cvr_tuning_budget_cell_frame(cvr_tuning_budget *b, double ms, double reference_ms);
 /* One measurement of candidate i in the cell: its kernel time over the
  * class best's at the frame before. */
-CVR_API void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
+CVR_INTERNAL void cvr_tuning_cell_record(cvr_tuning_cell *cell, int i, double ratio);
 
 /* Whether a view (direction d in the device copy's index space) is a
  * rotation trial's: a turn takes it twice CVR_TUNING_ROTATION_LEAN - 45
  * degrees less toward stored x (the paper's orbit: CVR_TUNING_ROTATION_LEAN
  * degrees toward x); partners and fallback as cvr_rotation_turn's. */
-CVR_API int cvr_tuning_rotation_trial_view(const float d[3], int partners, int fallback);
+CVR_INTERNAL int cvr_tuning_rotation_trial_view(const float d[3], int partners, int fallback);
 /* One trial: the turned frame's kernel time over the reference's. Decides
  * once the trials are enough; returns 1 when it decided. */
-CVR_API int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);
+CVR_INTERNAL int cvr_tuning_rotation_record(cvr_tuning_rotation *r, double ratio);
 /* Decides from a turned frame's typical ratio to the unturned (the trials'
  * median, or cvr_tune_now's measurement): on if it is
  * CVR_TUNING_ROTATION_GAIN faster. */
-CVR_API void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio);
+CVR_INTERNAL void cvr_tuning_rotation_decide(cvr_tuning_rotation *r, double ratio);
 /* While on, one frame: its kernel time, whether it is a trial view in the
  * volume's own order (turning saves there), and what a turn made
  * before it took beyond the frame (0: none). Returns 1 when it turned
  * rotation off (at a turn). */
-CVR_API int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,
+CVR_INTERNAL int cvr_tuning_rotation_watch(cvr_tuning_rotation *r, double frame_ms, int favoured,
                                       double turn_ms);
 
 /* One trial of warp marching's turn: the turned frame's kernel time over
  * the reference's. Returns 1 when it decided: two trials that agree (both
  * CVR_TUNING_ROTATION_GAIN faster, or neither faster), else three by their
  * median. */
-CVR_API int cvr_tuning_toward_record(cvr_tuning_toward *w, double ratio);
+CVR_INTERNAL int cvr_tuning_toward_record(cvr_tuning_toward *w, double ratio);
 /* One frame of a table with a view turned toward the rays: its kernel
  * time, its slot's ratio if it rendered turned (0: it did not), and what a
  * turn into or out of the turned order took before it (0: none). Returns 1
  * when, CVR_TUNING_ROTATION_WATCH frames on, the turns before this one
  * cost more than the turned frames saved: the table's turns end. */
-CVR_API int cvr_tuning_toward_watch(cvr_tuning_toward_account *w, double frame_ms, double ratio,
+CVR_INTERNAL int cvr_tuning_toward_watch(cvr_tuning_toward_account *w, double frame_ms, double ratio,
                                     double turn_ms);
 
 /* Cache files (tuning_cache.c). The table's file name under dir. */
-CVR_API void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);
+CVR_INTERNAL void cvr_tuning_file_name(const char *dir, const char *key, char *out, size_t size);
 /* Writes the table (atomically: a temporary file renamed over the old). */
-CVR_API int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning,
+CVR_INTERNAL int cvr_tuning_save(const cvr_tuning_table *t, const char *dir, char *warning,
                             size_t size);
 /* Loads what the file holds into t (whose key and classes' candidates are
  * set): 1 when something was taken. A corrupt, stale or foreign file is
  * ignored (0) with a warning; a missing file is not a problem (0, ""). */
-CVR_API int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size);
+CVR_INTERNAL int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size);
 
 #endif

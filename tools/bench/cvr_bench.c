@@ -15,7 +15,6 @@
 #include <time.h>
 
 #include "cvr.h"
-#include "cvr_internal.h" /* cvr_debug_rotate: the rotation kernel alone */
 #include "cvr_commit.h"
 #include "cvr_tools.h"
 
@@ -55,8 +54,6 @@ static void usage(void) {
           "                          views follow each other as frames, so rotations happen\n"
           "                          where the view changes region\n"
           "  --shape AxBxC           also a random volume of this non-cubic shape\n"
-          "  --rotation-bandwidth    instead: the in-place rotation kernel per layout and\n"
-          "                          tile depth k (t = 32) against a device-to-device copy\n"
           "  --repeats K             timed repeats per view (default 7)\n"
           "  --warmups K             untimed renders before them (default 2)\n"
           "  --volume FILE --lo A --hi B\n"
@@ -320,57 +317,6 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
   return rc;
 }
 
-#ifdef CVR_BENCH_HAVE_CUDA
-int cvr_bench_copy_bandwidth(size_t bytes, int repeats, double *gbytes_per_s);
-#endif
-
-/* The in-place rotation kernel (one quarter turn, median of repeats) per
- * layout and tile depth k, as effective bandwidth: every voxel of the
- * turned square prism is read and written once. Beside it a device-to-device
- * copy of as many bytes (bandwidthTest's measure: 2 x bytes / time). */
-static int rotation_bandwidth(cvr_context *ctx, FILE *out, cvr_volume *vol, const int *d,
-                              int repeats) {
-  const int partner = abs(d[0] - d[1]) < abs(d[0] - d[2]) ? 1 : 2;
-  const int n = d[0] > d[partner] ? d[0] : d[partner];
-  const double moved = (double)n * n * d[3 - partner]; /* bytes, uint8 */
-  double copy = 0.0;
-#ifdef CVR_BENCH_HAVE_CUDA
-  if (!cvr_bench_copy_bandwidth((size_t)moved, repeats, &copy)) copy = 0.0;
-#endif
-  const cvr_memory_layout layouts[3] = {CVR_LAYOUT_TEXTURE, CVR_LAYOUT_ARRAY_ORDER, CVR_LAYOUT_Z_ORDER};
-  const int depths[6] = {1, 2, 4, 8, 16, 32}, widths[2] = {32, 16};
-  for (int l = 0; l < 3; ++l)
-    for (int w = 0; w < 2; ++w)
-      for (int i = 0; i < 6; ++i) {
-        cvr_render_settings s;
-        cvr_render_settings_init(&s);
-        s.memory_layout = layouts[l];
-        s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE;
-        s.rotation_tile[0] = widths[w];
-        s.rotation_tile[1] = depths[i];
-        double ms[64];
-        int ok = cvr_debug_rotate(vol, &s, 1, &ms[0]) == CVR_OK; /* layout change and warm-up */
-        for (int k = 0; ok && k < repeats; ++k) ok = cvr_debug_rotate(vol, &s, 1, &ms[k]) == CVR_OK;
-        if (!ok) {
-          fprintf(out, "{\"bench\":\"rotation\",\"layout\":\"%s\",\"t\":%d,\"k\":%d,\"error\":\"%s\"}\n",
-                  cvr_memory_layout_name(layouts[l]), widths[w], depths[i], cvr_last_error(ctx));
-          continue;
-        }
-        qsort(ms, (size_t)repeats, sizeof ms[0], cmp_double);
-        const double median = ms[repeats / 2];
-        fprintf(out,
-                "{\"bench\":\"rotation\",\"dims\":\"%dx%dx%d\",\"turned\":\"%dx%dx%d\","
-                "\"layout\":\"%s\",\"t\":%d,\"k\":%d,\"ms\":%.4f,\"ms_min\":%.4f,"
-                "\"gbytes_per_s\":%.1f,\"copy_gbytes_per_s\":%.1f,\"of_copy\":%.3f}\n",
-                d[0], d[1], d[2], n, partner == 1 ? n : d[1], partner == 2 ? n : d[2],
-                cvr_memory_layout_name(layouts[l]), widths[w], depths[i], median, ms[0],
-                2.0 * moved / (median * 1e-3) / 1e9, copy,
-                copy > 0.0 ? 2.0 * moved / (median * 1e-3) / 1e9 / copy : 0.0);
-        fflush(out);
-      }
-  return 0;
-}
-
 int main(int argc, char **argv) {
   int sizes[8] = {512, 1024}, n_sizes = 2, rays[8] = {512}, n_rays = 1;
   int blocks[16][2] = {{16, 16}, {32, 4}, {1, 128}, {8, 16}}, n_blocks = 4;
@@ -378,7 +324,7 @@ int main(int argc, char **argv) {
   static bench_config configs[MAX_CONFIGS];
   int n_configs = 0;
   const char *axes = "xyz", *out_path = NULL;
-  int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180, bandwidth = 0;
+  int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180;
   int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0}, azimuths[2] = {0, 359};
   const char *volume_path = NULL;
   double lo = 0.0, hi = 0.0, elevation = 20.0;
@@ -414,8 +360,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--range") && v) range = atoi(argv[++i]);
     else if (!strcmp(a, "--shape") && v) {
       if (sscanf(argv[++i], "%dx%dx%d", &shape[0], &shape[1], &shape[2]) != 3) shape[0] = -1;
-    } else if (!strcmp(a, "--rotation-bandwidth")) bandwidth = 1;
-    else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    } else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
     else if (!strcmp(a, "--warmups") && v) warmups = atoi(argv[++i]);
     else if (!strcmp(a, "--volume") && v) volume_path = argv[++i];
     else if (!strcmp(a, "--resample") && v) {
@@ -514,11 +459,6 @@ int main(int argc, char **argv) {
       break;
     }
     free(voxels);
-    if (bandwidth) {
-      rc = rotation_bandwidth(ctx, out, vol, d, repeats);
-      cvr_volume_destroy(vol);
-      continue;
-    }
     /* the volume's centre; the view covers its largest face */
     const double center[3] = {0.5 * (d[0] - 1), 0.5 * (d[1] - 1), 0.5 * (d[2] - 1)};
     /* configurations outermost: each changes the volume's layout or padding

@@ -66,7 +66,12 @@ build_commit() { # commit build-dir [extra CUDA flags] -> builds cvr-bench there
     -DCVR_BUILD_TESTING=OFF "-DCMAKE_CUDA_FLAGS=$flags" >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; exit 1; }
   echo "guard: building $commit${flags:+ ($flags)} (log $build.log)"
-  cmake --build "$build" -j"$(nproc)" --target cvr-bench >"$build.log" 2>&1 || { tail -20 "$build.log"; exit 1; }
+  cmake --build "$build" -j"$(nproc)" --target cvr-bench $(rotation_target "$src") >"$build.log" 2>&1 ||
+    { tail -20 "$build.log"; exit 1; }
+}
+
+rotation_target() { # source-dir -> the rotation kernel's own benchmark, where the tree has one
+  [[ -e $1/tools/bench/cvr_rotation_bench.c ]] && echo cvr-rotation-bench
 }
 
 pack_build() { # build-dir dest label
@@ -74,12 +79,18 @@ pack_build() { # build-dir dest label
   mkdir -p "$dest/lib"
   cp "$build/tools/bench/cvr-bench" "$dest/"
   cp -L "$build/kernels/libcvr.so.0" "$dest/lib/"
+  # (the rotation kernel's benchmark links the library with its test hooks;
+  # older trees time it with cvr-bench --rotation-bandwidth)
+  if [[ -e $build/tools/bench/cvr-rotation-bench ]]; then
+    cp "$build/tools/bench/cvr-rotation-bench" "$dest/"
+    cp -L "$build/kernels/libcvr-internal.so.0" "$dest/lib/"
+  fi
   ldd "$dest/cvr-bench" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
     [[ $name =~ ^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libgcc_s|libstdc\+\+|libcvr) ]] ||
       cp -L "$path" "$dest/lib/$name"
   done
   echo "$3" >"$dest/commit"
-  xz -T0 -6 "$dest/lib/libcvr.so.0"
+  for lib in "$dest"/lib/libcvr*.so.0; do xz -T0 -6 "$lib"; done
 }
 
 case ${1:-} in
@@ -90,7 +101,8 @@ pack)
   build_commit "$ref" "$root/build-guard-$ref"
   # (CVR_GUARD_NEW_BUILD: an up-to-date sm_90 build of the working tree to take instead)
   new_build=${CVR_GUARD_NEW_BUILD:-$root/build-guard-new}
-  [[ -n ${CVR_GUARD_NEW_BUILD:-} ]] && cmake --build "$new_build" --target cvr-bench >/dev/null
+  [[ -n ${CVR_GUARD_NEW_BUILD:-} ]] &&
+    cmake --build "$new_build" --target cvr-bench $(rotation_target "$root") >/dev/null
   [[ -n ${CVR_GUARD_NEW_BUILD:-} ]] || build_commit WORKTREE "$new_build"
   rm -rf "$pack"
   mkdir -p "$pack/data"
@@ -118,7 +130,10 @@ pack)
   fi
   # one harness for both where the public header (the ABI) is the same
   if git -C "$root" diff --quiet "$ref" -- kernels/include/cvr.h; then
-    rm "$pack/ref/cvr-bench" "$pack"/slow/cvr-bench 2>/dev/null || true
+    # (a reference without cvr-rotation-bench keeps its cvr-bench for that)
+    if [[ -e $pack/ref/cvr-rotation-bench ]]; then rm "$pack/ref/cvr-bench"
+    else mv "$pack/ref/cvr-bench" "$pack/ref/cvr-bench-rotation"; fi
+    rm "$pack"/slow/cvr-bench 2>/dev/null || true
     echo shared >"$pack/harness"
   else
     echo own >"$pack/harness"
@@ -134,7 +149,7 @@ run)
   out=${2:?usage: guard.sh run OUT}
   logs=$(mktemp -d)
   mkdir -p "$out" "$logs/guard"
-  for f in "$pack"/*/lib/libcvr.so.0.xz; do [[ -e ${f%.xz} ]] || xz -dk "$f"; done
+  for f in "$pack"/*/lib/libcvr*.so.0.xz; do [[ -e ${f%.xz} ]] || xz -dk "$f"; done
   for f in "$pack"/data/*.nii.xz; do
     [[ -e ${f%.xz}.gz ]] || xz -dc "$f" | gzip -1 >"${f%.xz}.gz"
   done

@@ -29,13 +29,15 @@ fi
 save
 if [[ $steps == *" rotation "* ]]; then
   # one quarter turn per layout and tile, the reference's library and the
-  # working tree's (guard.sh's pack), each through its own harness where
-  # cvr.h differs between them (the structs' layout with it)
+  # working tree's (guard.sh's pack), each through its own program
   guard=$root/.device/guard
   for b in ref new; do
-    bench=$guard/$b/cvr-bench
-    [[ -e $bench ]] || bench=$guard/new/cvr-bench # (one harness for both)
-    LD_LIBRARY_PATH=$guard/$b/lib "$bench" --rotation-bandwidth --sizes 1024 \
+    # cvr-rotation-bench, or in an older tree cvr-bench --rotation-bandwidth
+    bench=($guard/$b/cvr-rotation-bench)
+    for old in cvr-bench-rotation cvr-bench; do
+      [[ -e $bench ]] || bench=($guard/$b/$old --rotation-bandwidth)
+    done
+    LD_LIBRARY_PATH=$guard/$b/lib "${bench[@]}" --sizes 1024 \
       --repeats 5 --out "$work/rotation-$b.jsonl" 2>"$work/rotation-$b.err"
   done
   python3 - "$work" <<'PY' | tee -a "$work/summary.txt"

@@ -24,16 +24,19 @@ for spec in "$@"; do
     build=$root/build-variant-$name
     rm -rf "$build"
     mkdir -p "$build"
-    cp -a "$base/kernels/CMakeFiles/cvr.dir" "$build/cvr.dir"
-    cuda_flags=$(sed -n 's/^CUDA_FLAGS = //p' "$base/kernels/CMakeFiles/cvr.dir/flags.make")
-    cuda_defines=$(sed -n 's/^CUDA_DEFINES = //p' "$base/kernels/CMakeFiles/cvr.dir/flags.make")
+    # (the library's objects are cvr_objects's; cvr links them, kernels/CMakeLists.txt)
+    objdir=$base/kernels/CMakeFiles/cvr_objects.dir
+    cp -a "$objdir" "$build/cvr_objects.dir"
+    cuda_flags=$(sed -n 's/^CUDA_FLAGS = //p' "$objdir/flags.make")
+    cuda_defines=$(sed -n 's/^CUDA_DEFINES = //p' "$objdir/flags.make")
     for f in $CVR_VARIANT_FILES; do
       # shellcheck disable=SC2086 # (flags are words)
-      (cd "$base/kernels" && nvcc $cuda_defines --options-file CMakeFiles/cvr.dir/includes_CUDA.rsp \
-        $cuda_flags $flags -x cu -c "$root/$f" -o "$build/cvr.dir/cuda/$(basename "$f").o")
+      (cd "$base/kernels" && nvcc $cuda_defines --options-file CMakeFiles/cvr_objects.dir/includes_CUDA.rsp \
+        $cuda_flags $flags -x cu -c "$root/$f" -o "$build/cvr_objects.dir/cuda/$(basename "$f").o")
     done
     # the build's own link line, over the variant's objects
-    objects=$(tr ' ' '\n' <"$base/kernels/CMakeFiles/cvr.dir/objects1" | sed "s|^CMakeFiles/cvr.dir|$build/cvr.dir|" | tr '\n' ' ')
+    objects=$(tr ' ' '\n' <"$base/kernels/CMakeFiles/cvr.dir/objects1" |
+      sed "s|^CMakeFiles/cvr_objects.dir|$build/cvr_objects.dir|" | tr '\n' ' ')
     sed "s|-o libcvr.so.0.1.0|-o $dest/libcvr.so.0|; s|@CMakeFiles/cvr.dir/objects1|$objects|" \
       "$base/kernels/CMakeFiles/cvr.dir/link.txt" >"$build/link.sh"
     (cd "$base/kernels" && bash "$build/link.sh")

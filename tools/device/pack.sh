@@ -44,13 +44,15 @@ done | sort -u | while read -r name path; do
   [[ $name =~ $system ]] || cp -L "$path" "$pack/lib/$name"
 done
 
-# ctest's list of tests, with commands made relative to the pack.
+# ctest's list of the packed programs' tests, with commands made relative to
+# the pack (tests of the build itself, such as cvr.exports, stay here)
 ctest --test-dir "$build" --show-only=json-v1 | python3 -c '
 import json, os, sys
 for t in json.load(sys.stdin)["tests"]:
     cmd = t["command"]
-    print(t["name"], os.path.basename(cmd[0]), *cmd[1:], sep="\t")
-' >"$pack/tests.tsv"
+    if os.path.exists(os.path.join(sys.argv[1], os.path.basename(cmd[0]))):
+        print(t["name"], os.path.basename(cmd[0]), *cmd[1:], sep="\t")
+' "$pack/bin" >"$pack/tests.tsv"
 
 # (CVR_PACK_DATA narrows the volumes, e.g. to what cvr-auto-bench reads: a
 # device call carries at most 64 MiB with the working tree)
@@ -78,7 +80,8 @@ fi
 # the library's kernels for every strategy, layout and type make it the
 # largest file by far: compressed, the pack fits a device call's carry with
 # the working tree (run.sh unpacks it)
-xz -T0 -6 "$pack/lib/libcvr.so.0"
+# (libcvr.so.0 for the benchmarks, libcvr-internal.so.0 for the tests)
+for lib in "$pack"/lib/libcvr*.so.0; do xz -T0 -6 "$lib"; done
 git -C "$root" describe --always --dirty --abbrev=12 >"$pack/commit"
 # the build's own flags (a variant build sets some): run.sh writes them into device.txt
 grep -E '^CMAKE_(C|CUDA)_FLAGS:' "$build/CMakeCache.txt" >"$pack/build-flags" || true

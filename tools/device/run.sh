@@ -163,7 +163,9 @@ fi
 
 # sass: the machine code of the standard and warp-marching kernels
 if [[ " $steps " == *" sass "* ]]; then
-  cuobjdump -sass "$pack/lib/libcvr.so.0" 2>&1 | xz -T0 >"$out/sass.txt.xz"
+  lib=$pack/lib/libcvr.so.0
+  [[ -e $lib ]] || lib=$pack/lib/libcvr-internal.so.0 # (the same objects)
+  cuobjdump -sass "$lib" 2>&1 | xz -T0 >"$out/sass.txt.xz"
   note "sass: $(xz -dc "$out/sass.txt.xz" | grep -c 'Function :') functions"
 fi
 
@@ -249,7 +251,7 @@ if [[ " $steps " == *" misaki "* ]]; then
 fi
 
 if [[ " $steps " == *" rotation "* ]]; then
-  "$pack/bin/cvr-bench" --rotation-bandwidth --sizes 512,1024,2048 --shape 1024x768x448 --repeats 7 \
+  "$pack/bin/cvr-rotation-bench" --sizes 512,1024,2048 --shape 1024x768x448 --repeats 7 \
     --out "$out/rotation-bandwidth.jsonl" 2>"$out/rotation.err"
   note "rotation bandwidth rc=$?"
 fi
@@ -411,7 +413,7 @@ if [[ " $steps " == *" autoviews "* ]]; then
   guard=$root/.device/guard
   builds=(pack)
   [[ -d $guard/ref ]] && builds=(${CVR_AUTOVIEWS_BUILDS:-ref new})
-  for f in "$guard"/*/lib/libcvr.so.0.xz; do [[ -e $f && ! -e ${f%.xz} ]] && xz -dk "$f"; done
+  for f in "$guard"/*/lib/libcvr*.so.0.xz; do [[ -e $f && ! -e ${f%.xz} ]] && xz -dk "$f"; done
   for b in "${builds[@]}"; do
     if [[ $b == pack ]]; then bench=$pack/bin/cvr-bench lib=$pack/lib
     else

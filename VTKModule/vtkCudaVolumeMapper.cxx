@@ -1244,8 +1244,20 @@ static const char* Transfer2DYAxis(vtkGPUVolumeRayCastMapper* mapper, vtkVolume*
     : nullptr;
 }
 
+bool vtkCudaVolumeMapper::AdjustsSampleDistances(vtkRenderer* ren) const
+{
+  if (!this->InteractiveAdjustSampleDistances)
+  {
+    return this->AutoAdjustSampleDistances != 0;
+  }
+  vtkRenderWindow* window = ren ? ren->GetRenderWindow() : nullptr;
+  return window && window->GetDesiredUpdateRate() >= this->InteractiveUpdateRate;
+}
+
+//------------------------------------------------------------------------------
 bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
-  const std::vector<vtkImageData*>& images, int blend, bool masked, cvr_render_settings& settings)
+  const std::vector<vtkImageData*>& images, const int* wholeExtent, int blend, bool masked,
+  cvr_render_settings& settings)
 {
   vtkInternals& in = *this->Internals;
   vtkVolumeProperty* property = vol->GetProperty();
@@ -1258,7 +1270,11 @@ bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
     int extent[6];
     image->GetSpacing(spacing);
     image->GetExtent(extent);
-    const double d = vtkCudaVolumeConversion::SampleDistance(this->AutoAdjustSampleDistances != 0,
+    if (wholeExtent) // (a piece: the whole's distance, the same on every rank)
+    {
+      std::copy(wholeExtent, wholeExtent + 6, extent);
+    }
+    const double d = vtkCudaVolumeConversion::SampleDistance(this->AdjustsSampleDistances(ren),
       this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
       this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) / in.ReductionFactor;
     settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
@@ -1431,7 +1447,7 @@ void vtkCudaVolumeMapper::RenderImages(
   }
 
   // ---- view and settings
-  in.ReductionFactor = this->AutoAdjustSampleDistances
+  in.ReductionFactor = this->AdjustsSampleDistances(ren)
     ? vtkCudaVolumeConversion::ReductionFactor(in.ReductionFactor, this->TimeToDraw,
         vol->GetAllocatedRenderTime(), this->SmallTimeToDraw, this->BigTimeToDraw,
         this->MinimumImageSampleDistance, this->MaximumImageSampleDistance)
@@ -1489,7 +1505,7 @@ void vtkCudaVolumeMapper::RenderImages(
   in.DepthReadMs = stageMs();
 
   cvr_render_settings settings;
-  if (!this->DescribeSettings(ren, vol, images, blend, masked, settings))
+  if (!this->DescribeSettings(ren, vol, images, wholeExtent, blend, masked, settings))
   {
     return;
   }
@@ -1876,6 +1892,8 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "SlabBlock: " << this->SlabBlock[0] << " x " << this->SlabBlock[1] << "\n";
   os << indent << "SlabDepth: " << this->SlabDepth << "\n";
   os << indent << "SlabBorder: " << this->SlabBorder << "\n";
+  os << indent << "InteractiveAdjustSampleDistances: " << this->InteractiveAdjustSampleDistances
+     << " (rate " << this->InteractiveUpdateRate << ")\n";
   os << indent << "EarlyRayTermination: " << this->EarlyRayTermination << "\n";
   os << indent << "TerminationOpacity: " << this->TerminationOpacity << "\n";
   os << indent << "EmptySpaceSkipping: " << this->EmptySpaceSkipping << "\n";

@@ -208,6 +208,24 @@ public:
 
   ///@{
   /**
+   * As vtkSmartVolumeMapper's (default off here, on in ParaView's "CUDA
+   * Volume", as the stock Volume's smart mapper has it): when on,
+   * AutoAdjustSampleDistances is ignored and taken as whether the render is
+   * interactive (the render window's DesiredUpdateRate at or above
+   * InteractiveUpdateRate, default 1). Together with
+   * LockSampleDistanceToInputSpacing, still renders then sample at VTK's
+   * spacing-adjusted distance and interactive ones at the smallest voxel
+   * edge, coarser while a frame misses its time.
+   */
+  vtkSetMacro(InteractiveAdjustSampleDistances, vtkTypeBool);
+  vtkGetMacro(InteractiveAdjustSampleDistances, vtkTypeBool);
+  vtkBooleanMacro(InteractiveAdjustSampleDistances, vtkTypeBool);
+  vtkSetClampMacro(InteractiveUpdateRate, double, 1.0e-10, 1.0e10);
+  vtkGetMacro(InteractiveUpdateRate, double);
+  ///@}
+
+  ///@{
+  /**
    * Early ray termination (default on) once a ray's opacity reaches
    * TerminationOpacity (default 254/255: no pixel changes by more than one
    * 8-bit level).
@@ -485,6 +503,8 @@ public:
 protected:
   /// The render path's messages, said once until they change (see the .cxx).
   void Say(bool error, const std::string& text);
+  /// AutoAdjustSampleDistances for this render (InteractiveAdjustSampleDistances)
+  bool AdjustsSampleDistances(vtkRenderer* ren) const;
   void BeginFrame();
   void EndFrame();
 
@@ -521,6 +541,8 @@ protected:
   int RotationPolicy = ROTATION_NEVER;
   double RotationHysteresis = 5.0;
   int RotationTile[2] = { 32, 0 };
+  vtkTypeBool InteractiveAdjustSampleDistances = 0;
+  double InteractiveUpdateRate = 1.0;
   vtkTypeBool EarlyRayTermination = 1;
   vtkTypeBool GraphicsInterop = 1;
   vtkTypeBool ProjectionDepth = 0;
@@ -576,9 +598,10 @@ private:
   bool RenderExtremeDepth(vtkVolumeProperty* property, const cvr_view& view,
     const cvr_render_settings& settings, int blend, size_t pixels);
   /// The library's settings from this mapper's and the property's (blend: a
-  /// cvr_blend_mode); false (said why) when the frame cannot be rendered.
+  /// cvr_blend_mode; wholeExtent: the whole data's when the image is a
+  /// piece); false (said why) when the frame cannot be rendered.
   bool DescribeSettings(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,
-    int blend, bool masked, cvr_render_settings& settings);
+    const int* wholeExtent, int blend, bool masked, cvr_render_settings& settings);
   void DescribeConfiguration(const cvr_render_settings& settings, size_t blocks);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used

@@ -361,6 +361,10 @@ void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
 }
 void vtkCudaVolumeRepresentation::SetAutoAdjustSampleDistances(int v)
 {
+  // on: the stock Volume's sampling (its vtkSmartVolumeMapper's): locked to
+  // the input spacing in still renders, VTK's adjustment in interactive ones
+  this->CudaMapper->SetInteractiveAdjustSampleDistances(v);
+  this->CudaMapper->SetLockSampleDistanceToInputSpacing(v);
   this->CudaMapper->SetAutoAdjustSampleDistances(v);
 }
 

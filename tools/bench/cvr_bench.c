@@ -54,6 +54,8 @@ static void usage(void) {
           "                          views follow each other as frames, so rotations happen\n"
           "                          where the view changes region\n"
           "  --shape AxBxC           also a random volume of this non-cubic shape\n"
+          "  --shift X,Y             move the volume X, Y voxels across the screen (rays\n"
+          "                          off the voxel grid's alignment; default 0,0)\n"
           "  --repeats K             timed repeats per view (default 7)\n"
           "  --warmups K             untimed renders before them (default 2)\n"
           "  --volume FILE --lo A --hi B\n"
@@ -327,7 +329,7 @@ int main(int argc, char **argv) {
   int step = 15, repeats = 7, warmups = 2, ceiling = 0, range = 180;
   int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0}, azimuths[2] = {0, 359};
   const char *volume_path = NULL;
-  double lo = 0.0, hi = 0.0, elevation = 20.0;
+  double lo = 0.0, hi = 0.0, elevation = 20.0, shift[2] = {0.0, 0.0};
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = CVR_BACKEND_CUDA;
@@ -370,7 +372,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--azimuths") && v) {
       if (sscanf(argv[++i], "%d:%d", &azimuths[0], &azimuths[1]) != 2) azimuths[0] = -1;
     } else if (!strcmp(a, "--elevation") && v) elevation = atof(argv[++i]);
-    else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
+    else if (!strcmp(a, "--shift") && v) {
+      if (sscanf(argv[++i], "%lf,%lf", &shift[0], &shift[1]) != 2) shape[0] = -1; /* (usage) */
+    } else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
     else if (!strcmp(a, "--ceiling")) ceiling = 1;
@@ -480,6 +484,8 @@ int main(int argc, char **argv) {
           if (axis < 0 || axis > 2) continue;
           for (int angle = 0; angle <= range && !(range == 360 && angle == 360); angle += step) {
             cvr_tools_rotation_about(axis, angle, center, view.volume_to_world);
+            view.volume_to_world[3] += shift[0]; /* (world x, y: the screen's) */
+            view.volume_to_world[7] += shift[1];
             cvr_render_settings s = configs[b].settings;
             s.sample_distance = 0.5;
             s.early_termination = 0;

@@ -409,7 +409,9 @@ if [[ " $steps " == *" autoviews "* ]]; then
   # CVR_AUTOVIEWS_SIZES (default 1024,2048) about CVR_AUTOVIEWS_AXES (xyz),
   # 512^2 rays; with the guard's pack (tools/bench/guard.sh pack) the
   # reference library first, then the working tree's (CVR_AUTOVIEWS_BUILDS:
-  # some of them), each with tables of its own; worst and best view per size
+  # some of them), each with tables of its own; worst and best view per size;
+  # CVR_AUTOVIEWS_ARGS: more cvr-bench options (--shift X,Y: the rays off
+  # the voxel grid's alignment)
   guard=$root/.device/guard
   builds=(pack)
   [[ -d $guard/ref ]] && builds=(${CVR_AUTOVIEWS_BUILDS:-ref new})
@@ -422,7 +424,7 @@ if [[ " $steps " == *" autoviews "* ]]; then
     fi
     CVR_TUNING_CACHE_DIR=$(mktemp -d) LD_LIBRARY_PATH=$lib "$bench" \
       --sizes "${CVR_AUTOVIEWS_SIZES:-1024,2048}" --rays 512 --step 15 \
-      --axes "${CVR_AUTOVIEWS_AXES:-xyz}" --repeats 5 \
+      --axes "${CVR_AUTOVIEWS_AXES:-xyz}" --repeats 5 ${CVR_AUTOVIEWS_ARGS:-} \
       --configs auto --out "$out/autoviews-$b.jsonl" 2>"$out/autoviews-$b.err"
     note "autoviews $b rc=$?"
     python3 "$root/tools/bench/summarize.py" "$out/autoviews-$b.jsonl" 2>&1 | grep -i "auto" | tee -a "$summary"

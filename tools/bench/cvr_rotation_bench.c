@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* cvr-rotation-bench: the in-place rotation kernel alone (Misaki et al.), a
  * quarter turn of a random uint8 volume per memory layout and tile, against
- * a device-to-device copy of as many bytes. It times the kernel through the
- * library's test hook (cvr_debug_rotate), so it links libcvr-internal.
- * Output: JSON lines, one per layout and tile. */
+ * a device-to-device copy of as many bytes; with --orders instead, the
+ * standard kernel on the micro-benchmark's views about z in each voxel
+ * order the copy can be turned to. It reaches the copy through the
+ * library's test hooks (cvr_debug_rotate, cvr_debug_turn_to), so it links
+ * libcvr-internal. Output: JSON lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,14 +73,89 @@ static int rotation_bandwidth(cvr_context *ctx, FILE *out, cvr_volume *vol, cons
   return 0;
 }
 
+/* The standard kernel (blocks w x h, s ray segments) at the micro-benchmark's
+ * views about z (512^2 parallel rays across the face, 512 samples of 0.5
+ * voxel, no ERT), angles 0..90 every 15 degrees, with the copy turned to
+ * each of a few voxel orders first (rendered without rotation, so that it
+ * stays there): the median of 9 frames after 2. */
+static int views_in_orders(cvr_context *ctx, FILE *out, cvr_volume *vol, const int *d) {
+  static const int orders[][3] = {{1, 2, 3}, {3, 2, -1}, {3, 1, 2}, {2, 1, -3}};
+  static const int blocks[][3] = {{4, 64, 1}, {8, 8, 4}, {16, 16, 1}, {32, 4, 1}, {64, 4, 1}, {2, 128, 1}};
+  float table[4 * 256];
+  cvr_tools_ramp_tf(table, 256, 0.0, 255.0, 0.0, 255.0, 0.05f);
+  const cvr_transfer_function_desc td = {
+      .rgba = table, .size = 256, .range = {0.0, 255.0}, .unit_distance = 1.0};
+  cvr_transfer_function *tf = NULL;
+  if (cvr_transfer_function_create(ctx, &td, &tf) != CVR_OK) return 1;
+  const int n = d[0] > d[1] ? (d[0] > d[2] ? d[0] : d[2]) : (d[1] > d[2] ? d[1] : d[2]);
+  const double c[3] = {0.5 * (d[0] - 1), 0.5 * (d[1] - 1), 0.5 * (d[2] - 1)};
+  cvr_view view;
+  cvr_view_init(&view);
+  double look[16], proj[16];
+  const double eye[3] = {c[0], c[1], c[2] + 2.0 * n}, up[3] = {0, 1, 0};
+  cvr_tools_look_at(eye, c, up, look);
+  cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
+  cvr_tools_multiply(proj, look, view.world_to_clip);
+  view.width = view.height = 512;
+  view.projection = CVR_PROJECTION_PARALLEL;
+  const cvr_image none = {NULL, NULL, NULL, NULL};
+  int rc = 0;
+  for (size_t o = 0; o < sizeof orders / sizeof orders[0] && !rc; ++o) {
+    cvr_render_settings s;
+    cvr_render_settings_init(&s);
+    s.rotation_policy = CVR_ROTATION_ON_REGION_CHANGE; /* (what lets the copy turn) */
+    if (cvr_debug_turn_to(vol, &s, orders[o], NULL, NULL) != CVR_OK) {
+      fprintf(out, "{\"bench\":\"order_views\",\"order\":\"%+d%+d%+d\",\"error\":\"%s\"}\n",
+              orders[o][0], orders[o][1], orders[o][2], cvr_last_error(ctx));
+      continue;
+    }
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0] && !rc; ++b)
+      for (int angle = 0; angle <= 90 && !rc; angle += 15) {
+        cvr_tools_rotation_about(2, angle, c, view.volume_to_world);
+        cvr_render_settings_init(&s);
+        s.strategy = CVR_STRATEGY_STANDARD;
+        s.block_width = blocks[b][0];
+        s.block_height = blocks[b][1];
+        s.ray_segments = blocks[b][2];
+        s.sample_distance = 0.5;
+        s.early_termination = 0;
+        s.max_samples_per_ray = 512;
+        s.rotation_policy = CVR_ROTATION_NEVER;
+        cvr_render_stats st;
+        double ms[9];
+        for (int k = 0; k < 11 && !rc; ++k) {
+          rc = cvr_render(ctx, vol, tf, &view, &s, &none, &st) != CVR_OK;
+          if (!rc && k >= 2) ms[k - 2] = st.kernel_ms;
+        }
+        if (rc) {
+          fprintf(stderr, "cvr-rotation-bench: %s\n", cvr_last_error(ctx));
+          break;
+        }
+        qsort(ms, 9, sizeof ms[0], cmp_double);
+        fprintf(out,
+                "{\"bench\":\"order_views\",\"dims\":\"%dx%dx%d\",\"order\":\"%+d%+d%+d\","
+                "\"axes\":\"%+d%+d%+d\",\"block\":\"%dx%d\",\"ray_segments\":%d,\"axis\":\"z\","
+                "\"angle\":%d,\"ms\":%.4f,\"gsamples_per_s\":%.2f}\n",
+                d[0], d[1], d[2], orders[o][0], orders[o][1], orders[o][2], st.volume_axes[0],
+                st.volume_axes[1], st.volume_axes[2], blocks[b][0], blocks[b][1], blocks[b][2], angle,
+                ms[4], (double)st.samples / (ms[4] * 1e-3) / 1e9);
+        fflush(out);
+      }
+  }
+  cvr_transfer_function_destroy(tf);
+  return rc;
+}
+
 static void usage(void) {
-  fprintf(stderr, "usage: cvr-rotation-bench [--sizes N[,N...]] [--shape AxBxC] [--repeats K] [--out FILE]\n"
+  fprintf(stderr, "usage: cvr-rotation-bench [--sizes N[,N...]] [--shape AxBxC] [--repeats K] [--orders]\n"
+                  "                          [--out FILE]\n"
                   "  cubes of the sizes (default 512,1024) and the shape, each turned in place\n"
-                  "  per layout and tile (t x k), K timed turns each (default 7, at most 63)\n");
+                  "  per layout and tile (t x k), K timed turns each (default 7, at most 63);\n"
+                  "  --orders: instead, the standard kernel's views about z in four voxel orders\n");
 }
 
 int main(int argc, char **argv) {
-  int volumes[9][3], n_volumes = 0, repeats = 7;
+  int volumes[9][3], n_volumes = 0, repeats = 7, orders = 0;
   const char *out_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -96,6 +173,7 @@ int main(int argc, char **argv) {
       }
       ++n_volumes;
     } else if (!strcmp(a, "--repeats") && v) repeats = atoi(argv[++i]);
+    else if (!strcmp(a, "--orders")) orders = 1;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
     else {
       usage();
@@ -141,7 +219,7 @@ int main(int argc, char **argv) {
               voxels ? cvr_last_error(ctx) : "no host memory");
       rc = 1;
     } else {
-      rc = rotation_bandwidth(ctx, out, vol, d, repeats);
+      rc = orders ? views_in_orders(ctx, out, vol, d) : rotation_bandwidth(ctx, out, vol, d, repeats);
     }
     free(voxels);
     cvr_volume_destroy(vol);

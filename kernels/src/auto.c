@@ -165,10 +165,21 @@ static int gradient_opacity(const cvr_transfer_function *tf, const cvr_render_se
           (tf->label_gradient && s->mask_type == CVR_MASK_LABEL_MAP));
 }
 
-static void preload_key(const cvr_volume *volume, const cvr_tuning_table *t,
-                        const cvr_render_settings *s, int gradients, char *out, size_t size) {
-  snprintf(out, size, "%d|%d|%d|%d|%d", (int)volume->stored_type, (int)t->layout,
-           s->shading.enabled, (int)s->blend_mode, gradients); /* the kernels' instances */
+static cvr_kernel_instance kernel_instance(const cvr_volume *volume, const cvr_tuning_table *t,
+                                       const cvr_render_settings *s, int gradients) {
+  const cvr_kernel_instance key = {(int)volume->stored_type, (int)t->layout,
+                                   s->shading.enabled, (int)s->blend_mode, gradients};
+  return key;
+}
+
+static int same_instance(const cvr_kernel_instance *a, const cvr_kernel_instance *b) {
+  return a->stored_type == b->stored_type && a->layout == b->layout && a->shading == b->shading &&
+         a->blend == b->blend && a->gradients == b->gradients;
+}
+
+static int same_family(const cvr_kernel_family *a, const cvr_kernel_family *b) {
+  return a->strategy == b->strategy && a->split == b->split && a->slab_depth == b->slab_depth &&
+         a->slab_gathered == b->slab_gathered;
 }
 
 /* Whether candidate c runs the standard kernel (every block and the
@@ -177,7 +188,7 @@ static int standard_kernel(const cvr_candidate *c) {
   return c->strategy == CVR_STRATEGY_STANDARD || c->strategy == CVR_STRATEGY_BLOCK_SHAPE;
 }
 
-/* What CUDA loads for a candidate beside its instance (preload_key): its
+/* What CUDA loads for a candidate beside its instance (kernel_instance): its
  * kernel. The standard kernel serves every block and the block-shape
  * choice, its split kernel (standard_split.cu) every block with ray
  * segments, warp marching every warp width and shape of warps; the slab
@@ -186,18 +197,16 @@ static int standard_kernel(const cvr_candidate *c) {
  * standard kernel still held its other blocks back until the helper thread
  * had launched each (19-25 frames into a first orbit, the block-shape
  * choice measured again meanwhile). */
-static void kernel_family(const cvr_candidate *c, char *out, size_t size) {
+static cvr_kernel_family kernel_family(const cvr_candidate *c) {
+  cvr_kernel_family f = {(int)c->strategy, 0, 0, 0};
   if (standard_kernel(c)) {
-    snprintf(out, size, c->ray_segments > 1 ? "standard, ray segments" : "standard");
-    return;
+    f.strategy = CVR_STRATEGY_STANDARD;
+    f.split = c->ray_segments > 1;
+  } else if (c->strategy == CVR_STRATEGY_SLAB) {
+    f.slab_depth = c->slab_depth;
+    f.slab_gathered = c->slab_border == CVR_SLAB_BORDER_GATHERED;
   }
-  switch (c->strategy) {
-  case CVR_STRATEGY_SLAB:
-    snprintf(out, size, "slab %d %s", c->slab_depth,
-             c->slab_border == CVR_SLAB_BORDER_GATHERED ? "gathered" : "ring");
-    break;
-  default: snprintf(out, size, "%s", cvr_strategy_name(c->strategy)); break;
-  }
+  return f;
 }
 
 /* What table t renders: each class's best and its cells' choices (a view
@@ -225,12 +234,11 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
                           const cvr_volume *volume, const cvr_render_settings *s, int gradients) {
   cvr_tuner *tu = ctx->tuner;
   if (ctx->backend != CVR_BACKEND_CUDA || tu->preload_count == MAX_PRELOADS) return;
-  char key[sizeof tu->preloads[0].key];
-  preload_key(volume, t, s, gradients, key, sizeof key);
+  const cvr_kernel_instance key = kernel_instance(volume, t, s, gradients);
   for (int i = 0; i < tu->preload_count; ++i)
-    if (!strcmp(tu->preloads[i].key, key)) return;
+    if (same_instance(&tu->preloads[i].instance, &key)) return;
   cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
-  char(*names)[CVR_TUNING_NAME_SIZE] = tu->preloads[tu->preload_count].names;
+  cvr_kernel_family *families = tu->preloads[tu->preload_count].families;
   unsigned char renders[CVR_TUNING_CLASSES][CVR_TUNING_MAX_CANDIDATES];
   table_renders(t, s->tuning_repeats, renders);
   int n = 0;
@@ -239,22 +247,22 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
       const int kj = (k + j) % CVR_TUNING_CLASSES;
       const cvr_tuning_class *c = &t->classes[kj];
       for (int i = 0; i < c->count && n < CVR_PRELOAD_MAX_CONFIGS - 1; ++i) {
-        char family[CVR_TUNING_NAME_SIZE];
-        kernel_family(&c->candidates[i], family, sizeof family);
+        const cvr_kernel_family family = kernel_family(&c->candidates[i]);
         int seen = pass == 0 ? !standard_kernel(&c->candidates[i])
                    : pass == 1 ? !renders[kj][i]
                                : 0;
-        for (int m = 0; m < n && !seen; ++m) seen = !strcmp(names[m], family);
+        for (int m = 0; m < n && !seen; ++m) seen = same_family(&families[m], &family);
         if (seen) continue;
-        snprintf(names[n], sizeof names[n], "%s", family);
+        families[n] = family;
         configs[n++] = cvr_auto_concrete(ctx, t, c, i, s);
       }
     }
   configs[n] = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
   configs[n].rotation_policy = CVR_ROTATION_HYSTERESIS;
-  snprintf(names[n++], sizeof names[0], "rotation");
+  const cvr_kernel_family rotation = {-1, 0, 0, 0};
+  families[n++] = rotation;
   tu->preloads[tu->preload_count].count = n;
-  snprintf(tu->preloads[tu->preload_count].key, sizeof key, "%s", key);
+  tu->preloads[tu->preload_count].instance = key;
   tu->preloads[tu->preload_count++].loader =
       cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n, gradients);
 }
@@ -267,16 +275,15 @@ static int helper_running(const cvr_tuner *tu) {
 }
 
 /* Whether the helper thread has launched candidate i's kernel (it is
- * loaded). instance: the frame's preload_key. */
-static int helper_loaded(const cvr_tuner *tu, const char *instance, const cvr_tuning_class *c,
-                         int i) {
-  char family[CVR_TUNING_NAME_SIZE];
-  kernel_family(&c->candidates[i], family, sizeof family);
+ * loaded). instance: the frame's kernel_instance. */
+static int helper_loaded(const cvr_tuner *tu, const cvr_kernel_instance *instance,
+                         const cvr_tuning_class *c, int i) {
+  const cvr_kernel_family family = kernel_family(&c->candidates[i]);
   for (int p = 0; p < tu->preload_count; ++p) {
-    if (strcmp(tu->preloads[p].key, instance) || !tu->preloads[p].loader) continue;
+    if (!same_instance(&tu->preloads[p].instance, instance) || !tu->preloads[p].loader) continue;
     const int launched = cvr_kernel_preload_launched(tu->preloads[p].loader);
     for (int m = 0; m < tu->preloads[p].count; ++m)
-      if (!strcmp(tu->preloads[p].names[m], family)) return m < launched;
+      if (same_family(&tu->preloads[p].families[m], &family)) return m < launched;
   }
   return 0;
 }
@@ -291,30 +298,26 @@ static int runnable(cvr_context *ctx, const cvr_render_settings *s) {
   return ok;
 }
 
-static void warm_name(const char *instance, const cvr_tuning_class *c, int i, char *out,
-                      size_t size) {
-  char family[CVR_TUNING_NAME_SIZE];
-  kernel_family(&c->candidates[i], family, sizeof family);
-  snprintf(out, size, "%s|%s", instance, family);
-}
-
 /* Whether candidate i's kernel has run in this context (it is loaded).
- * instance: the frame's preload_key. */
-static int is_warm(const cvr_tuner *tu, const char *instance, const cvr_tuning_class *c, int i) {
-  char name[sizeof tu->warm[0]];
-  warm_name(instance, c, i, name, sizeof name);
+ * instance: the frame's kernel_instance. */
+static int is_warm(const cvr_tuner *tu, const cvr_kernel_instance *instance,
+                   const cvr_tuning_class *c, int i) {
+  const cvr_kernel_family family = kernel_family(&c->candidates[i]);
   for (int k = 0; k < tu->warm_count; ++k)
-    if (!strcmp(tu->warm[k], name)) return 1;
+    if (same_instance(&tu->warm[k].instance, instance) && same_family(&tu->warm[k].family, &family))
+      return 1;
   return 0;
 }
 
-static void mark_warm(cvr_tuner *tu, const char *instance, const cvr_tuning_class *c, int i) {
+static void mark_warm(cvr_tuner *tu, const cvr_kernel_instance *instance, const cvr_tuning_class *c,
+                      int i) {
   if (is_warm(tu, instance, c, i)) return;
   if (tu->warm_count == MAX_WARM) { /* full: the oldest goes (at worst a needless 8 x 8 frame) */
-    memmove(tu->warm[0], tu->warm[1], (MAX_WARM - 1) * sizeof tu->warm[0]);
+    memmove(&tu->warm[0], &tu->warm[1], (MAX_WARM - 1) * sizeof tu->warm[0]);
     --tu->warm_count;
   }
-  warm_name(instance, c, i, tu->warm[tu->warm_count++], sizeof tu->warm[0]);
+  tu->warm[tu->warm_count].instance = *instance;
+  tu->warm[tu->warm_count++].family = kernel_family(&c->candidates[i]);
 }
 
 double cvr_auto_cost_of(const cvr_render_stats *st) {
@@ -544,8 +547,8 @@ static void release_helpers(cvr_tuner *tu) {
 /* Which candidates wait for their kernels: while a helper thread loads, a
  * candidate is measured only once its kernel is loaded, by the helper or an
  * earlier frame (a first launch loads it: it would count against it).
- * instance: the frame's preload_key. */
-static void waiting_for_kernels(const cvr_tuner *tu, const char *instance,
+ * instance: the frame's kernel_instance. */
+static void waiting_for_kernels(const cvr_tuner *tu, const cvr_kernel_instance *instance,
                                 const cvr_tuning_class *c,
                                 unsigned char waiting[CVR_TUNING_MAX_CANDIDATES]) {
   memset(waiting, 0, CVR_TUNING_MAX_CANDIDATES);
@@ -589,7 +592,7 @@ static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
                              const float dir[3], const cvr_volume *volume,
                              const cvr_transfer_function *tf, const cvr_view *view,
                              const cvr_render_settings *s, const cvr_image *image, int quiet,
-                             const char *instance,
+                             const cvr_kernel_instance *instance,
                              const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES],
                              cvr_render_stats *out) {
   cvr_tuner *tu = ctx->tuner;
@@ -760,8 +763,9 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
    * wrong winner). Only when a candidate is ready to be measured:
    * else the helpers load what the class waits for. */
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES];
-  char instance[sizeof tu->preloads[0].key]; /* the kernels' (is_warm, helper_loaded) */
-  preload_key(volume, t, s, gradient_opacity(tf, s), instance, sizeof instance);
+  /* the kernels' instances (is_warm, helper_loaded) */
+  const cvr_kernel_instance instance_key = kernel_instance(volume, t, s, gradient_opacity(tf, s));
+  const cvr_kernel_instance *instance = &instance_key;
   waiting_for_kernels(tu, instance, c, waiting);
   /* a converged class goes on in the view's cell: its finalists again, here */
   cvr_tuning_view_cells view_cells;

@@ -9,6 +9,21 @@
 #include "kernel_preload.h"
 #include "tuner.h"
 
+/* The kernel instances a frame's features select (kernel_instance in auto.c):
+ * the volume's stored type, the table's memory layout, shading, blend mode
+ * and gradients. */
+typedef struct cvr_kernel_instance {
+  int stored_type, layout, shading, blend, gradients;
+} cvr_kernel_instance;
+
+/* The kernel a candidate runs, whatever block or warp shape it launches
+ * with (kernel_family in auto.c): its strategy (the standard one for the
+ * block-shape choice; -1: the rotation kernel), whether with ray segments
+ * (the split kernel), and a slab kernel's depth and border. */
+typedef struct cvr_kernel_family {
+  int strategy, split, slab_depth, slab_gathered;
+} cvr_kernel_family;
+
 #define MAX_TABLES 8
 #define MAX_WARM 256
 #define MAX_PRELOADS 8
@@ -22,15 +37,18 @@ typedef struct cvr_tuner {
   char warning[512]; /* the last cache-file problem */
   /* kernels that have run in this context: the first launch of a kernel
    * loads it (CUDA's lazy loading), which would count against it */
-  char warm[MAX_WARM][128]; /* preload_key, kernel_family */
+  struct {
+    cvr_kernel_instance instance;
+    cvr_kernel_family family;
+  } warm[MAX_WARM];
   int warm_count;
   /* the same loads made ahead on a helper thread, per kernel set: stored
    * type, layout, shading and composite or not (kernel_preload.h) */
   struct {
-    char key[64];
+    cvr_kernel_instance instance;
     cvr_kernel_preload *loader;
     int count; /* its configs: their kernel_family in launch order */
-    char names[CVR_PRELOAD_MAX_CONFIGS][CVR_TUNING_NAME_SIZE];
+    cvr_kernel_family families[CVR_PRELOAD_MAX_CONFIGS];
   } preloads[MAX_PRELOADS];
   int preload_count;
   /* the last AUTO frame, when it rendered its class's best unturned: the

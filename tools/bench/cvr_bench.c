@@ -471,14 +471,7 @@ int main(int argc, char **argv) {
       for (int ri = 0; ri < n_rays && !rc; ++ri) {
         const int r = rays[ri];
         cvr_view view;
-        cvr_view_init(&view);
-        double look[16], proj[16];
-        const double eye[3] = {center[0], center[1], center[2] + 2.0 * n}, up[3] = {0, 1, 0};
-        cvr_tools_look_at(eye, center, up, look);
-        cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
-        cvr_tools_multiply(proj, look, view.world_to_clip);
-        view.width = view.height = r;
-        view.projection = CVR_PROJECTION_PARALLEL;
+        cvr_tools_micro_view(d, r, &view);
         for (const char *ax = axes; *ax && !rc; ++ax) {
           const int axis = *ax - 'x';
           if (axis < 0 || axis > 2) continue;

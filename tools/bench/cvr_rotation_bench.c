@@ -87,17 +87,9 @@ static int views_in_orders(cvr_context *ctx, FILE *out, cvr_volume *vol, const i
       .rgba = table, .size = 256, .range = {0.0, 255.0}, .unit_distance = 1.0};
   cvr_transfer_function *tf = NULL;
   if (cvr_transfer_function_create(ctx, &td, &tf) != CVR_OK) return 1;
-  const int n = d[0] > d[1] ? (d[0] > d[2] ? d[0] : d[2]) : (d[1] > d[2] ? d[1] : d[2]);
   const double c[3] = {0.5 * (d[0] - 1), 0.5 * (d[1] - 1), 0.5 * (d[2] - 1)};
   cvr_view view;
-  cvr_view_init(&view);
-  double look[16], proj[16];
-  const double eye[3] = {c[0], c[1], c[2] + 2.0 * n}, up[3] = {0, 1, 0};
-  cvr_tools_look_at(eye, c, up, look);
-  cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
-  cvr_tools_multiply(proj, look, view.world_to_clip);
-  view.width = view.height = 512;
-  view.projection = CVR_PROJECTION_PARALLEL;
+  cvr_tools_micro_view(d, 512, &view);
   const cvr_image none = {NULL, NULL, NULL, NULL};
   int rc = 0;
   for (size_t o = 0; o < sizeof orders / sizeof orders[0] && !rc; ++o) {

@@ -42,6 +42,20 @@ static void normalize3(double v[3]) {
   for (int a = 0; a < 3; ++a) v[a] /= n;
 }
 
+void cvr_tools_micro_view(const int dims[3], int rays, cvr_view *view) {
+  const int n = dims[0] > dims[1] ? (dims[0] > dims[2] ? dims[0] : dims[2])
+                                  : (dims[1] > dims[2] ? dims[1] : dims[2]);
+  const double center[3] = {0.5 * (dims[0] - 1), 0.5 * (dims[1] - 1), 0.5 * (dims[2] - 1)};
+  const double eye[3] = {center[0], center[1], center[2] + 2.0 * n}, up[3] = {0, 1, 0};
+  double look[16], proj[16];
+  cvr_view_init(view);
+  cvr_tools_look_at(eye, center, up, look);
+  cvr_tools_ortho(0.5 * n, 0.5 * n, 0.1, 4.0 * n, proj);
+  cvr_tools_multiply(proj, look, view->world_to_clip);
+  view->width = view->height = rays;
+  view->projection = CVR_PROJECTION_PARALLEL;
+}
+
 void cvr_tools_look_at(const double eye[3], const double center[3], const double up[3],
                        double out[16]) {
   double f[3] = {center[0] - eye[0], center[1] - eye[1], center[2] - eye[2]};

@@ -51,6 +51,10 @@ void cvr_tools_identity(double m[16]);
 void cvr_tools_multiply(const double a[16], const double b[16], double out[16]);
 /* Rotation by degrees about axis 0 (x), 1 (y) or 2 (z), about point c. */
 void cvr_tools_rotation_about(int axis, double degrees, const double c[3], double out[16]);
+/* The micro-benchmark's camera (Wang et al. 3.2): parallel rays along -z
+ * through the centre of a volume of dims voxels, rays x rays of them over
+ * its largest face (volume_to_world is left to the caller). */
+void cvr_tools_micro_view(const int dims[3], int rays, cvr_view *view);
 void cvr_tools_look_at(const double eye[3], const double center[3], const double up[3],
                        double out[16]);
 void cvr_tools_ortho(double half_width, double half_height, double near_z, double far_z,

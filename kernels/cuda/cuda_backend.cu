@@ -402,6 +402,155 @@ done:
   return st;
 }
 
+/* The frame's transfer-function tables on the device: uploaded again when
+ * the function, the sample distance, the blend mode or the mask changed
+ * since the frame before (the opacity correction and the visibility depend
+ * on them). */
+static cvr_status upload_tables(cvr_context *ctx, const cvr_frame *frame) {
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_status st = CVR_OK;
+  if (c->table_version == frame->tf->version &&
+      c->table_sample_distance == frame->ray.sample_distance &&
+      c->table_blend == frame->ray.blend && c->table_mask == frame->ray.mask)
+    return CVR_OK;
+  pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
+  CVR_CUDA_TRY(ctx,
+               cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
+                               cudaMemcpyHostToDevice, c->stream),
+               "transfer-function upload");
+  if (frame->tf->gradient_size) /* small, and only a new version changes it */
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync(c->gradient_table, frame->tf->gradient_table,
+                                 (size_t)frame->tf->gradient_size * sizeof(float),
+                                 cudaMemcpyHostToDevice, c->stream),
+                 "gradient-opacity upload");
+  if (frame->tf->table_2d) {
+    const size_t bytes = (size_t)frame->tf->size_2d[0] * frame->tf->size_2d[1] * sizeof(cvr_rgba);
+    CVR_CUDA_TRY(ctx, ensure_buffer(&c->table_2d, &c->table_2d_bytes, bytes),
+                 "2D transfer function");
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync(c->table_2d, frame->tf->table_2d, bytes, cudaMemcpyHostToDevice,
+                                 c->stream),
+                 "2D transfer-function upload");
+  }
+  if (frame->tf->label_count) { /* only a new version changes them */
+    const size_t bytes = (size_t)frame->tf->label_count * frame->tf->size * sizeof(cvr_rgba);
+    CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_table, &c->label_table_bytes, bytes),
+                 "label functions");
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync(c->label_table, frame->tf->label_table, bytes,
+                                 cudaMemcpyHostToDevice, c->stream),
+                 "label-function upload");
+  }
+  if (frame->tf->label_gradient) {
+    const size_t bytes =
+        (size_t)frame->tf->label_count * frame->tf->label_gradient_size * sizeof(float);
+    CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_gradient, &c->label_gradient_bytes, bytes),
+                 "label gradient opacity");
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync(c->label_gradient, frame->tf->label_gradient, bytes,
+                                 cudaMemcpyHostToDevice, c->stream),
+                 "label gradient-opacity upload");
+  }
+  /* every component's table as colours (the frame's own is packed for
+   * the one-component kernels: component 0's goes up again unpacked) */
+  for (int k = 0; k < frame->ray.components && frame->ray.components > 1; ++k)
+    CVR_CUDA_TRY(ctx,
+                 cudaMemcpyAsync((cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE,
+                                 frame->ray.component_table[k],
+                                 (size_t)frame->ray.component_size[k] * sizeof(cvr_rgba),
+                                 cudaMemcpyHostToDevice, c->stream),
+                 "component table upload");
+  for (int k = 0; k < frame->ray.components; ++k)
+    if (frame->ray.component_gradient[k])
+      CVR_CUDA_TRY(ctx,
+                   cudaMemcpyAsync((float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE,
+                                   frame->ray.component_gradient[k],
+                                   (size_t)frame->ray.component_gradient_size[k] * sizeof(float),
+                                   cudaMemcpyHostToDevice, c->stream),
+                   "component gradient-opacity upload");
+  cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, c->visible_host);
+  CVR_CUDA_TRY(ctx,
+               cudaMemcpyAsync(c->visible_prefix, c->visible_host,
+                               (size_t)(frame->ray.tf_size + 1) * sizeof(int),
+                               cudaMemcpyHostToDevice, c->stream),
+               "transfer-function visibility upload");
+  c->table_version = frame->tf->version;
+  c->table_sample_distance = frame->ray.sample_distance;
+  c->table_blend = frame->ray.blend;
+  c->table_mask = frame->ray.mask;
+done:
+  return st;
+}
+
+/* The frame's kernel launched between the kernel events: its block (the
+ * standard block, the block-shape strategy's choice for this view, warp
+ * marching's warps or the slab's tile; 16 x 16 where a kernel's registers
+ * allow no more) and ray segments, written into stats. o: the copy's
+ * orientation. */
+static cvr_status launch_frame(cvr_context *ctx, const cvr_frame *frame, const cvr_orientation *o,
+                               const cvr_cuda_launch &l, cvr_render_stats *stats) {
+  cvr_cuda_context *c = ctx->cuda;
+  const cvr_render_settings *s = frame->settings;
+  cvr_status st = CVR_OK;
+  int block[2] = {s->block_width, s->block_height};
+  if (s->strategy == CVR_STRATEGY_BLOCK_SHAPE) {
+    cvr_ray_params stored; /* strides are the stored copy's */
+    cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
+    cvr_block_shape_choice choice;
+    cvr_choose_block_shape_for(&stored, &choice);
+    const int *b = choice.horizontal ? s->horizontal_block : s->vertical_block;
+    block[0] = b[0];
+    block[1] = b[1];
+  } else if (s->strategy == CVR_STRATEGY_WARP_MARCHING) {
+    block[0] = 32 * s->block_warps[0] * s->block_warps[1];
+    block[1] = 1;
+    cvr_warp_rays_layout(s, stats->warp_rays);
+    stats->warp_width = s->warp_width;
+    stats->warp_variant = s->warp_variant;
+  } else if (s->strategy == CVR_STRATEGY_SLAB) {
+    block[0] = s->slab_block[0];
+    block[1] = s->slab_block[1];
+    stats->slab_depth = s->slab_depth;
+    stats->slab_border = s->slab_border;
+  }
+  if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
+    block[0] = block[1] = 16;
+  if (l.ray.shading.scattering.blend > 0.0f && block[0] * block[1] > CVR_SCATTER_MAX_THREADS)
+    block[0] = block[1] = 16;
+  /* ray segments: unshaded compositing of one component from the texture
+   * (standard_split.cu) */
+  const int segments = s->strategy == CVR_STRATEGY_STANDARD && cvr_cuda_splits(&l.ray) &&
+                               frame->volume->components == 1 &&
+                               frame->volume->cuda->layout == CVR_LAYOUT_TEXTURE
+                           ? s->ray_segments
+                           : 1;
+  const cvr_memory_layout layout = frame->volume->cuda->layout;
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+  if (frame->volume->components > 1)
+    CVR_CUDA_TRY(ctx,
+                 cvr_cuda_launch_components(&l, dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
+                 "multi-component kernel launch");
+  else if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
+    CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, s, c->stream),
+                 "warp-marching kernel launch");
+  else if (s->strategy == CVR_STRATEGY_SLAB)
+    CVR_CUDA_TRY(ctx, cvr_cuda_launch_slab(&l, layout, s, ctx->debug.slab_one_sided,
+                                           c->stream), "slab kernel launch");
+  else
+    CVR_CUDA_TRY(ctx,
+                 cvr_cuda_launch_standard(&l, layout,
+                                          dim3((unsigned)block[0], (unsigned)block[1],
+                                               (unsigned)segments), c->stream),
+                 "standard kernel launch");
+  stats->block_width = block[0];
+  stats->block_height = block[1];
+  stats->ray_segments = segments;
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
+done:
+  return st;
+}
+
 extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                                       const cvr_image *image, cvr_render_stats *stats) {
   cvr_cuda_context *c = ctx->cuda;
@@ -431,76 +580,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     if ((st = rotate_for_view(ctx, volume, frame, s, stats)) != CVR_OK) goto done;
   }
   
-  if (c->table_version != frame->tf->version ||
-      c->table_sample_distance != frame->ray.sample_distance ||
-      c->table_blend != frame->ray.blend || c->table_mask != frame->ray.mask) {
-    pack_table(frame->sample_table, frame->ray.tf_size, c->packed);
-    CVR_CUDA_TRY(ctx,
-                 cudaMemcpyAsync(c->table, c->packed, (size_t)frame->ray.tf_size * sizeof(uint4),
-                                 cudaMemcpyHostToDevice, c->stream),
-                 "transfer-function upload");
-    if (frame->tf->gradient_size) /* small, and only a new version changes it */
-      CVR_CUDA_TRY(ctx,
-                   cudaMemcpyAsync(c->gradient_table, frame->tf->gradient_table,
-                                   (size_t)frame->tf->gradient_size * sizeof(float),
-                                   cudaMemcpyHostToDevice, c->stream),
-                   "gradient-opacity upload");
-    if (frame->tf->table_2d) {
-      const size_t bytes = (size_t)frame->tf->size_2d[0] * frame->tf->size_2d[1] * sizeof(cvr_rgba);
-      CVR_CUDA_TRY(ctx, ensure_buffer(&c->table_2d, &c->table_2d_bytes, bytes),
-                   "2D transfer function");
-      CVR_CUDA_TRY(ctx,
-                   cudaMemcpyAsync(c->table_2d, frame->tf->table_2d, bytes, cudaMemcpyHostToDevice,
-                                   c->stream),
-                   "2D transfer-function upload");
-    }
-    if (frame->tf->label_count) { /* only a new version changes them */
-      const size_t bytes = (size_t)frame->tf->label_count * frame->tf->size * sizeof(cvr_rgba);
-      CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_table, &c->label_table_bytes, bytes),
-                   "label functions");
-      CVR_CUDA_TRY(ctx,
-                   cudaMemcpyAsync(c->label_table, frame->tf->label_table, bytes,
-                                   cudaMemcpyHostToDevice, c->stream),
-                   "label-function upload");
-    }
-    if (frame->tf->label_gradient) {
-      const size_t bytes =
-          (size_t)frame->tf->label_count * frame->tf->label_gradient_size * sizeof(float);
-      CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_gradient, &c->label_gradient_bytes, bytes),
-                   "label gradient opacity");
-      CVR_CUDA_TRY(ctx,
-                   cudaMemcpyAsync(c->label_gradient, frame->tf->label_gradient, bytes,
-                                   cudaMemcpyHostToDevice, c->stream),
-                   "label gradient-opacity upload");
-    }
-    /* every component's table as colours (the frame's own is packed for
-     * the one-component kernels: component 0's goes up again unpacked) */
-    for (int k = 0; k < frame->ray.components && frame->ray.components > 1; ++k)
-      CVR_CUDA_TRY(ctx,
-                   cudaMemcpyAsync((cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE,
-                                   frame->ray.component_table[k],
-                                   (size_t)frame->ray.component_size[k] * sizeof(cvr_rgba),
-                                   cudaMemcpyHostToDevice, c->stream),
-                   "component table upload");
-    for (int k = 0; k < frame->ray.components; ++k)
-      if (frame->ray.component_gradient[k])
-        CVR_CUDA_TRY(ctx,
-                     cudaMemcpyAsync((float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE,
-                                     frame->ray.component_gradient[k],
-                                     (size_t)frame->ray.component_gradient_size[k] * sizeof(float),
-                                     cudaMemcpyHostToDevice, c->stream),
-                     "component gradient-opacity upload");
-    cvr_skip_visible_prefix(frame->visibility_table, frame->ray.tf_size, c->visible_host);
-    CVR_CUDA_TRY(ctx,
-                 cudaMemcpyAsync(c->visible_prefix, c->visible_host,
-                                 (size_t)(frame->ray.tf_size + 1) * sizeof(int),
-                                 cudaMemcpyHostToDevice, c->stream),
-                 "transfer-function visibility upload");
-    c->table_version = frame->tf->version;
-    c->table_sample_distance = frame->ray.sample_distance;
-    c->table_blend = frame->ray.blend;
-    c->table_mask = frame->ray.mask;
-  }
+  if ((st = upload_tables(ctx, frame)) != CVR_OK) goto done;
   CVR_CUDA_TRY(ctx,
                ensure_buffer(&c->output, &c->output_bytes,
                              pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
@@ -553,64 +633,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
   CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, CVR_CUDA_COUNTERS * sizeof(unsigned long long), c->stream),
                "counter reset");
-  {
-    /* the launch shape: the standard block, the block-shape strategy's
-     * choice for this view, or warp marching's warps */
-    int block[2] = {s->block_width, s->block_height};
-    if (s->strategy == CVR_STRATEGY_BLOCK_SHAPE) {
-      cvr_ray_params stored; /* strides are the stored copy's */
-      cvr_reorient_ray_params(&frame->ray, o->axis, o->sign, o->offset, &stored);
-      cvr_block_shape_choice choice;
-      cvr_choose_block_shape_for(&stored, &choice);
-      const int *b = choice.horizontal ? s->horizontal_block : s->vertical_block;
-      block[0] = b[0];
-      block[1] = b[1];
-    } else if (s->strategy == CVR_STRATEGY_WARP_MARCHING) {
-      block[0] = 32 * s->block_warps[0] * s->block_warps[1];
-      block[1] = 1;
-      cvr_warp_rays_layout(s, stats->warp_rays);
-      stats->warp_width = s->warp_width;
-      stats->warp_variant = s->warp_variant;
-    } else if (s->strategy == CVR_STRATEGY_SLAB) {
-      block[0] = s->slab_block[0];
-      block[1] = s->slab_block[1];
-      stats->slab_depth = s->slab_depth;
-      stats->slab_border = s->slab_border;
-    }
-    if (frame->volume->components > 1 && block[0] * block[1] > CVR_COMPONENTS_MAX_THREADS)
-      block[0] = block[1] = 16;
-    if (l.ray.shading.scattering.blend > 0.0f && block[0] * block[1] > CVR_SCATTER_MAX_THREADS)
-      block[0] = block[1] = 16;
-    /* ray segments: unshaded compositing of one component from the texture
-     * (standard_split.cu) */
-    const int segments = s->strategy == CVR_STRATEGY_STANDARD && cvr_cuda_splits(&l.ray) &&
-                                 frame->volume->components == 1 &&
-                                 frame->volume->cuda->layout == CVR_LAYOUT_TEXTURE
-                             ? s->ray_segments
-                             : 1;
-    CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
-    const cvr_memory_layout layout = frame->volume->cuda->layout;
-    if (frame->volume->components > 1)
-      CVR_CUDA_TRY(ctx,
-                   cvr_cuda_launch_components(&l, dim3((unsigned)block[0], (unsigned)block[1]), c->stream),
-                   "multi-component kernel launch");
-    else if (s->strategy == CVR_STRATEGY_WARP_MARCHING)
-      CVR_CUDA_TRY(ctx, cvr_cuda_launch_warp_marching(&l, layout, s, c->stream),
-                   "warp-marching kernel launch");
-    else if (s->strategy == CVR_STRATEGY_SLAB)
-      CVR_CUDA_TRY(ctx, cvr_cuda_launch_slab(&l, layout, s, ctx->debug.slab_one_sided,
-                                             c->stream), "slab kernel launch");
-    else
-      CVR_CUDA_TRY(ctx,
-                   cvr_cuda_launch_standard(&l, layout,
-                                            dim3((unsigned)block[0], (unsigned)block[1],
-                                                 (unsigned)segments), c->stream),
-                   "standard kernel launch");
-    stats->block_width = block[0];
-    stats->block_height = block[1];
-    stats->ray_segments = segments;
-  }
-  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
+  if ((st = launch_frame(ctx, frame, o, l, stats)) != CVR_OK) goto done;
   if (image->rgba32f)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->rgba32f, l.rgba32f, pixels * sizeof(float4),
                                       cudaMemcpyDeviceToHost, c->stream), "image readback");

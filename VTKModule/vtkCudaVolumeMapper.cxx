@@ -775,7 +775,8 @@ bool vtkCudaVolumeMapper::UpdateVolumes(
     in.Blocks.clear();
     in.Blocks.resize(images.size());
   }
-  vtkMath::UninitializeBounds(range); // (1, -1): empty
+  range[0] = 1.0; // empty (UninitializeBounds would write six values)
+  range[1] = -1.0;
   for (size_t b = 0; b < images.size(); ++b)
   {
     vtkImageData* image = images[b];
@@ -1402,6 +1403,112 @@ void vtkCudaVolumeMapper::DescribeConfiguration(const cvr_render_settings& setti
   }
 }
 
+//------------------------------------------------------------------------------
+bool vtkCudaVolumeMapper::UpdateInputs(
+  vtkVolume* vol, const std::vector<vtkImageData*>& images, bool& masked)
+{
+  double range[2];
+  if (!this->UpdateContext() || !this->UpdateVolumes(images, Transfer2DYAxis(this, vol), range) ||
+    !this->UpdateTransferFunction(vol->GetProperty(), range))
+  {
+    return false;
+  }
+  masked = this->UpdateMask(images);
+  return true;
+}
+
+//------------------------------------------------------------------------------
+vtkTypeUInt64 vtkCudaVolumeMapper::UploadsSent() const
+{
+  const vtkInternals& in = *this->Internals;
+  return in.VolumeUploads + in.VolumeUpdates + in.TransferFunctionUploads + in.MaskUploads;
+}
+
+//------------------------------------------------------------------------------
+void vtkCudaVolumeMapper::CountUploads(vtkTypeUInt64 sentBefore, double uploadMs)
+{
+  vtkInternals& in = *this->Internals;
+  if (this->UploadsSent() == sentBefore) // (a frame that sent nothing has no upload time)
+  {
+    in.UploadMs = 0.0;
+    in.FramesSinceUpload += in.FramesSinceUpload >= 0;
+  }
+  else
+  {
+    in.LatestUploadMs = uploadMs;
+    in.FramesSinceUpload = 0;
+  }
+}
+
+//------------------------------------------------------------------------------
+const int* vtkCudaVolumeMapper::WholeExtentOf(const std::vector<vtkImageData*>& images, int whole[6])
+{
+  // an image that is a piece of a larger one (ParaView under MPI: other
+  // ranks hold the rest) samples on the whole one's lattice
+  vtkInformation* inputInfo = this->GetInputInformation(0, 0);
+  if (images.size() == 1 && inputInfo && images[0] == this->GetInputDataObject(0, 0) &&
+    inputInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
+  {
+    inputInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
+    if (whole[0] <= whole[1] && whole[2] <= whole[3] && whole[4] <= whole[5])
+    {
+      return whole;
+    }
+  }
+  return nullptr;
+}
+
+//------------------------------------------------------------------------------
+bool vtkCudaVolumeMapper::RenderBlocks(vtkRenderer* ren, vtkVolume* vol,
+  const std::vector<vtkImageData*>& images, const int* wholeExtent, cvr_view& view,
+  cvr_render_settings& settings, const cvr_image& out, size_t pixels)
+{
+  vtkInternals& in = *this->Internals;
+  const bool single = images.size() == 1, toImage = this->RenderToImage != 0;
+  bool first = true;
+  for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
+  {
+    cvr_render_stats stats;
+    if (this->Cropping)
+    {
+      vtkCudaVolumeConversion::DescribeCropping(in.Blocks[b].Image, in.Blocks[b].CellFlag,
+        this->CroppingRegionPlanes, this->CroppingRegionFlags, settings);
+    }
+    vtkCudaVolumeConversion::DescribeLatticeBox(
+      in.Blocks[b].Image, in.Blocks[b].CellFlag, images, wholeExtent, view);
+    if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
+          &settings, &out, &stats) != CVR_OK)
+    {
+      if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
+      {
+        cvrSayError("rendering failed: " << cvr_last_error(in.Context.get()));
+      }
+      return false;
+    }
+    if (first)
+    {
+      in.Stats = stats;
+      first = false;
+    }
+    else
+    {
+      AddStats(in.Stats, stats);
+    }
+    if (!single)
+    {
+      vtkCudaVolumeBlocks::CompositeUnder(
+        in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr, pixels, in.Color.data(),
+        in.Depth.data());
+    }
+  }
+  if (!single && toImage)
+  {
+    vtkCudaVolumeBlocks::ToBytes(in.Color.data(), pixels, in.Color8.data());
+  }
+  return true;
+}
+
+//------------------------------------------------------------------------------
 void vtkCudaVolumeMapper::RenderImages(
   vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images)
 {
@@ -1414,31 +1521,15 @@ void vtkCudaVolumeMapper::RenderImages(
     stageStart = now;
     return ms;
   };
-  // what this frame sent, so that a frame that sent nothing has no upload time
-  const vtkTypeUInt64 sentBefore =
-    in.VolumeUploads + in.VolumeUpdates + in.TransferFunctionUploads + in.MaskUploads;
-  double range[2];
-  if (!this->UpdateContext() || !this->UpdateVolumes(images, Transfer2DYAxis(this, vol), range))
+  const vtkTypeUInt64 sentBefore = this->UploadsSent();
+  bool masked = false;
+  if (!this->UpdateInputs(vol, images, masked))
   {
     return;
   }
-  vtkVolumeProperty* property = vol->GetProperty();
-  if (!this->UpdateTransferFunction(property, range))
-  {
-    return;
-  }
-  const bool masked = this->UpdateMask(images);
   in.UploadMs = stageMs();
-  if (in.VolumeUploads + in.VolumeUpdates + in.TransferFunctionUploads + in.MaskUploads == sentBefore)
-  {
-    in.UploadMs = 0.0;
-    in.FramesSinceUpload += in.FramesSinceUpload >= 0;
-  }
-  else
-  {
-    in.LatestUploadMs = in.UploadMs;
-    in.FramesSinceUpload = 0;
-  }
+  this->CountUploads(sentBefore, in.UploadMs);
+  vtkVolumeProperty* property = vol->GetProperty();
   cvr_blend_mode blend = CVR_BLEND_COMPOSITE;
   if (!BlendModeOf(this->BlendMode, blend))
   {
@@ -1467,20 +1558,8 @@ void vtkCudaVolumeMapper::RenderImages(
   vtkCudaVolumeConversion::DescribeView(ren, vol, imageWidth, imageHeight, view);
   const bool toImage = this->RenderToImage != 0;
   const bool single = images.size() == 1;
-  // an image that is a piece of a larger one (ParaView under MPI: other
-  // ranks hold the rest) samples on the whole one's lattice
   int whole[6];
-  const int* wholeExtent = nullptr;
-  vtkInformation* inputInfo = this->GetInputInformation(0, 0);
-  if (single && inputInfo && images[0] == this->GetInputDataObject(0, 0) &&
-    inputInfo->Has(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT()))
-  {
-    inputInfo->Get(vtkStreamingDemandDrivenPipeline::WHOLE_EXTENT(), whole);
-    if (whole[0] <= whole[1] && whole[2] <= whole[3] && whole[4] <= whole[5])
-    {
-      wholeExtent = whole;
-    }
-  }
+  const int* wholeExtent = this->WholeExtentOf(images, whole);
   // one block of the viewport's size drawn into the framebuffer: its pixels
   // can stay on the GPU
   const bool interop = single && !toImage && fullSize && this->UseInterop(width, height);
@@ -1531,46 +1610,10 @@ void vtkCudaVolumeMapper::RenderImages(
   {
     return;
   }
-  bool first = true;
   stageMs();
-  for (size_t b : vtkCudaVolumeBlocks::FrontToBackOrder(ren, vol, images))
+  if (!this->RenderBlocks(ren, vol, images, wholeExtent, view, settings, out, pixels))
   {
-    cvr_render_stats stats;
-    if (this->Cropping)
-    {
-      vtkCudaVolumeConversion::DescribeCropping(in.Blocks[b].Image, in.Blocks[b].CellFlag,
-        this->CroppingRegionPlanes, this->CroppingRegionFlags, settings);
-    }
-    vtkCudaVolumeConversion::DescribeLatticeBox(
-      in.Blocks[b].Image, in.Blocks[b].CellFlag, images, wholeExtent, view);
-    if (cvr_render(in.Context.get(), in.Blocks[b].Volume.get(), in.TransferFunction.get(), &view,
-          &settings, &out, &stats) != CVR_OK)
-    {
-      if (!cvr_context_lost(in.Context.get())) // FallBackAfterDeviceLoss says it
-      {
-        cvrSayError("rendering failed: " << cvr_last_error(in.Context.get()));
-      }
-      return;
-    }
-    if (first)
-    {
-      in.Stats = stats;
-      first = false;
-    }
-    else
-    {
-      AddStats(in.Stats, stats);
-    }
-    if (!single)
-    {
-      vtkCudaVolumeBlocks::CompositeUnder(
-        in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr, pixels, in.Color.data(),
-        in.Depth.data());
-    }
-  }
-  if (!single && toImage)
-  {
-    vtkCudaVolumeBlocks::ToBytes(in.Color.data(), pixels, in.Color8.data());
+    return;
   }
   in.RenderCallMs = stageMs();
   ++framesRendered;

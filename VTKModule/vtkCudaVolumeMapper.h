@@ -593,6 +593,19 @@ private:
   bool UpdateMask(const std::vector<vtkImageData*>& images);
   void ReportStrategySwitch(const cvr_render_settings& settings, const cvr_render_stats& stats);
   void RenderImages(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images);
+  /// RenderImages' parts: the context, volumes, transfer function and mask
+  /// brought up to date (false: said why); the uploads sent so far, and a
+  /// frame's counted against them (one that sent nothing has no upload
+  /// time); the whole data's extent where the image is a piece (else
+  /// nullptr); each block rendered front to back and composited (false:
+  /// said why).
+  bool UpdateInputs(vtkVolume* vol, const std::vector<vtkImageData*>& images, bool& masked);
+  vtkTypeUInt64 UploadsSent() const;
+  void CountUploads(vtkTypeUInt64 sentBefore, double uploadMs);
+  const int* WholeExtentOf(const std::vector<vtkImageData*>& images, int whole[6]);
+  bool RenderBlocks(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,
+    const int* wholeExtent, cvr_view& view, cvr_render_settings& settings, const cvr_image& out,
+    size_t pixels);
   // ProjectionDepth: the frame's extremes rendered again through a ramp, as
   // window depths (blend: the frame's cvr_blend_mode)
   bool RenderExtremeDepth(vtkVolumeProperty* property, const cvr_view& view,

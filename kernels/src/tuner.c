@@ -67,8 +67,8 @@ int cvr_tuning_view_roll(const cvr_ray_params *p) {
                upward = fabs((double)up[choice.primary_axis]);
   const double degrees = atan2(upward, across) * (180.0 / 3.14159265358979323846); /* 0 .. 90 */
   const double off = choice.horizontal ? degrees : 90.0 - degrees;                  /* 0 .. 45 */
-  const int band = (int)(off / CVR_TUNING_ROLL_DEGREES);
-  return band < 0 ? 0 : band >= CVR_TUNING_ROLL_BINS ? CVR_TUNING_ROLL_BINS - 1 : band;
+  const double band = off / CVR_TUNING_ROLL_DEGREES; /* (NaN where the screen steps are not finite) */
+  return !(band >= 0.0) ? 0 : band >= CVR_TUNING_ROLL_BINS ? CVR_TUNING_ROLL_BINS - 1 : (int)band;
 }
 
 void cvr_tuning_view_class_name(int view_class, char *out, size_t size) {

@@ -241,6 +241,19 @@ typedef struct cvr_context_options {
   cvr_backend backend; /* default AUTO */
   int device_index;    /* CUDA device ordinal; default 0 */
   int cpu_threads;     /* CPU backend worker threads; 0 = one per core */
+  /* Volumes larger than memory: a volume whose stored voxels take more than
+   * memory_budget bytes is rendered from bricks of brick_size^3 voxels
+   * (a power of two, 16..256; 0: 128), each with an apron of a few voxels
+   * (so filtering and gradients are seamless), from a cache of brick copies
+   * that the budget holds, refilled front to back as a frame needs them:
+   * the image is the unbricked one, bit for bit. 0: no budget (the CPU
+   * renders in place; the CPU backend with a budget renders through the
+   * same brick cache, in host memory). Frames of several components, with
+   * a mask or with volumetric scattering are not rendered from bricks
+   * (cvr_render says so). Bricked frames render with the standard strategy
+   * (cvr_render_stats.strategy says so). */
+  size_t memory_budget;
+  int brick_size;
 } cvr_context_options;
 
 CVR_API void cvr_context_options_init(cvr_context_options *options);
@@ -792,6 +805,16 @@ typedef struct cvr_render_stats {
    * measured a candidate; strategy and the block fields above say what ran */
   int view_class;
   int tuning;
+  /* bricked volumes (cvr_context_options.memory_budget): the volume's
+   * bricks (0: not bricked), those this frame drew, those it loaded into
+   * the cache (their bytes and the time the copies took), and the copies
+   * the cache holds after it */
+  int brick_count;
+  int bricks_drawn;
+  int bricks_loaded;
+  int bricks_cached;
+  uint64_t brick_bytes_loaded;
+  double brick_load_ms;
 } cvr_render_stats;
 
 /* The block-shape strategy's choice for a view (Sugimoto et al.): the

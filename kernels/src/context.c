@@ -11,6 +11,8 @@ void cvr_context_options_init(cvr_context_options *options) {
   options->backend = CVR_BACKEND_AUTO;
   options->device_index = 0;
   options->cpu_threads = 0;
+  options->memory_budget = 0;
+  options->brick_size = 0;
 }
 
 int cvr_cuda_device_count(void) { return cvr_cuda_count_devices(); }
@@ -38,6 +40,12 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
                     "cvr_context_create: cpu_threads %d is outside 0..4096 (0 = one per core)",
                     options->cpu_threads);
 
+  const int brick_size = options->brick_size ? options->brick_size : 128;
+  if (brick_size < 16 || brick_size > 256 || (brick_size & (brick_size - 1)))
+    return cvr_fail(NULL, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_context_create: brick_size %d is not a power of two in 16..256 (0 = 128)",
+                    options->brick_size);
+
   cvr_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return cvr_fail(NULL, CVR_ERROR_OUT_OF_MEMORY, "cvr_context_create: out of host memory");
   if (cvr_tuner_create(ctx) != CVR_OK) {
@@ -46,6 +54,8 @@ cvr_status cvr_context_create(const cvr_context_options *options, cvr_context **
   }
   ctx->device_index = options->device_index;
   ctx->cpu_threads = options->cpu_threads ? options->cpu_threads : cvr_cpu_default_threads();
+  ctx->memory_budget = options->memory_budget;
+  while ((1 << ctx->brick_shift) < brick_size) ++ctx->brick_shift;
 
   const char *lose = getenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER");
   ctx->debug.lose_device_at_render = lose ? atoi(lose) : 0;

@@ -99,6 +99,9 @@ struct cvr_context {
   /* AUTO is rendering (auto.c): in-place rotation then turns by one rule
    * for every candidate, the one its tables' voxel orders follow */
   int auto_rendering;
+  /* bricked volumes (cvr_context_options, bricks.h) */
+  size_t memory_budget;
+  int brick_shift;
 };
 
 struct cvr_volume {
@@ -118,6 +121,7 @@ struct cvr_volume {
    * memory for the CPU backend, device memory for CUDA; NULL: none */
   unsigned char *mask_host;
   void *mask_device;
+  struct cvr_bricks *bricks; /* bricked (bricks.h), or NULL */
 };
 
 /* An OpenGL buffer registered with the CUDA backend (gl_interop.c). */
@@ -269,6 +273,9 @@ void cvr_cpu_skip_release(cvr_volume *volume);
 cvr_status cvr_cpu_render(cvr_context *ctx, const cvr_frame *frame,
                           const cvr_image *image, cvr_render_stats *stats);
 int cvr_cpu_default_threads(void);
+/* cpu_bricks.c: a frame of a bricked volume (bricks.h) */
+cvr_status cvr_cpu_render_bricked(cvr_context *ctx, const cvr_frame *frame,
+                                  const cvr_image *image, cvr_render_stats *stats);
 
 /* settings.c: warp marching's rays per warp, resolving 0 x 0 (automatic) */
 void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]);

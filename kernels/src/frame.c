@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bricks.h"
 #include "cuda_backend.h"
 
 /* A ray never takes more samples than this across the volume's diagonal:
@@ -225,6 +226,14 @@ const cvr_render_settings *cvr_frame_settings(const cvr_volume *volume,
                                               const cvr_render_settings *given,
                                               cvr_render_settings *storage) {
   const int components = volume->components > 1;
+  if (volume->bricks) { /* (bricks.h) */
+    *storage = *given;
+    storage->strategy = CVR_STRATEGY_STANDARD;
+    storage->memory_layout = CVR_LAYOUT_TEXTURE;
+    storage->rotation_policy = CVR_ROTATION_NEVER;
+    storage->ray_segments = 1;
+    return storage;
+  }
   const int standard_only =
       components || cvr_shading_scatters(&given->shading, given->blend_mode) ||
       (given->blend_mode != CVR_BLEND_COMPOSITE &&
@@ -314,6 +323,8 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
   for (int a = 0; a < 3; ++a) local.volume_axes[a] = a + 1;
   local.volume_bytes = (size_t)volume->dims[0] * volume->dims[1] * volume->dims[2] *
                        volume->components * cvr_scalar_type_size(volume->stored_type);
+  const char *unbricked = volume->bricks ? cvr_bricks_unsupported(volume, &frame) : NULL;
+  if (unbricked) return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "cvr_render: %s", unbricked);
   st = ctx->backend == CVR_BACKEND_CUDA ? cvr_cuda_render(ctx, &frame, image, &local)
                                         : cvr_cpu_render(ctx, &frame, image, &local);
   local.total_ms = cvr_now_ms() - start;

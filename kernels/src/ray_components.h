@@ -115,7 +115,9 @@ CVR_HD cvr_rgba cvr_classify_components(const cvr_ray_params *p, const cvr_ray *
                   : cvr_shade(&p->shading, ray, t, g[0], s);
     return s;
   }
-  cvr_rgba e[CVR_MAX_COMPONENTS];
+  /* (initialized: compilers cannot see that mixing reads only the entries
+   * set, and warn where they inline this far) */
+  cvr_rgba e[CVR_MAX_COMPONENTS] = {{0.0f, 0.0f, 0.0f, 0.0f}};
   CVR_UNROLL
   for (int c = 0; c < CVR_MAX_COMPONENTS; ++c) {
     if (c >= p->components) break;

@@ -62,7 +62,7 @@ CVR_HD float cvr_filter_axis(float x, int n, int weights, int *i0, int *i1) {
 }
 
 /* Trilinear blend of the eight texels c[x + 2y + 4z] with weights w. */
-CVR_HD float cvr_trilinear(const float c[8], const float w[3]) {
+CVR_HD_INLINE float cvr_trilinear(const float c[8], const float w[3]) {
 #define CVR_LERP(a, b, f) CVR_ADD((a), CVR_MUL((f), CVR_SUB((b), (a))))
   const float c00 = CVR_LERP(c[0], c[1], w[0]), c10 = CVR_LERP(c[2], c[3], w[0]);
   const float c01 = CVR_LERP(c[4], c[5], w[0]), c11 = CVR_LERP(c[6], c[7], w[0]);

@@ -16,7 +16,7 @@
 
 /* The parts, each including the one before it (the order of definitions):
  * types, rays and the lattice, sampling, classification and blending,
- * shading, the gradient's effects, components. */
-#include "ray_components.h"
+  * shading, the gradient's effects, components, bricks. */
+#include "ray_bricks.h"
 
 #endif /* CVR_RAYCAST_H */

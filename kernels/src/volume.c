@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bricks.h"
 #include "cuda_backend.h"
 #include "volume_convert.h"
 
@@ -153,7 +154,9 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
     else
       cpu_store(v, &u);
   }
+  if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
   if (st != CVR_OK) {
+    if (v->cuda) cvr_cuda_volume_release(v);
     free(v->host_data);
     free(v);
     return st;
@@ -191,6 +194,7 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   } else {
     cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
     cpu_store(volume, &u);
+    cvr_bricks_forget(volume); /* the cached copies were too */
   }
   if (st != CVR_OK) return st;
   take_geometry(volume, desc);
@@ -240,6 +244,7 @@ void cvr_volume_destroy(cvr_volume *volume) {
   free(volume->mask_host);
   if (volume->cuda) cvr_cuda_volume_release(volume);
   cvr_cpu_skip_release(volume);
+  cvr_bricks_destroy(volume);
   free(volume->host_data);
   free(volume);
 }

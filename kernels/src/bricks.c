@@ -1,0 +1,308 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
+/* Bricked volumes (bricks.h): the grid, the frame's order and the cache. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bricks.h"
+#include "matrix.h"
+
+void cvr_brick_box(const cvr_bricks *g, const int volume_dims[3], const int b[3], int base[3],
+                   int dims[3]) {
+  for (int a = 0; a < 3; ++a) {
+    const int first = (b[a] << g->shift) - CVR_BRICK_APRON_LOW;
+    const int last = ((b[a] + 1) << g->shift) - 1 + CVR_BRICK_APRON_HIGH;
+    base[a] = first < 0 ? 0 : first;
+    dims[a] = (last > volume_dims[a] - 1 ? volume_dims[a] - 1 : last) - base[a] + 1;
+  }
+}
+
+static size_t volume_bytes(const cvr_volume *v) {
+  return (size_t)v->dims[0] * v->dims[1] * v->dims[2] * v->components *
+         cvr_scalar_type_size(v->stored_type);
+}
+
+cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume) {
+  const size_t budget = ctx->memory_budget;
+  if (budget == 0 || volume_bytes(volume) <= budget) return CVR_OK;
+  if (ctx->backend != CVR_BACKEND_CPU)
+    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
+                    "volume: %zu bytes exceed the memory budget of %zu, and the CUDA backend "
+                    "does not render from bricks yet (the CPU backend does)",
+                    volume_bytes(volume), budget);
+  cvr_bricks *g = calloc(1, sizeof *g);
+  if (!g) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  g->shift = ctx->brick_shift;
+  cvr_skip_grid_cells(volume->dims, g->shift, g->cells);
+  g->count = g->cells[0] * g->cells[1] * g->cells[2];
+  size_t voxels = 1;
+  for (int a = 0; a < 3; ++a) {
+    const int side = (1 << g->shift) + CVR_BRICK_APRON_LOW + CVR_BRICK_APRON_HIGH;
+    voxels *= (size_t)(side < volume->dims[a] ? side : volume->dims[a]);
+  }
+  g->slot_bytes = voxels * volume->components * cvr_scalar_type_size(volume->stored_type);
+  const size_t slots = budget / g->slot_bytes;
+  if (slots == 0) {
+    const size_t slot_bytes = g->slot_bytes;
+    free(g);
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "bricks: a memory budget of %zu bytes holds no brick of %d^3 voxels (%zu "
+                    "bytes with its apron); give a larger budget or a smaller brick_size",
+                    budget, 1 << ctx->brick_shift, slot_bytes);
+  }
+  g->slot_count = slots < (size_t)g->count ? (int)slots : g->count;
+  g->slot_of = malloc((size_t)g->count * sizeof *g->slot_of);
+  g->brick_in = malloc((size_t)g->slot_count * sizeof *g->brick_in);
+  g->drawn_at = calloc((size_t)g->slot_count, sizeof *g->drawn_at);
+  if (!g->slot_of || !g->brick_in || !g->drawn_at) {
+    free(g->slot_of);
+    free(g->brick_in);
+    free(g->drawn_at);
+    free(g);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  }
+  for (int i = 0; i < g->count; ++i) g->slot_of[i] = -1;
+  for (int i = 0; i < g->slot_count; ++i) g->brick_in[i] = -1;
+  volume->bricks = g;
+  return CVR_OK;
+}
+
+void cvr_bricks_destroy(cvr_volume *volume) {
+  cvr_bricks *g = volume->bricks;
+  if (!g) return;
+  free(g->slot_of);
+  free(g->brick_in);
+  free(g->drawn_at);
+  free(g->host_slots);
+  free(g);
+  volume->bricks = NULL;
+}
+
+void cvr_bricks_forget(cvr_volume *volume) {
+  cvr_bricks *g = volume->bricks;
+  if (!g) return;
+  for (int i = 0; i < g->count; ++i) g->slot_of[i] = -1;
+  for (int i = 0; i < g->slot_count; ++i) g->brick_in[i] = -1;
+}
+
+const char *cvr_bricks_unsupported(const cvr_volume *volume, const cvr_frame *frame) {
+  if (volume->components > 1)
+    return "a volume of several components is not rendered from bricks: it must fit the "
+           "memory budget";
+  if (frame->ray.mask != CVR_MASK_NONE)
+    return "a volume with a mask is not rendered from bricks: it must fit the memory budget";
+  if (frame->ray.shading.scattering.blend > 0.0f)
+    return "volumetric scattering is not rendered from bricks (its shadow rays cross the "
+           "whole volume): the volume must fit the memory budget";
+  return NULL;
+}
+
+/* ---- a frame ---------------------------------------------------------------- */
+
+/* The brick grid coordinates of brick id i. */
+static void brick_coords(const cvr_bricks *g, int i, int b[3]) {
+  b[0] = i % g->cells[0];
+  b[1] = (i / g->cells[0]) % g->cells[1];
+  b[2] = i / (g->cells[0] * g->cells[1]);
+}
+
+/* A brick's place in front-to-back order: its distance in bricks from the
+ * eye's brick (perspective), or from the face the rays enter (parallel),
+ * summed over the axes. Along every ray each axis's brick moves away from
+ * the eye's, so the bricks a ray meets come in increasing distance: any
+ * order by it is one every ray agrees with (ties never share a ray). */
+static void brick_distances(const cvr_bricks *g, const cvr_ray_params *p, int *distance) {
+  int eye_cell[3] = {0, 0, 0}, sign[3] = {0, 0, 0};
+  if (p->perspective) {
+    float eye[3];
+    cvr_transform_affine(p->world_to_index, p->eye, eye);
+    for (int a = 0; a < 3; ++a) eye_cell[a] = cvr_skip_cell(eye[a] + 0.5f, g->shift, g->cells[a]);
+  } else {
+    float dir[3];
+    cvr_view_direction_index(p, dir);
+    for (int a = 0; a < 3; ++a) sign[a] = dir[a] > 0.0f ? 1 : (dir[a] < 0.0f ? -1 : 0);
+  }
+  for (int i = 0; i < g->count; ++i) {
+    int b[3], d = 0;
+    brick_coords(g, i, b);
+    for (int a = 0; a < 3; ++a) {
+      if (p->perspective) d += abs(b[a] - eye_cell[a]);
+      else if (sign[a] > 0) d += b[a];
+      else if (sign[a] < 0) d += g->cells[a] - 1 - b[a];
+    }
+    distance[i] = d;
+  }
+}
+
+/* The pixels whose rays can take samples brick b owns: the bounds of its
+ * region's corners on screen, a pixel wider; the whole image where a corner
+ * lies behind the eye. The outer bricks own what lies beyond the volume (a
+ * grazing ray's first sample may), so their region reaches a few samples
+ * past its box. */
+static int brick_rect(const cvr_bricks *g, const cvr_ray_params *p, const double index_to_world[16],
+                      const int b[3], int rect[4]) {
+  /* a sample's length in texels is at most the world-to-index transform's
+   * (Frobenius) norm times the sample distance */
+  double norm = 0.0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) norm += (double)p->world_to_index[4 * r + c] * p->world_to_index[4 * r + c];
+  const double reach = 2.0 * sqrt(norm) * p->sample_distance + 2.0;
+  double lo[3], hi[3]; /* texel coordinates */
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = (double)(b[a] << g->shift);
+    hi[a] = (double)((b[a] + 1) << g->shift) + 1.0;
+    if (b[a] == 0) lo[a] = fmin(lo[a], (double)p->box_min[a] + 0.5 - reach);
+    if (b[a] == g->cells[a] - 1) hi[a] = fmax(hi[a], (double)p->box_max[a] + 0.5 + reach);
+  }
+  double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  for (int corner = 0; corner < 8; ++corner) {
+    const double t[3] = {(corner & 1 ? hi[0] : lo[0]) - 0.5, (corner & 2 ? hi[1] : lo[1]) - 0.5,
+                         (corner & 4 ? hi[2] : lo[2]) - 0.5};
+    double w[4] = {0.0, 0.0, 0.0, 0.0}, c[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int r = 0; r < 3; ++r)
+      w[r] = index_to_world[4 * r] * t[0] + index_to_world[4 * r + 1] * t[1] +
+             index_to_world[4 * r + 2] * t[2] + index_to_world[4 * r + 3];
+    w[3] = 1.0;
+    for (int r = 0; r < 4; ++r)
+      for (int k = 0; k < 4; ++k) c[r] += (double)p->world_to_clip[4 * r + k] * w[k];
+    if (!(c[3] > 1e-12) || !isfinite(c[0]) || !isfinite(c[1])) { /* behind the eye */
+      rect[0] = rect[1] = 0;
+      rect[2] = p->width;
+      rect[3] = p->height;
+      return 1;
+    }
+    /* pixel px's centre is at ndc (2 px + 1) / width - 1 */
+    const double px = (c[0] / c[3] + 1.0) * 0.5 * p->width - 0.5;
+    const double py = (c[1] / c[3] + 1.0) * 0.5 * p->height - 0.5;
+    x0 = fmin(x0, px);
+    x1 = fmax(x1, px);
+    y0 = fmin(y0, py);
+    y1 = fmax(y1, py);
+  }
+  rect[0] = (int)fmax(0.0, fmin((double)p->width, floor(x0) - 1.0));
+  rect[1] = (int)fmax(0.0, fmin((double)p->height, floor(y0) - 1.0));
+  rect[2] = (int)fmax(0.0, fmin((double)p->width, ceil(x1) + 2.0));
+  rect[3] = (int)fmax(0.0, fmin((double)p->height, ceil(y1) + 2.0));
+  return rect[0] < rect[2] && rect[1] < rect[3];
+}
+
+/* Whether every macro-cell of brick b is empty under the frame's function
+ * (the skip grid's cells are no larger than bricks, cvr_settings). */
+static int brick_empty(const cvr_bricks *g, const cvr_ray_params *p, const int b[3]) {
+  if (!p->skip_empty || p->skip_shift > g->shift) return 0;
+  int first[3], last[3];
+  for (int a = 0; a < 3; ++a) {
+    const int per = 1 << (g->shift - p->skip_shift);
+    first[a] = b[a] * per;
+    last[a] = first[a] + per - 1;
+    if (last[a] > p->skip_cells[a] - 1) last[a] = p->skip_cells[a] - 1;
+  }
+  for (int z = first[2]; z <= last[2]; ++z)
+    for (int y = first[1]; y <= last[1]; ++y)
+      for (int x = first[0]; x <= last[0]; ++x)
+        if (!p->skip_empty[((size_t)z * p->skip_cells[1] + y) * p->skip_cells[0] + x]) return 0;
+  return 1;
+}
+
+/* The slot for brick `brick`, drawn as the frame's `step`-th (position[]:
+ * each brick's step this frame, -1 where it is not drawn): a free one, else
+ * the least recently drawn copy this frame no longer needs, else the copy
+ * needed latest. */
+static int choose_slot(const cvr_bricks *g, const int *position, int step) {
+  int unneeded = -1, latest = -1;
+  for (int s = 0; s < g->slot_count; ++s) {
+    const int held = g->brick_in[s];
+    if (held < 0) return s;
+    const int at = position[held];
+    if (at < step) { /* drawn already, or not at all this frame */
+      if (unneeded < 0 || g->drawn_at[s] < g->drawn_at[unneeded]) unneeded = s;
+    } else if (latest < 0 || at > position[g->brick_in[latest]]) {
+      latest = s;
+    }
+  }
+  return unneeded >= 0 ? unneeded : latest;
+}
+
+cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
+                                 const cvr_frame *frame, const cvr_brick_ops *ops,
+                                 cvr_render_stats *stats) {
+  cvr_bricks *g = volume->bricks;
+  const cvr_ray_params *p = &frame->ray;
+  const int n = g->count;
+  int *distance = malloc((size_t)n * sizeof *distance);
+  int *order = malloc((size_t)n * sizeof *order);
+  int *position = malloc((size_t)n * sizeof *position);
+  int (*rects)[4] = malloc((size_t)n * sizeof *rects);
+  if (!distance || !order || !position || !rects) {
+    free(distance);
+    free(order);
+    free(position);
+    free(rects);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  }
+  /* index (texel - 0.5) to world: the inverse of the frame's world_to_index */
+  double w2i[16] = {0}, i2w[16];
+  for (int i = 0; i < 12; ++i) w2i[i] = p->world_to_index[i];
+  w2i[15] = 1.0;
+  const int invertible = cvr_mat4_invert(w2i, i2w);
+
+  /* the bricks drawn, by distance (a counting sort: stable, ids ascending) */
+  brick_distances(g, p, distance);
+  int max_distance = 0;
+  for (int i = 0; i < n; ++i) max_distance = distance[i] > max_distance ? distance[i] : max_distance;
+  int drawn = 0;
+  for (int d = 0; d <= max_distance; ++d)
+    for (int i = 0; i < n; ++i) {
+      if (distance[i] != d) continue;
+      int b[3];
+      brick_coords(g, i, b);
+      position[i] = -1;
+      if (brick_empty(g, p, b)) continue;
+      int *r = rects[i];
+      if (!invertible) {
+        r[0] = r[1] = 0;
+        r[2] = p->width;
+        r[3] = p->height;
+      } else if (!brick_rect(g, p, i2w, b, r)) {
+        continue;
+      }
+      position[i] = drawn;
+      order[drawn++] = i;
+    }
+
+  ++g->frames;
+  cvr_status st = CVR_OK;
+  for (int step = 0; step < drawn && st == CVR_OK; ++step) {
+    const int i = order[step];
+    int b[3], base[3], dims[3];
+    brick_coords(g, i, b);
+    cvr_brick_box(g, volume->dims, b, base, dims);
+    int slot = g->slot_of[i];
+    if (slot < 0) {
+      slot = choose_slot(g, position, step);
+      const double start = cvr_now_ms();
+      if (g->brick_in[slot] >= 0) g->slot_of[g->brick_in[slot]] = -1;
+      g->brick_in[slot] = -1;
+      st = ops->load(ops->self, slot, base, dims);
+      if (st != CVR_OK) break;
+      g->brick_in[slot] = i;
+      g->slot_of[i] = slot;
+      stats->bricks_loaded += 1;
+      stats->brick_bytes_loaded += (uint64_t)dims[0] * dims[1] * dims[2] * volume->components *
+                                   cvr_scalar_type_size(volume->stored_type);
+      stats->brick_load_ms += cvr_now_ms() - start;
+    }
+    g->drawn_at[slot] = g->frames;
+    st = ops->draw(ops->self, slot, b, base, dims, rects[i]);
+    stats->bricks_drawn += 1;
+  }
+  stats->brick_count = n;
+  stats->bricks_cached = 0;
+  for (int s = 0; s < g->slot_count; ++s) stats->bricks_cached += g->brick_in[s] >= 0;
+  free(distance);
+  free(order);
+  free(position);
+  free(rects);
+  return st;
+}

@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
+/* Bricked volumes: a volume larger than the context's memory budget
+ * (cvr_context_options.memory_budget) is rendered brick by brick from a
+ * cache of brick copies that the budget holds. This is the part every
+ * backend shares: the grid, which bricks a frame draws and in what order,
+ * which copies the cache keeps, and the statistics. A backend supplies how
+ * a brick is copied into a cache slot and how the rays through it march
+ * (cvr_brick_ops); the per-ray rules are in ray_bricks.h. */
+#ifndef CVR_BRICKS_H
+#define CVR_BRICKS_H
+
+#include "cvr_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cvr_bricks {
+  int shift;           /* bricks of 2^shift texels a side (cvr.h: brick_size) */
+  int cells[3];        /* bricks per axis */
+  int count;
+  size_t slot_bytes;   /* the largest brick's copy, apron included */
+  int slot_count;      /* copies the budget holds */
+  int *slot_of;        /* per brick: the slot holding its copy, -1 */
+  int *brick_in;       /* per slot: the brick it holds, -1 */
+  unsigned long long *drawn_at; /* per slot: the frame that last drew it */
+  unsigned long long frames;
+  void *host_slots;    /* the CPU backend's cache: slot_count * slot_bytes */
+} cvr_bricks;
+
+/* The texels brick b (its grid coordinates) keeps: base .. base + dims - 1
+ * per axis, its own cells and the apron (ray_bricks.h), within the volume. */
+void cvr_brick_box(const cvr_bricks *g, const int volume_dims[3], const int b[3], int base[3],
+                   int dims[3]);
+
+/* Whether the volume is rendered bricked under the context's budget, and
+ * its grid and cache then (volume->bricks); CVR_OK with no grid when it
+ * fits. Fails where the budget cannot hold one brick. */
+cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume);
+void cvr_bricks_destroy(cvr_volume *volume);
+/* Empties the cache (the volume's voxels changed). */
+void cvr_bricks_forget(cvr_volume *volume);
+
+/* Why a frame cannot render from bricks (a message), or NULL. */
+const char *cvr_bricks_unsupported(const cvr_volume *volume, const cvr_frame *frame);
+
+/* What a backend does for a bricked frame. */
+typedef struct cvr_brick_ops {
+  void *self;
+  /* copies the texels base .. base + dims - 1 of the volume into slot */
+  cvr_status (*load)(void *self, int slot, const int base[3], const int dims[3]);
+  /* marches the rays of the pixels in rect (x0, y0, x1, y1; x1 and y1
+   * past the end) through the samples brick b owns, from the copy in slot
+   * (texels base .. base + dims - 1) */
+  cvr_status (*draw)(void *self, int slot, const int b[3], const int base[3], const int dims[3],
+                     const int rect[4]);
+} cvr_brick_ops;
+
+/* Draws a frame's bricks front to back (the order every ray meets them
+ * in), skipping those whose cells empty-space skipping finds empty
+ * (frame->ray.skip_empty, when set) and those no pixel sees; each brick's
+ * copy is loaded into the cache first where it is not there. A full cache
+ * gives up the copy this frame needs latest (first the copies it does not
+ * need, the least recently drawn of those). Adds to stats' brick fields. */
+cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
+                                 const cvr_frame *frame, const cvr_brick_ops *ops,
+                                 cvr_render_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -106,6 +106,8 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->label_gradient);
     cudaFree(c->component_tables);
     cudaFree(c->component_gradients);
+    cudaFree(c->brick_states);
+    cudaFree(c->brick_skip);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);
@@ -224,7 +226,7 @@ static void pack_table(const cvr_rgba *table, int size, uint4 *out) {
 }
 
 /* A device buffer that only grows, so frames of a steady size allocate nothing. */
-static cudaError_t ensure_buffer(void **buffer, size_t *capacity, size_t bytes) {
+cudaError_t cvr_cuda_ensure_buffer(void **buffer, size_t *capacity, size_t bytes) {
   if (bytes <= *capacity) return cudaSuccess;
   cudaFree(*buffer);
   *buffer = NULL;
@@ -426,7 +428,7 @@ static cvr_status upload_tables(cvr_context *ctx, const cvr_frame *frame) {
                  "gradient-opacity upload");
   if (frame->tf->table_2d) {
     const size_t bytes = (size_t)frame->tf->size_2d[0] * frame->tf->size_2d[1] * sizeof(cvr_rgba);
-    CVR_CUDA_TRY(ctx, ensure_buffer(&c->table_2d, &c->table_2d_bytes, bytes),
+    CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->table_2d, &c->table_2d_bytes, bytes),
                  "2D transfer function");
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->table_2d, frame->tf->table_2d, bytes, cudaMemcpyHostToDevice,
@@ -435,7 +437,7 @@ static cvr_status upload_tables(cvr_context *ctx, const cvr_frame *frame) {
   }
   if (frame->tf->label_count) { /* only a new version changes them */
     const size_t bytes = (size_t)frame->tf->label_count * frame->tf->size * sizeof(cvr_rgba);
-    CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_table, &c->label_table_bytes, bytes),
+    CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->label_table, &c->label_table_bytes, bytes),
                  "label functions");
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->label_table, frame->tf->label_table, bytes,
@@ -445,7 +447,7 @@ static cvr_status upload_tables(cvr_context *ctx, const cvr_frame *frame) {
   if (frame->tf->label_gradient) {
     const size_t bytes =
         (size_t)frame->tf->label_count * frame->tf->label_gradient_size * sizeof(float);
-    CVR_CUDA_TRY(ctx, ensure_buffer(&c->label_gradient, &c->label_gradient_bytes, bytes),
+    CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->label_gradient, &c->label_gradient_bytes, bytes),
                  "label gradient opacity");
     CVR_CUDA_TRY(ctx,
                  cudaMemcpyAsync(c->label_gradient, frame->tf->label_gradient, bytes,
@@ -565,15 +567,19 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   cvr_gl_mapping gl;
   gl.count = 0;
   device_scope scope;
+  /* a bricked volume (bricks.cu) has no device copy of its own, only the
+   * cache its frames fill: unturned, from textures */
+  static const cvr_orientation unturned = {{0, 1, 2}, {1, 1, 1}, {0, 0, 0}};
+  const int bricked = frame->volume->bricks != NULL;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
-  if (!frame->volume->cuda) {
+  if (!frame->volume->cuda && !bricked) {
     st = cvr_fail(ctx, CVR_ERROR_DEVICE,
                   "volume: its device copy was lost when changing its layout failed; create it again");
     goto done;
   }
   /* the volume's device copy is a cache of its voxels in some layout and
    * order: rendering may rearrange it, never change what it holds */
-  {
+  if (!bricked) {
     cvr_volume *volume = (cvr_volume *)frame->volume;
     /* (multi-component volumes keep their one texture: frame.c asks for it) */
     if (volume->components == 1 && (st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
@@ -582,7 +588,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   
   if ((st = upload_tables(ctx, frame)) != CVR_OK) goto done;
   CVR_CUDA_TRY(ctx,
-               ensure_buffer(&c->output, &c->output_bytes,
+               cvr_cuda_ensure_buffer(&c->output, &c->output_bytes,
                              pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
                "output buffer");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_start, c->stream), "event");
@@ -593,7 +599,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   l.opaque_depth = gl.depth;
   if (frame->opaque_depth) {
     CVR_CUDA_TRY(ctx,
-                 ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
+                 cvr_cuda_ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
                                pixels * sizeof(float)),
                  "opaque depth buffer");
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->opaque_depth, frame->opaque_depth, pixels * sizeof(float),
@@ -603,8 +609,13 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   }
   /* rays are set up in the volume's index space, sampled in the copy's */
   l.ray = frame->ray;
-  l.volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
-  o = &frame->volume->cuda->orientation;
+  if (bricked) {
+    l.volume.identity = 1;
+    o = &unturned;
+  } else {
+    l.volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
+    o = &frame->volume->cuda->orientation;
+  }
   cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
   l.ray.gradient_table = c->gradient_table;
   if (l.ray.tf2d) l.ray.tf2d = (const cvr_rgba *)c->table_2d;
@@ -620,7 +631,7 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     l.ray.mask_sign[a] = (float)o->sign[a];
     l.ray.mask_shift[a] = o->sign[a] > 0 ? (float)-o->offset[a] : (float)(o->offset[a] + 1);
   }
-  if (const int shift = cvr_skip_shift_for(s))
+  if (const int shift = bricked ? 0 : cvr_skip_shift_for(s)) /* (bricks.cu: its own) */
     if ((st = cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift,
                                     c->visible_prefix, &l.ray, c->stream)) != CVR_OK)
       goto done;
@@ -633,7 +644,9 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
     l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
   CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, CVR_CUDA_COUNTERS * sizeof(unsigned long long), c->stream),
                "counter reset");
-  if ((st = launch_frame(ctx, frame, o, l, stats)) != CVR_OK) goto done;
+  if ((st = bricked ? cvr_cuda_bricks_launch(ctx, frame, &l, stats)
+                    : launch_frame(ctx, frame, o, l, stats)) != CVR_OK)
+    goto done;
   if (image->rgba32f)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->rgba32f, l.rgba32f, pixels * sizeof(float4),
                                       cudaMemcpyDeviceToHost, c->stream), "image readback");
@@ -660,8 +673,8 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   stats->samples = counters[1];
   stats->samples_skipped_empty = counters[3];
   stats->samples_skipped_terminated = counters[2] - counters[1] - counters[3];
-  stats->memory_layout = frame->volume->cuda->layout;
-  stats->volume_bytes = frame->volume->cuda->bytes;
+  stats->memory_layout = bricked ? CVR_LAYOUT_TEXTURE : frame->volume->cuda->layout;
+  if (!bricked) stats->volume_bytes = frame->volume->cuda->bytes; /* (bricked: the cache's) */
   for (int a = 0; a < 3; ++a) stats->volume_axes[a] = o->sign[a] * (o->axis[a] + 1);
 done:
   cvr_cuda_gl_unmap(&gl, c->stream);

@@ -129,6 +129,10 @@ struct cvr_cuda_context {
   float *opaque_depth;            /* the view's opaque-geometry depth, per frame */
   size_t opaque_depth_bytes;
   cvr_cuda_staging staging;       /* volume uploads and read-backs */
+  void *brick_states;             /* bricked frames: a cvr_ray_state per pixel */
+  size_t brick_states_bytes;
+  void *brick_skip;               /* ... and the empty cells of the volume's host copy */
+  size_t brick_skip_bytes;
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read
@@ -243,6 +247,13 @@ int cvr_cuda_rotation_depth(const cudaDeviceProp *props, cvr_scalar_type stored_
 /* volume_storage.cu: a texture over a volume's array (clamped, unnormalized
  * coordinates; integers read as normalized floats), and a CUDA error while
  * storing a volume as the library reports it. */
+/* A device buffer of at least `bytes`, grown (contents lost) where smaller. */
+cudaError_t cvr_cuda_ensure_buffer(void **buffer, size_t *capacity, size_t bytes);
+/* bricks.cu: a bricked volume's frame (bricks.h) in place of the
+ * strategies' launch, between the kernel events. */
+extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *frame,
+                                             cvr_cuda_launch *l, cvr_render_stats *stats);
+cudaChannelFormatDesc cvr_cuda_channel_for(cvr_scalar_type stored);
 cudaError_t cvr_cuda_volume_texture(cudaArray_t array, cvr_scalar_type stored,
                                     cudaTextureFilterMode filter, cudaTextureObject_t *out);
 cvr_status cvr_cuda_volume_failure(cvr_context *ctx, cudaError_t e, const char *what);

@@ -91,7 +91,7 @@ static unsigned long long *index_tables(cvr_memory_layout layout, const int *dim
   return t;
 }
 
-static cudaChannelFormatDesc channel_for(cvr_scalar_type stored) {
+cudaChannelFormatDesc cvr_cuda_channel_for(cvr_scalar_type stored) {
   switch (stored) {
   case CVR_INT8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);
   case CVR_UINT8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
@@ -149,7 +149,7 @@ static cvr_status allocate(cvr_context *ctx, cvr_cuda_volume *v, cvr_scalar_type
                         p->maxTexture3D[0] < p->maxSurface3D[0] ? p->maxTexture3D[0] : p->maxSurface3D[0],
                         p->maxTexture3D[1] < p->maxSurface3D[1] ? p->maxTexture3D[1] : p->maxSurface3D[1],
                         p->maxTexture3D[2] < p->maxSurface3D[2] ? p->maxTexture3D[2] : p->maxSurface3D[2]);
-    const cudaChannelFormatDesc channel = channel_for(stored);
+    const cudaChannelFormatDesc channel = cvr_cuda_channel_for(stored);
     e = cudaMalloc3DArray(&v->array, &channel, make_cudaExtent(n[0], n[1], n[2]),
                           cudaArraySurfaceLoadStore);
   } else {

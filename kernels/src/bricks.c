@@ -6,15 +6,22 @@
 #include <string.h>
 
 #include "bricks.h"
+#include "cuda_backend.h"
 #include "matrix.h"
+
+/* Texels a side of a brick's copy: its cells and the apron, or the
+ * volume's side where that is shorter. */
+static int slot_side(const cvr_bricks *g, int n) {
+  const int side = (1 << g->shift) + CVR_BRICK_APRON_LOW + CVR_BRICK_APRON_HIGH;
+  return side < n ? side : n;
+}
 
 void cvr_brick_box(const cvr_bricks *g, const int volume_dims[3], const int b[3], int base[3],
                    int dims[3]) {
   for (int a = 0; a < 3; ++a) {
+    dims[a] = slot_side(g, volume_dims[a]);
     const int first = (b[a] << g->shift) - CVR_BRICK_APRON_LOW;
-    const int last = ((b[a] + 1) << g->shift) - 1 + CVR_BRICK_APRON_HIGH;
-    base[a] = first < 0 ? 0 : first;
-    dims[a] = (last > volume_dims[a] - 1 ? volume_dims[a] - 1 : last) - base[a] + 1;
+    base[a] = first < 0 ? 0 : (first + dims[a] > volume_dims[a] ? volume_dims[a] - dims[a] : first);
   }
 }
 
@@ -23,24 +30,28 @@ static size_t volume_bytes(const cvr_volume *v) {
          cvr_scalar_type_size(v->stored_type);
 }
 
+size_t cvr_bricks_budget(cvr_context *ctx) {
+  if (ctx->memory_budget || ctx->backend != CVR_BACKEND_CUDA) return ctx->memory_budget;
+  const size_t free_bytes = cvr_cuda_debug_free_bytes(ctx);
+  const size_t margin = free_bytes / 10 > ((size_t)512 << 20) ? free_bytes / 10 : (size_t)512 << 20;
+  return free_bytes > 2 * margin ? free_bytes - margin : free_bytes / 2;
+}
+
+int cvr_bricks_wanted(cvr_context *ctx, const cvr_volume *volume) {
+  const size_t budget = cvr_bricks_budget(ctx);
+  return budget != 0 && volume_bytes(volume) > budget;
+}
+
 cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume) {
-  const size_t budget = ctx->memory_budget;
+  const size_t budget = cvr_bricks_budget(ctx);
   if (budget == 0 || volume_bytes(volume) <= budget) return CVR_OK;
-  if (ctx->backend != CVR_BACKEND_CPU)
-    return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED,
-                    "volume: %zu bytes exceed the memory budget of %zu, and the CUDA backend "
-                    "does not render from bricks yet (the CPU backend does)",
-                    volume_bytes(volume), budget);
   cvr_bricks *g = calloc(1, sizeof *g);
   if (!g) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   g->shift = ctx->brick_shift;
   cvr_skip_grid_cells(volume->dims, g->shift, g->cells);
   g->count = g->cells[0] * g->cells[1] * g->cells[2];
   size_t voxels = 1;
-  for (int a = 0; a < 3; ++a) {
-    const int side = (1 << g->shift) + CVR_BRICK_APRON_LOW + CVR_BRICK_APRON_HIGH;
-    voxels *= (size_t)(side < volume->dims[a] ? side : volume->dims[a]);
-  }
+  for (int a = 0; a < 3; ++a) voxels *= (size_t)slot_side(g, volume->dims[a]);
   g->slot_bytes = voxels * volume->components * cvr_scalar_type_size(volume->stored_type);
   const size_t slots = budget / g->slot_bytes;
   if (slots == 0) {
@@ -71,6 +82,7 @@ cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume) {
 void cvr_bricks_destroy(cvr_volume *volume) {
   cvr_bricks *g = volume->bricks;
   if (!g) return;
+  cvr_cuda_bricks_release(volume);
   free(g->slot_of);
   free(g->brick_in);
   free(g->drawn_at);

@@ -27,18 +27,29 @@ typedef struct cvr_bricks {
   unsigned long long *drawn_at; /* per slot: the frame that last drew it */
   unsigned long long frames;
   void *host_slots;    /* the CPU backend's cache: slot_count * slot_bytes */
+  void *device_slots;  /* the CUDA backend's (bricks.cu) */
 } cvr_bricks;
 
 /* The texels brick b (its grid coordinates) keeps: base .. base + dims - 1
- * per axis, its own cells and the apron (ray_bricks.h), within the volume. */
+ * per axis, its own cells and the apron (ray_bricks.h). Every copy has the
+ * same dims (the last bricks' reach further in), so that a texture of a
+ * copy clamps where the volume's edges are, as the volume's would. */
 void cvr_brick_box(const cvr_bricks *g, const int volume_dims[3], const int b[3], int base[3],
                    int dims[3]);
+
+/* The bytes of volume data the context keeps for rendering: its
+ * memory_budget, or on the CUDA backend without one the device's free
+ * memory less a margin for the frames' buffers; 0: no bound (CPU). */
+size_t cvr_bricks_budget(cvr_context *ctx);
 
 /* Whether the volume is rendered bricked under the context's budget, and
  * its grid and cache then (volume->bricks); CVR_OK with no grid when it
  * fits. Fails where the budget cannot hold one brick. */
 cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume);
 void cvr_bricks_destroy(cvr_volume *volume);
+/* Whether cvr_bricks_create will brick the volume (before its copy is made:
+ * a bricked volume is kept in host memory, on every backend). */
+int cvr_bricks_wanted(cvr_context *ctx, const cvr_volume *volume);
 /* Empties the cache (the volume's voxels changed). */
 void cvr_bricks_forget(cvr_volume *volume);
 

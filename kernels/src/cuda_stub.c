@@ -108,3 +108,10 @@ size_t cvr_cuda_debug_free_bytes(cvr_context *ctx) {
   (void)ctx;
   return 0;
 }
+
+void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes) {
+  (void)volume;
+  (void)bytes;
+}
+
+void cvr_cuda_bricks_release(cvr_volume *volume) { (void)volume; }

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /* Volumes: validation, the stored representation, and range. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +120,37 @@ static void cpu_store(cvr_volume *v, const cvr_upload *u) {
   }
 }
 
+/* Host memory the system can still give (Linux: MemAvailable), or
+ * SIZE_MAX where it does not say: a copy larger would be refused late or
+ * not at all (overcommitted pages fail when first touched). */
+static size_t host_memory_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return SIZE_MAX;
+  char line[128];
+  size_t kib = 0;
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f)) found = sscanf(line, "MemAvailable: %zu kB", &kib) == 1;
+  fclose(f);
+  return found ? kib * 1024 : SIZE_MAX;
+}
+
+/* The host copy of the volume's voxels (the CPU backend's, or a bricked
+ * volume's), converted from the upload. */
+static cvr_status host_store(cvr_context *ctx, cvr_volume *v, const cvr_upload *u) {
+  const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
+  const size_t available = host_memory_available();
+  if (bytes > available)
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
+                    "volume: cannot allocate %.1f MiB of host memory for its copy (%.1f MiB free)",
+                    (double)bytes / 1048576.0, (double)available / 1048576.0);
+  v->host_data = cvr_alloc_volume_copy(bytes);
+  if (!v->host_data)
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
+                    bytes);
+  cpu_store(v, u);
+  return CVR_OK;
+}
+
 static void take_geometry(cvr_volume *v, const cvr_volume_desc *desc) {
   v->cell_data = desc->cell_data != 0;
   memcpy(v->spacing, desc->spacing, sizeof v->spacing);
@@ -143,18 +176,16 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   v->components = desc->components > 1 ? desc->components : 1;
   cvr_range_init(v->range); /* over every component of every voxel, found as they are copied */
   const cvr_upload u = upload_of(ctx, desc, v->range, v->component_range);
-  if (ctx->backend == CVR_BACKEND_CUDA) {
-    st = ctx->lost ? cvr_lost_failure(ctx, "cvr_volume_create") : cvr_cuda_volume_upload(ctx, v, &u);
-  } else {
-    const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
-    v->host_data = cvr_alloc_volume_copy(bytes);
-    if (!v->host_data)
-      st = cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
-                    bytes);
-    else
-      cpu_store(v, &u);
+  if (ctx->backend == CVR_BACKEND_CUDA && ctx->lost) {
+    st = cvr_lost_failure(ctx, "cvr_volume_create");
+  } else if (ctx->backend == CVR_BACKEND_CUDA && !cvr_bricks_wanted(ctx, v)) {
+    st = cvr_cuda_volume_upload(ctx, v, &u);
+  } else { /* the CPU's copy, or a bricked volume's (bricks.h) */
+    st = host_store(ctx, v, &u);
   }
   if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
+  if (st == CVR_OK && v->bricks && ctx->backend == CVR_BACKEND_CUDA)
+    cvr_cuda_bricks_pin(v, value_count(v) * cvr_scalar_type_size(v->stored_type));
   if (st != CVR_OK) {
     if (v->cuda) cvr_cuda_volume_release(v);
     free(v->host_data);
@@ -186,7 +217,11 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   double range[2], component_range[CVR_MAX_COMPONENTS][2];
   cvr_range_init(range);
   const cvr_upload u = upload_of(ctx, desc, range, component_range);
-  if (ctx->backend == CVR_BACKEND_CUDA) {
+  if (volume->bricks) { /* (bricks.h: the host copy, on every backend) */
+    cvr_cpu_skip_release(volume);
+    cpu_store(volume, &u);
+    cvr_bricks_forget(volume);
+  } else if (ctx->backend == CVR_BACKEND_CUDA) {
     /* (a copy lost when a layout change failed is made again from the new values) */
     st = ctx->lost       ? cvr_lost_failure(ctx, "cvr_volume_update")
          : volume->cuda ? cvr_cuda_volume_update(ctx, volume, &u)
@@ -194,7 +229,6 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   } else {
     cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
     cpu_store(volume, &u);
-    cvr_bricks_forget(volume); /* the cached copies were too */
   }
   if (st != CVR_OK) return st;
   take_geometry(volume, desc);

@@ -71,6 +71,9 @@ static void usage(void) {
           "  --elevation DEG         with --volume: the orbit's elevation (default 20; at 0\n"
           "                          azimuth 0 faces the XY plane and 90 the ZY plane)\n"
           "  --backend cuda|cpu      (default cuda)\n"
+          "  --budget B[K|M|G]       the context's memory budget (volumes larger render\n"
+          "                          from bricks; cvr_context_options.memory_budget)\n"
+          "  --brick-size N          bricks of N^3 voxels (default 128)\n"
           "  --ceiling               also measure the texture-filtering ceiling\n"
           "  --out FILE              JSON lines (default stdout)\n");
 }
@@ -236,6 +239,9 @@ static int time_view(cvr_context *ctx, cvr_volume *vol, cvr_transfer_function *t
   return 1;
 }
 
+/* The context's memory budget in MiB (--budget; 0: none), for the output. */
+static double budget_mib;
+
 /* The orbit on real data: every configuration at every azimuth. */
 static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resample, double lo,
                  double hi, const int *rays, int n_rays, const int azimuths[2], double elevation,
@@ -302,7 +308,8 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
                 "\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,\"rotation_ms\":%.4f,"
                 "\"axes\":\"%+d%+d%+d\",\"shaded\":%d,\"slab_depth\":%d,\"slab_border\":\"%s\",\"rays\":%llu,"
                 "\"samples\":%llu,\"skipped_empty\":%llu,\"skipped_terminated\":%llu,"
-                "\"gsamples_per_s\":%.2f}\n",
+                "\"gsamples_per_s\":%.2f,\"total_ms\":%.4f,\"budget_mib\":%.0f,\"bricks\":%d,"
+                "\"bricks_drawn\":%d,\"bricks_loaded\":%d,\"mib_loaded\":%.1f,\"load_ms\":%.3f}\n",
                 name, derived, data.desc.dims[0], data.desc.dims[1], data.desc.dims[2], rays[ri], az, elevation,
                 cvr_strategy_name(st.strategy), configs[b].label, st.block_width, st.block_height, st.ray_segments,
                 cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
@@ -310,7 +317,9 @@ static int orbit(cvr_context *ctx, FILE *out, const char *path, const int *resam
                 st.slab_depth, cvr_slab_border_name(st.slab_border), (unsigned long long)st.rays,
                 (unsigned long long)st.samples, (unsigned long long)st.samples_skipped_empty,
                 (unsigned long long)st.samples_skipped_terminated,
-                st.samples / (median * 1e-3) / 1e9);
+                st.samples / (median * 1e-3) / 1e9, st.total_ms, budget_mib, st.brick_count,
+                st.bricks_drawn, st.bricks_loaded, st.brick_bytes_loaded / 1048576.0,
+                st.brick_load_ms);
         fflush(out);
       }
   cvr_transfer_function_destroy(tf);
@@ -377,6 +386,15 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
     else if (!strcmp(a, "--backend") && v) o.backend = !strcmp(argv[++i], "cpu") ? CVR_BACKEND_CPU : CVR_BACKEND_CUDA;
+    else if (!strcmp(a, "--budget") && v) {
+      char unit = 0;
+      double x = 0.0;
+      const int n = sscanf(argv[++i], "%lf%c", &x, &unit);
+      const double scale = unit == 'G' ? 1073741824.0 : unit == 'M' ? 1048576.0 : unit == 'K' ? 1024.0 : 1.0;
+      if (n < 1 || !(x > 0.0)) shape[0] = -1; /* (usage) */
+      o.memory_budget = (size_t)(x * scale);
+      budget_mib = (double)o.memory_budget / 1048576.0;
+    } else if (!strcmp(a, "--brick-size") && v) o.brick_size = atoi(argv[++i]);
     else if (!strcmp(a, "--ceiling")) ceiling = 1;
     else if (!strcmp(a, "--out") && v) out_path = argv[++i];
     else {
@@ -496,14 +514,17 @@ int main(int argc, char **argv) {
                     "\"block\":\"%dx%d\",\"ray_segments\":%d,\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
                     "\"rotation_ms\":%.4f,\"frame_ms\":%.4f,\"axes\":\"%+d%+d%+d\","
                     "\"volume_mib\":%.1f,\"samples\":%llu,\"skipped_empty\":%llu,"
-                    "\"gsamples_per_s\":%.2f,\"auto_choice\":\"%s\"}\n",
+                    "\"gsamples_per_s\":%.2f,\"auto_choice\":\"%s\",\"total_ms\":%.4f,\"budget_mib\":%.0f,"
+                    "\"bricks\":%d,\"bricks_drawn\":%d,\"bricks_loaded\":%d,"
+                    "\"mib_loaded\":%.1f,\"load_ms\":%.3f}\n",
                     n, d[0], d[1], d[2], r, *ax, angle, cvr_strategy_name(st.strategy),
                     configs[b].label, st.block_width, st.block_height, st.ray_segments,
                     cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                     median + rotation_ms, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],
                     st.volume_bytes / 1048576.0, (unsigned long long)st.samples,
                     (unsigned long long)st.samples_skipped_empty, st.samples / (median * 1e-3) / 1e9,
-                    auto_choice);
+                    auto_choice, st.total_ms, budget_mib, st.brick_count, st.bricks_drawn, st.bricks_loaded,
+                    st.brick_bytes_loaded / 1048576.0, st.brick_load_ms);
             fflush(out);
           }
         }

@@ -5,7 +5,7 @@
 # every ctest test, compute-sanitizer's four tools on the CUDA tests, and the
 # benchmark. Logs and results go to the folder given (the device tool's $OUT).
 #
-#   tools/device/run.sh OUT [tests|sanitize|bench|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|autoviews|launch|scatter|empty|wang2|ncuwarp|upload]...
+#   tools/device/run.sh OUT [tests|sanitize|bench|bricks|strategies|orbit|ncu|views|variants|misaki|rotation|layouts|slab|auto|autoviews|launch|scatter|empty|wang2|ncuwarp|upload]...
 #     (default: tests bench sanitize, CVR_TESTS a regular expression of the
 #      test names to run, CVR_SANITIZE_TESTS="prog args;..." narrowing
 #      the sanitizers to some programs, CVR_SANITIZE_TOOLS to some tools and
@@ -36,6 +36,7 @@
 #      strategy and cell size;
 #      lean the lean reference kernels of ../shared/bench (pack.sh copies
 #      them) at 1024^3 and 2048^3; sass the library's machine code;
+#      bricks volumes larger than the memory budget (bricks_table.py);
 #      wang2 Wang et al.'s Table 2 (wang_table2.py); ncuwarp ncu's sections for
 #      warp marching and the standard kernel beside the lean ones at 2048^3;
 #      ncusource ncu's executed instructions per machine instruction of the
@@ -515,6 +516,26 @@ for name in sorted(os.listdir(variants)):
     for (config, n), g in sorted(by.items()):
         print(f"variant {name:4} ({flags}) {n}^3 {config:26} best {max(g)[0]:6.1f} worst {min(g)[0]:6.1f} ({min(g)[1]}) mean {sum(x for x, _ in g) / len(g):6.1f}")
 PY
+fi
+
+if [[ " $steps " == *" bricks "* ]]; then
+  # volumes larger than the budget (bricks): the micro-benchmark at 1024^3
+  # unbricked and with budgets of 1/2, 1/8 and 1/32 of it, 2048^3 and the
+  # cranium CT resampled to 2048^3 (int16, 16 GiB) with 2 GiB;
+  # CVR_BRICKS_HUGE=1 adds 4096 x 4096 x 2048 (32 GiB) with 16 GiB
+  micro=(--rays 1024 --blocks 16x16 --axes xyz --step 45 --range 90 --repeats 3 --warmups 1)
+  for budget in none 512M 128M 32M; do
+    "$pack/bin/cvr-bench" --sizes 1024 "${micro[@]}" ${budget/none/} \
+      $([[ $budget != none ]] && echo --budget "$budget") >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  done
+  "$pack/bin/cvr-bench" --sizes 2048 "${micro[@]}" --budget 2G >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  "$pack/bin/cvr-bench" --volume "$pack/data/ct/cranium_ct.nii.gz" --lo 100 --hi 1500 --resample 2048x2048x2048 \
+    --rays 1024 --step 90 --azimuths 0:90 --repeats 2 --warmups 1 --budget 2G \
+    >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  [[ ${CVR_BRICKS_HUGE:-0} == 1 ]] &&
+    "$pack/bin/cvr-bench" --sizes 64 --shape 4096x4096x2048 --rays 1024 --blocks 16x16 --axes z \
+      --step 90 --range 90 --repeats 1 --warmups 1 --budget 16G >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  python3 "$root/tools/bench/bricks_table.py" "$out/bricks.jsonl" | tee -a "$summary"
 fi
 
 if [[ " $steps " == *" egl "* ]]; then

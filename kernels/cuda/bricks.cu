@@ -1,0 +1,449 @@
+// SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
+// SPDX-License-Identifier: BSD-3-Clause
+/* The CUDA backend's bricked frames (bricks.h): the brick cache as 3D
+ * arrays on the device, each refilled from the volume in pinned host memory
+ * on a copy stream that runs ahead of the rays (a copy waits only for the
+ * last draw from its slot, a draw only for its own copy), the rays of each
+ * brick marched over the samples it owns into a state per pixel, and the
+ * pixels made from those states at the end. Samples, filtering and
+ * compositing are the standard kernel's (ray_march.cuh); a brick's texture
+ * is addressed by the volume's texel coordinates less the copy's first
+ * texel, an exact subtraction (both are non-negative and the coordinate
+ * the larger), so the hardware filters each sample exactly as it would from
+ * the whole volume. */
+#include <string.h>
+
+#include "bricks.h"
+#include "standard_kernel.cuh" /* (its kinds of frame) */
+
+/* A brick's copy, read through its texture at the volume's coordinates. */
+struct cvr_brick_sampler {
+  static constexpr int fetch_ahead = 4;
+  cudaTextureObject_t texture;
+  float base[3];
+  __device__ __forceinline__ float operator()(float x, float y, float z) const {
+    return tex3D<float>(texture, __fsub_rn(x, base[0]), __fsub_rn(y, base[1]), __fsub_rn(z, base[2]));
+  }
+};
+
+struct cvr_brick_launch {
+  cvr_cuda_launch l;     /* the frame's parameters (device pointers), table, outputs */
+  cvr_ray_state *states; /* per pixel */
+  cvr_brick_sampler volume;
+  int brick[3], cells[3], shift;
+  int rect[4]; /* pixels x0, y0, x1, y1 (past the end) */
+};
+
+struct cvr_cuda_bricks {
+  int count;
+  cudaArray_t *arrays;
+  cudaTextureObject_t *linear, *nearest;
+  cudaEvent_t *loaded, *drawn; /* per slot: its copy done, its last draw done */
+  cudaStream_t copies;
+  cudaEvent_t copy_start, copy_stop;
+  int copying; /* copy_start recorded this frame */
+  size_t bytes;
+  int pinned;  /* the volume's host copy is registered with the driver */
+};
+
+__global__ void cvr_brick_states_init(cvr_ray_state *states, size_t pixels, cvr_ray_state init) {
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < pixels) states[i] = init;
+}
+
+/* Compositing (and isosurfaces) over lattice parameters t_from .. t_to
+ * into the ray's state; st.t_stop marks where early termination stopped it. */
+template <bool GRADIENT, bool ISO>
+__device__ __forceinline__ void cvr_brick_march(const cvr_ray_params &p, const cvr_ray &ray,
+                                                const cvr_brick_sampler &volume, const uint4 *table,
+                                                int copies, float t_from, float t_to,
+                                                cvr_ray_state &st) {
+  constexpr int AHEAD = GRADIENT ? 2 : cvr_brick_sampler::fetch_ahead;
+  const float stop = cvr_stop_opacity(p);
+  cvr_rgba acc = st.color;
+  float t_hit = st.t_hit;
+  int interval = st.interval;
+  unsigned samples = 0, skipped = 0;
+  float t = t_from;
+  while (t <= t_to) {
+    if (p.skip_empty) {
+      int cell[3];
+      if (cvr_skip_empty_at(&p, &ray, t, cell)) {
+        const int n = cvr_skip_cell_samples(&p, &ray, t, cell, (int)(t_to - t));
+        skipped += (unsigned)n;
+        t += (float)n;
+        continue;
+      }
+    }
+    float v[AHEAD];
+#pragma unroll
+    for (int j = 0; j < AHEAD; ++j) v[j] = cvr_fetch(ray, volume, t + (float)j);
+#pragma unroll
+    for (int j = 0; j < AHEAD; ++j) {
+      if (t > t_to) break;
+      cvr_composite_value<GRADIENT, ISO, CVR_SAMPLE_REMOVE>(p, ray, volume, table, copies, v[j], t,
+                                                            acc, t_hit, interval);
+      ++samples;
+      if (acc.a >= stop) {
+        st.t_stop = t;
+        t = t_to + 2.0f; /* (ends both loops) */
+        break;
+      }
+      t += 1.0f;
+    }
+  }
+  st.color = acc;
+  st.t_hit = t_hit;
+  st.interval = interval;
+  st.samples += samples;
+  st.skipped += skipped;
+}
+
+/* The projections over t_from .. t_to into the ray's state. */
+__device__ __forceinline__ void cvr_brick_project(const cvr_ray_params &p, const cvr_ray &ray,
+                                                  const cvr_brick_sampler &volume,
+                                                  const uint4 *table, int copies, float t_from,
+                                                  float t_to, cvr_ray_state &st) {
+  unsigned samples = 0;
+  for (float t = t_from; t <= t_to; t += 1.0f) {
+    const float v = cvr_fetch(ray, volume, t);
+    ++samples;
+    if (cvr_ray_cropped(&p, &ray, t)) continue;
+    const float weight = cvr_blend_take(&p, &st.blend, v);
+    if (weight > 0.0f) cvr_blend_add(&st.blend, weight, cvr_classify_packed(table, copies, p, v).a);
+  }
+  st.samples += samples;
+}
+
+/* The rays of the brick's pixels, each over the samples the brick owns. */
+template <int KIND>
+__global__ void __launch_bounds__(256) cvr_brick_draw(const cvr_brick_launch b) {
+  extern __shared__ uint4 shared_table[];
+  const cvr_ray_params &p = b.l.ray;
+  cvr_load_table(shared_table, b.l.table, p.tf_size, b.l.table_copies);
+  const uint4 *table = cvr_table_copy(shared_table, b.l.table_copies);
+  const int px = b.rect[0] + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  const int py = b.rect[1] + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  if (px >= b.rect[2] || py >= b.rect[3]) return;
+  const size_t pixel = (size_t)py * p.width + px;
+  cvr_ray_state st = b.states[pixel];
+  if (cvr_ray_state_done(&p, &st)) return;
+  cvr_ray ray;
+  if constexpr (KIND == CVR_SLICE) {
+    float t;
+    if (!cvr_setup_slice(b.l, px, py, &ray, &t)) return;
+    for (int a = 0; a < 3; ++a)
+      if (cvr_brick_cell_at(&ray, a, t, b.shift, b.cells[a]) != b.brick[a]) return;
+    st.color = cvr_slice_pixel<CVR_SAMPLE_REMOVE>(p, ray, b.volume, table, b.l.table_copies, t);
+    if (st.color.a > 0.0f) st.t_hit = t;
+    st.samples = 1;
+  } else {
+    int k0, k1;
+    if (!cvr_setup_ray(b.l, px, py, &ray) ||
+        !cvr_brick_samples(&ray, p.lattice_offset, b.shift, b.cells, b.brick, &k0, &k1))
+      return;
+    const float t_from = __fadd_rn((float)k0, p.lattice_offset);
+    const float t_to = __fadd_rn((float)k1, p.lattice_offset);
+    if constexpr (KIND == CVR_PROJECT)
+      cvr_brick_project(p, ray, b.volume, table, b.l.table_copies, t_from, t_to, st);
+    else
+      cvr_brick_march<KIND != CVR_COMPOSITE, KIND == CVR_ISOSURFACE>(p, ray, b.volume, table,
+                                                                      b.l.table_copies, t_from,
+                                                                      t_to, st);
+  }
+  b.states[pixel] = st;
+}
+
+/* Every pixel from its ray's state (the CPU's ray_pixel), and the frame's
+ * counts: the samples a ray did not take lie behind early termination or
+ * else in empty cells (those of the bricks not drawn among them). */
+__global__ void __launch_bounds__(256) cvr_brick_finish(const cvr_brick_launch b) {
+  const cvr_ray_params &p = b.l.ray;
+  const int px = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  const int py = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  unsigned hit = 0, samples = 0, lattice = 0, skipped = 0;
+  if (px < p.width && py < p.height) {
+    const cvr_ray_state st = b.states[(size_t)py * p.width + px];
+    cvr_rgba color = {0.0f, 0.0f, 0.0f, 0.0f};
+    float depth = 1.0f, t;
+    cvr_ray ray;
+    if (p.blend == CVR_BLEND_SLICE) {
+      if (cvr_setup_slice(b.l, px, py, &ray, &t)) {
+        hit = lattice = 1;
+        samples = st.samples;
+        color = st.color;
+        if (st.t_hit >= 0.0f) depth = cvr_ray_depth(&p, &ray, st.t_hit);
+      }
+    } else if (cvr_setup_ray(b.l, px, py, &ray)) {
+      hit = 1;
+      lattice = cvr_lattice_samples(ray);
+      samples = st.samples;
+      if (p.blend != CVR_BLEND_COMPOSITE && p.blend != CVR_BLEND_ISOSURFACE) {
+        color = cvr_blend_pixel(&p, &st.blend, cvr_classify_packed(b.l.table, 1, p, st.blend.extreme));
+        if (color.a > 0.0f) depth = cvr_ray_depth(&p, &ray, cvr_ray_t_first(&ray, p.lattice_offset));
+      } else {
+        color = st.color;
+        if (st.t_hit >= 0.0f) depth = cvr_ray_depth(&p, &ray, st.t_hit);
+      }
+      const unsigned behind =
+          st.t_stop >= 0.0f ? (unsigned)(ray.k_last - (int)__fsub_rn(st.t_stop, p.lattice_offset)) : 0u;
+      skipped = lattice - samples - behind;
+    }
+    cvr_write_pixel(b.l, px, py, color, depth);
+  }
+  cvr_count(b.l.counters, hit, samples, lattice, skipped);
+}
+
+static cudaError_t launch_draw(const cvr_brick_launch &b, dim3 block, cudaStream_t stream) {
+  const auto go = [&](auto kernel) {
+    cvr_brick_launch l = b;
+    l.l.table_copies = cvr_table_copies(kernel, (int)(block.x * block.y), l.l.ray.tf_size, 0);
+    const dim3 grid((unsigned)(b.rect[2] - b.rect[0] + block.x - 1) / block.x,
+                    (unsigned)(b.rect[3] - b.rect[1] + block.y - 1) / block.y);
+    kernel<<<grid, block, (size_t)l.l.ray.tf_size * l.l.table_copies * sizeof(uint4), stream>>>(l);
+    return cudaGetLastError();
+  };
+  switch (b.l.ray.blend) {
+  case CVR_BLEND_COMPOSITE:
+    return cvr_needs_gradient(&b.l.ray) ? go(cvr_brick_draw<CVR_COMPOSITE_GRADIENT>)
+                                        : go(cvr_brick_draw<CVR_COMPOSITE>);
+  case CVR_BLEND_ISOSURFACE: return go(cvr_brick_draw<CVR_ISOSURFACE>);
+  case CVR_BLEND_SLICE: return go(cvr_brick_draw<CVR_SLICE>);
+  default: return go(cvr_brick_draw<CVR_PROJECT>);
+  }
+}
+
+/* ---- the cache ------------------------------------------------------------- */
+
+static void release_slots(cvr_cuda_bricks *d) {
+  for (int i = 0; i < d->count; ++i) {
+    if (d->linear[i]) cudaDestroyTextureObject(d->linear[i]);
+    if (d->nearest[i]) cudaDestroyTextureObject(d->nearest[i]);
+    if (d->arrays[i]) cudaFreeArray(d->arrays[i]);
+    if (d->loaded[i]) cudaEventDestroy(d->loaded[i]);
+    if (d->drawn[i]) cudaEventDestroy(d->drawn[i]);
+  }
+  if (d->copies) cudaStreamDestroy(d->copies);
+  if (d->copy_start) cudaEventDestroy(d->copy_start);
+  if (d->copy_stop) cudaEventDestroy(d->copy_stop);
+  free(d->arrays);
+  free(d->linear);
+  free(d->nearest);
+  free(d->loaded);
+  free(d->drawn);
+  d->count = 0;
+  d->arrays = NULL;
+}
+
+/* The volume's slots on the device, made at its first frame. */
+static cvr_status ensure_slots(cvr_context *ctx, cvr_volume *volume) {
+  cvr_bricks *g = volume->bricks;
+  cvr_cuda_bricks *d = (cvr_cuda_bricks *)g->device_slots;
+  cvr_status st = CVR_OK;
+  if (d && d->count) return CVR_OK;
+  if (!d) {
+    d = (cvr_cuda_bricks *)calloc(1, sizeof *d);
+    if (!d) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+    g->device_slots = d;
+  }
+  const int n = g->slot_count;
+  d->arrays = (cudaArray_t *)calloc((size_t)n, sizeof *d->arrays);
+  d->linear = (cudaTextureObject_t *)calloc((size_t)n, sizeof *d->linear);
+  d->nearest = (cudaTextureObject_t *)calloc((size_t)n, sizeof *d->nearest);
+  d->loaded = (cudaEvent_t *)calloc((size_t)n, sizeof *d->loaded);
+  d->drawn = (cudaEvent_t *)calloc((size_t)n, sizeof *d->drawn);
+  d->count = n;
+  if (!d->arrays || !d->linear || !d->nearest || !d->loaded || !d->drawn) {
+    release_slots(d);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  }
+  {
+    const int b[3] = {0, 0, 0};
+    int base[3], dims[3];
+    cvr_brick_box(g, volume->dims, b, base, dims);
+    const cudaChannelFormatDesc channel = cvr_cuda_channel_for(volume->stored_type);
+    CVR_CUDA_TRY(ctx, cudaStreamCreateWithFlags(&d->copies, cudaStreamNonBlocking), "brick copy stream");
+    CVR_CUDA_TRY(ctx, cudaEventCreate(&d->copy_start), "event");
+    CVR_CUDA_TRY(ctx, cudaEventCreate(&d->copy_stop), "event");
+    for (int i = 0; i < n; ++i) {
+      const cudaError_t e = cudaMalloc3DArray(&d->arrays[i], &channel,
+                                              make_cudaExtent((size_t)dims[0], (size_t)dims[1], (size_t)dims[2]));
+      if (e != cudaSuccess) {
+        st = cvr_cuda_allocation_failure(ctx, e, g->slot_bytes * (size_t)n, "brick cache");
+        goto done;
+      }
+      CVR_CUDA_TRY(ctx, cvr_cuda_volume_texture(d->arrays[i], volume->stored_type, cudaFilterModeLinear, &d->linear[i]), "brick texture");
+      CVR_CUDA_TRY(ctx, cvr_cuda_volume_texture(d->arrays[i], volume->stored_type, cudaFilterModePoint, &d->nearest[i]), "brick texture");
+      CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->loaded[i], cudaEventDisableTiming), "event");
+      CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->drawn[i], cudaEventDisableTiming), "event");
+    }
+    d->bytes = g->slot_bytes * (size_t)n;
+  }
+done:
+  if (st != CVR_OK) release_slots(d);
+  return st;
+}
+
+extern "C" void cvr_cuda_bricks_release(cvr_volume *volume) {
+  cvr_bricks *g = volume->bricks;
+  cvr_cuda_bricks *d = g ? (cvr_cuda_bricks *)g->device_slots : NULL;
+  if (!d) return;
+  if (d->copies) cudaStreamSynchronize(d->copies);
+  release_slots(d);
+  if (d->pinned) cudaHostUnregister(volume->host_data);
+  free(d);
+  g->device_slots = NULL;
+}
+
+extern "C" void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes) {
+  cvr_bricks *g = volume->bricks;
+  cvr_cuda_bricks *d = (cvr_cuda_bricks *)calloc(1, sizeof *d);
+  if (!d) return;
+  g->device_slots = d;
+  /* pinned, the copies run at the link's speed and overlap the rays;
+   * where pinning fails they are staged by the driver, slower */
+  d->pinned = cudaHostRegister(volume->host_data, bytes, cudaHostRegisterDefault) == cudaSuccess;
+  if (!d->pinned) cudaGetLastError();
+}
+
+/* ---- a frame ---------------------------------------------------------------- */
+
+typedef struct brick_frame {
+  cvr_context *ctx;
+  cvr_volume *volume;
+  cvr_cuda_bricks *d;
+  cvr_brick_launch b;
+  int nearest;
+  dim3 block;
+} brick_frame;
+
+static cvr_status load_brick(void *self, int slot, const int base[3], const int dims[3]) {
+  brick_frame *f = (brick_frame *)self;
+  cvr_cuda_bricks *d = f->d;
+  cvr_context *ctx = f->ctx;
+  const cvr_volume *v = f->volume;
+  cvr_status st = CVR_OK;
+  const size_t voxel = cvr_scalar_type_size(v->stored_type);
+  cudaMemcpy3DParms copy;
+  memset(&copy, 0, sizeof copy);
+  /* the box's first row starts base[0] voxels into the volume's rows: the
+   * pointer moves there (x offsets are counted in the array's elements or
+   * in bytes depending on the side, rows and slices are not) */
+  const size_t pitch = (size_t)v->dims[0] * voxel, skip = (size_t)base[0] * voxel;
+  copy.srcPtr = make_cudaPitchedPtr((char *)v->host_data + skip, pitch, pitch - skip,
+                                    (size_t)v->dims[1]);
+  copy.srcPos = make_cudaPos(0, (size_t)base[1], (size_t)base[2]);
+  copy.dstArray = d->arrays[slot];
+  copy.extent = make_cudaExtent((size_t)dims[0], (size_t)dims[1], (size_t)dims[2]);
+  copy.kind = cudaMemcpyHostToDevice;
+  if (!d->copying) {
+    CVR_CUDA_TRY(ctx, cudaEventRecord(d->copy_start, d->copies), "event");
+    d->copying = 1;
+  }
+  /* (the slot's last draw must be done before its copy is overwritten) */
+  CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(d->copies, d->drawn[slot], 0), "brick copy order");
+  CVR_CUDA_TRY(ctx, cudaMemcpy3DAsync(&copy, d->copies), "brick copy");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(d->loaded[slot], d->copies), "event");
+done:
+  return st;
+}
+
+static cvr_status draw_brick(void *self, int slot, const int b[3], const int base[3],
+                             const int dims[3], const int rect[4]) {
+  (void)dims;
+  brick_frame *f = (brick_frame *)self;
+  cvr_cuda_bricks *d = f->d;
+  cvr_context *ctx = f->ctx;
+  cudaStream_t stream = ctx->cuda->stream;
+  cvr_status st = CVR_OK;
+  f->b.volume.texture = f->nearest ? d->nearest[slot] : d->linear[slot];
+  for (int a = 0; a < 3; ++a) {
+    f->b.volume.base[a] = (float)base[a];
+    f->b.brick[a] = b[a];
+  }
+  memcpy(f->b.rect, rect, sizeof f->b.rect);
+  CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(stream, d->loaded[slot], 0), "brick copy order");
+  CVR_CUDA_TRY(ctx, launch_draw(f->b, f->block, stream), "brick kernel launch");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(d->drawn[slot], stream), "event");
+done:
+  return st;
+}
+
+extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *frame,
+                                             cvr_cuda_launch *l, cvr_render_stats *stats) {
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_volume *volume = (cvr_volume *)frame->volume;
+  cvr_bricks *g = volume->bricks;
+  const cvr_render_settings *s = frame->settings;
+  const size_t pixels = (size_t)frame->ray.width * frame->ray.height;
+  cvr_status st = ensure_slots(ctx, volume);
+  if (st != CVR_OK) return st;
+  brick_frame f;
+  memset(&f, 0, sizeof f);
+  f.ctx = ctx;
+  f.volume = volume;
+  f.d = (cvr_cuda_bricks *)g->device_slots;
+  f.d->copying = 0;
+  f.nearest = s->interpolation == CVR_INTERPOLATION_NEAREST;
+  f.block = dim3((unsigned)s->block_width, (unsigned)s->block_height);
+  if (f.block.x * f.block.y > 256) f.block = dim3(16, 16);
+  /* the frame on the host with the empty cells of the volume's host copy
+   * (the bricks drawn), and the same cells on the device (the rays) */
+  cvr_frame host = *frame;
+  if (const int shift = cvr_skip_shift_for(s)) {
+    if ((st = cvr_cpu_skip_prepare(ctx, volume, frame, shift, &host.ray.skip_empty)) != CVR_OK)
+      return st;
+    memcpy(host.ray.skip_cells, volume->cpu_skip.cells, sizeof host.ray.skip_cells);
+    host.ray.skip_shift = shift;
+    l->ray.skip_shift = shift;
+    memcpy(l->ray.skip_cells, host.ray.skip_cells, sizeof l->ray.skip_cells);
+    l->ray.skip_empty = NULL;
+    if (host.ray.skip_empty) {
+      const size_t cells = cvr_skip_grid_count(&volume->cpu_skip);
+      CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->brick_skip, &c->brick_skip_bytes, cells),
+                   "empty cells");
+      CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->brick_skip, host.ray.skip_empty, cells,
+                                        cudaMemcpyHostToDevice, c->stream), "empty cells upload");
+      l->ray.skip_empty = (const unsigned char *)c->brick_skip;
+    }
+  }
+  CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->brick_states, &c->brick_states_bytes,
+                                           pixels * sizeof(cvr_ray_state)),
+               "ray states");
+  {
+    cvr_ray_state init;
+    cvr_ray_state_init(&frame->ray, &init);
+    cvr_brick_states_init<<<(unsigned)((pixels + 255) / 256), 256, 0, c->stream>>>(
+        (cvr_ray_state *)c->brick_states, pixels, init);
+    CVR_CUDA_TRY(ctx, cudaGetLastError(), "ray states");
+  }
+  f.b.l = *l;
+  f.b.states = (cvr_ray_state *)c->brick_states;
+  f.b.shift = g->shift;
+  memcpy(f.b.cells, g->cells, sizeof f.b.cells);
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
+  {
+    const cvr_brick_ops ops = {&f, load_brick, draw_brick};
+    if ((st = cvr_bricks_draw_frame(ctx, volume, &host, &ops, stats)) != CVR_OK) goto done;
+  }
+  {
+    const dim3 block(16, 16);
+    const dim3 grid((unsigned)(frame->ray.width + 15) / 16, (unsigned)(frame->ray.height + 15) / 16);
+    cvr_brick_finish<<<grid, block, 0, c->stream>>>(f.b);
+    CVR_CUDA_TRY(ctx, cudaGetLastError(), "brick pixels");
+  }
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_stop, c->stream), "event");
+  stats->block_width = (int)f.block.x;
+  stats->block_height = (int)f.block.y;
+  stats->brick_load_ms = 0.0;
+  if (f.d->copying) { /* the copies from the first to the last, overlapped with the rays */
+    float ms = 0.0f;
+    CVR_CUDA_TRY(ctx, cudaEventRecord(f.d->copy_stop, f.d->copies), "event");
+    CVR_CUDA_TRY(ctx, cudaEventSynchronize(f.d->copy_stop), "brick copies");
+    CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&ms, f.d->copy_start, f.d->copy_stop), "event timing");
+    stats->brick_load_ms = ms;
+  }
+  stats->volume_bytes = f.d->bytes;
+done:
+  return st;
+}

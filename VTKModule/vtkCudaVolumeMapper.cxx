@@ -75,8 +75,16 @@ void AddStats(cvr_render_stats& total, const cvr_render_stats& block)
   total.transfer_ms += block.transfer_ms;
   total.rays += block.rays;
   total.samples += block.samples;
+  total.samples_skipped_empty += block.samples_skipped_empty;
+  total.samples_skipped_terminated += block.samples_skipped_terminated;
   total.rotations += block.rotations;
   total.rotation_ms += block.rotation_ms;
+  total.brick_count += block.brick_count;
+  total.bricks_drawn += block.bricks_drawn;
+  total.bricks_loaded += block.bricks_loaded;
+  total.bricks_cached += block.bricks_cached;
+  total.brick_bytes_loaded += block.brick_bytes_loaded;
+  total.brick_load_ms += block.brick_load_ms;
 }
 }
 
@@ -86,7 +94,12 @@ class vtkCudaVolumeMapper::vtkInternals
 {
 public:
   std::unique_ptr<cvr_context, ContextDeleter> Context;
-  int ContextBackend = -1, ContextDevice = -1, ContextThreads = -1;
+  int ContextBackend = -1, ContextDevice = -1, ContextThreads = -1, ContextBrickSize = -1;
+  size_t ContextBudget = 0;
+  // MaxMemoryInBytes and MaxMemoryFraction as constructed (VTK's guess):
+  // left so, they set no budget (UpdateContext)
+  vtkIdType DefaultMaxMemory = 0;
+  float DefaultMaxFraction = 0.75f;
   bool FallbackReported = false;
   bool DeviceLost = false; // the CUDA device was lost: the CPU renders from then on
   bool LightsReported = false;
@@ -177,6 +190,14 @@ public:
 vtkCudaVolumeMapper::vtkCudaVolumeMapper()
   : Internals(new vtkInternals)
 {
+  this->Internals->DefaultMaxMemory = this->MaxMemoryInBytes;
+  this->Internals->DefaultMaxFraction = this->MaxMemoryFraction;
+}
+
+void vtkCudaVolumeMapper::UseDefaultMaxMemory()
+{
+  this->SetMaxMemoryInBytes(this->Internals->DefaultMaxMemory);
+  this->SetMaxMemoryFraction(this->Internals->DefaultMaxFraction);
 }
 
 // The render path's errors and warnings, said once until they change: a
@@ -432,8 +453,15 @@ bool vtkCudaVolumeMapper::UpdateContext()
 {
   vtkInternals& in = *this->Internals;
   const int backend = in.DeviceLost ? BACKEND_CPU : this->Backend;
+  // the budget: VTK's memory settings where the caller set them
+  const bool memorySet = this->MaxMemoryInBytes != in.DefaultMaxMemory ||
+    this->MaxMemoryFraction != in.DefaultMaxFraction;
+  const size_t budget = memorySet && this->MaxMemoryInBytes > 0
+    ? static_cast<size_t>(static_cast<double>(this->MaxMemoryInBytes) * this->MaxMemoryFraction)
+    : 0;
   if (in.Context && in.ContextBackend == backend && in.ContextDevice == this->DeviceIndex &&
-    in.ContextThreads == this->CpuThreads)
+    in.ContextThreads == this->CpuThreads && in.ContextBudget == budget &&
+    in.ContextBrickSize == this->BrickSize)
   {
     return true;
   }
@@ -448,10 +476,14 @@ bool vtkCudaVolumeMapper::UpdateContext()
   options.device_index =
     this->DeviceIndex < 0 ? LocalRankDevice(cvr_cuda_device_count()) : this->DeviceIndex;
   options.cpu_threads = this->CpuThreads > 0 ? this->CpuThreads : LocalRankThreads();
+  options.memory_budget = budget;
+  options.brick_size = this->BrickSize;
   cvr_context* ctx = nullptr;
   in.ContextBackend = backend;
   in.ContextDevice = this->DeviceIndex;
   in.ContextThreads = this->CpuThreads;
+  in.ContextBudget = budget;
+  in.ContextBrickSize = this->BrickSize;
   if (cvr_context_create(&options, &ctx) != CVR_OK)
   {
     cvrSayError("cannot render: " << cvr_last_error(nullptr));
@@ -1895,6 +1927,31 @@ vtkTypeUInt64 vtkCudaVolumeMapper::GetLastSamplesSkippedTerminated()
   return this->Internals->Stats.samples_skipped_terminated;
 }
 
+int vtkCudaVolumeMapper::GetLastBrickCount()
+{
+  return this->Internals->Stats.brick_count;
+}
+
+int vtkCudaVolumeMapper::GetLastBricksDrawn()
+{
+  return this->Internals->Stats.bricks_drawn;
+}
+
+int vtkCudaVolumeMapper::GetLastBricksLoaded()
+{
+  return this->Internals->Stats.bricks_loaded;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetLastBrickBytesLoaded()
+{
+  return this->Internals->Stats.brick_bytes_loaded;
+}
+
+double vtkCudaVolumeMapper::GetLastBrickLoadTimeMs()
+{
+  return this->Internals->Stats.brick_load_ms;
+}
+
 const char* vtkCudaVolumeMapper::GetLastConfiguration()
 {
   return this->Internals->Configuration.c_str();
@@ -1947,6 +2004,7 @@ void vtkCudaVolumeMapper::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "CpuTileSize: " << this->CpuTileSize[0] << " x " << this->CpuTileSize[1]
      << "\n";
   os << indent << "CpuSchedule: " << this->CpuSchedule << "\n";
+  os << indent << "BrickSize: " << this->BrickSize << "\n";
   os << indent << "LastConfiguration: " << this->GetLastConfiguration() << "\n";
   os << indent << "LastRenderTimeMs: " << this->GetLastRenderTimeMs() << "\n";
 }

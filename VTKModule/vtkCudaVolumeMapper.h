@@ -292,6 +292,29 @@ public:
 
   ///@{
   /**
+   * Volumes larger than memory. VTK's MaxMemoryInBytes times
+   * MaxMemoryFraction, where either is set, is the backend's memory budget
+   * (cvr_context_options.memory_budget): a volume larger renders from
+   * bricks of BrickSize^3 voxels (a power of two, 16..256; 0: 128) streamed
+   * through a cache of that size, the same image. Left as constructed
+   * (VTK's guess of the graphics memory), the CUDA backend takes the
+   * device's free memory less a margin and the CPU renders in place.
+   * UseDefaultMaxMemory() goes back to that. GetLastBrick*: the last
+   * frame's bricks (0 when the volume was not bricked), drawn, loaded into
+   * the cache (bytes, and the copies' time).
+   */
+  vtkSetMacro(BrickSize, int);
+  vtkGetMacro(BrickSize, int);
+  void UseDefaultMaxMemory();
+  int GetLastBrickCount();
+  int GetLastBricksDrawn();
+  int GetLastBricksLoaded();
+  vtkTypeUInt64 GetLastBrickBytesLoaded();
+  double GetLastBrickLoadTimeMs();
+  ///@}
+
+  ///@{
+  /**
    * The last frame: ray-casting time in ms, rays and samples, and the backend
    * and strategy that rendered it ("cuda standard 16x16", "cpu standard
    * 32x32"). The description names the device, or why there is none.
@@ -552,6 +575,7 @@ protected:
   int VectorMode = VECTOR_DISABLED;
   int VectorComponent = 0;
   int CpuThreads = 0;
+  int BrickSize = 0;
   int CpuTileSize[2] = { 32, 32 };
   int CpuSchedule = CPU_SCHEDULE_DYNAMIC;
 

@@ -228,6 +228,22 @@ void vtkCudaVolumeRepresentation::SetCpuThreads(int v)
 {
   this->CudaMapper->SetCpuThreads(v);
 }
+void vtkCudaVolumeRepresentation::SetMemoryBudget(double mib)
+{
+  if (mib > 0.0) // (the mapper's MaxMemoryInBytes, all of it)
+  {
+    this->CudaMapper->SetMaxMemoryInBytes(static_cast<vtkIdType>(mib * 1048576.0));
+    this->CudaMapper->SetMaxMemoryFraction(1.0f);
+  }
+  else
+  {
+    this->CudaMapper->UseDefaultMaxMemory();
+  }
+}
+void vtkCudaVolumeRepresentation::SetBrickSize(int v)
+{
+  this->CudaMapper->SetBrickSize(v);
+}
 void vtkCudaVolumeRepresentation::SetCpuTileSize(int w, int h)
 {
   this->CudaMapper->SetCpuTileSize(w, h);
@@ -545,6 +561,15 @@ std::string vtkCudaVolumeRepresentation::GetLocalFrameStatistics()
     static_cast<unsigned long long>(this->CudaMapper->GetLastSamplesSkippedTerminated()),
     this->CudaMapper->GetBackendDescription(), this->CudaMapper->GetLastImageTransfer());
   std::string text = line;
+  if (this->CudaMapper->GetLastBrickCount() > 0) // a volume larger than the memory budget
+  {
+    std::snprintf(line, sizeof line, "; bricks: %d of %d drawn, %d loaded (%.1f MiB in %.2f ms)",
+      this->CudaMapper->GetLastBricksDrawn(), this->CudaMapper->GetLastBrickCount(),
+      this->CudaMapper->GetLastBricksLoaded(),
+      static_cast<double>(this->CudaMapper->GetLastBrickBytesLoaded()) / 1048576.0,
+      this->CudaMapper->GetLastBrickLoadTimeMs());
+    text += line;
+  }
   // how long the latest upload (the context, the volume, the tables) took:
   // a large volume's first image is mostly its upload
   const int since = this->CudaMapper->GetFramesSinceLatestUpload();

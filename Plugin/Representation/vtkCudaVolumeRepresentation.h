@@ -73,6 +73,11 @@ public:
   void SetEmptySpaceSkipping(int on);
   void SetEmptySpaceCellSize(int voxels);
   void SetCpuThreads(int threads);
+  /// The memory budget in MiB (vtkCudaVolumeMapper::SetMaxMemoryInBytes with a
+  /// fraction of 1): a larger volume renders from bricks of BrickSize^3
+  /// voxels. 0: the default (CUDA: the device's free memory less a margin).
+  void SetMemoryBudget(double mib);
+  void SetBrickSize(int size);
   void SetCpuTileSize(int width, int height);
   void SetCpuSchedule(int schedule);
   void SetSampleDistance(double distance);

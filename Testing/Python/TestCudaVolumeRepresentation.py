@@ -224,6 +224,26 @@ print("empty-space skipping: %d samples skipped, %d pixels apart from the image 
       % (skipped_samples, apart))
 ok &= check(skipped_samples > 0, "Empty Space Skipping skipped nothing")
 ok &= check(apart == 0, "Empty Space Skipping changed %d pixels" % apart)
+
+# Memory Budget: a volume larger renders from bricks (the statistics count
+# them), the same image; 0 goes back to rendering it whole
+rep.CudaMemoryBudget = 0.1
+rep.CudaBrickSize = "16"
+Render(view)
+rep.UpdatePropertyInformation()
+stats = rep.GetPropertyValue("CudaLastFrameStatistics")
+bricked = os.path.join(args.output, "TestCudaVolumeRepresentation-bricks.png")
+SaveScreenshot(bricked, view, ImageResolution=[300, 300])
+apart = pixels_apart(read_png(skipping), read_png(bricked))
+print("memory budget 0.1 MiB: %s; %d pixels apart from the whole volume's image"
+      % (re.search(r"bricks: [^;]*", stats).group(0) if "bricks:" in stats else "not bricked", apart))
+ok &= check("bricks:" in stats, "Memory Budget 0.1 MiB: not bricked (%s)" % stats)
+ok &= check(apart == 0, "Memory Budget changed %d pixels" % apart)
+rep.CudaMemoryBudget = 0
+Render(view)
+rep.UpdatePropertyInformation()
+ok &= check("bricks:" not in rep.GetPropertyValue("CudaLastFrameStatistics"),
+            "Memory Budget 0: still bricked")
 rep.CudaEmptySpaceSkipping = 0
 
 # A 2D transfer function (value against gradient magnitude): ParaView's Use

@@ -525,7 +525,7 @@ if [[ " $steps " == *" bricks "* ]]; then
   # CVR_BRICKS_HUGE=1 adds 4096 x 4096 x 2048 (32 GiB) with 16 GiB
   micro=(--rays 1024 --blocks 16x16 --axes xyz --step 45 --range 90 --repeats 3 --warmups 1)
   for budget in none 512M 128M 32M; do
-    "$pack/bin/cvr-bench" --sizes 1024 "${micro[@]}" ${budget/none/} \
+    "$pack/bin/cvr-bench" --sizes 1024 "${micro[@]}" \
       $([[ $budget != none ]] && echo --budget "$budget") >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
   done
   "$pack/bin/cvr-bench" --sizes 2048 "${micro[@]}" --budget 2G >>"$out/bricks.jsonl" 2>>"$out/bricks.log"

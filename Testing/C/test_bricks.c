@@ -414,6 +414,22 @@ int main(int argc, char **argv) {
               a.stats.bricks_cached == a.stats.bricks_drawn,
           "all cached: first frame loaded %d, second %d of %d drawn, %d cached", first_loads,
           a.stats.bricks_loaded, a.stats.bricks_drawn, a.stats.bricks_cached);
+    /* AUTO has nothing to tune for a bricked volume, and says so */
+    cvr_tuning_info info;
+    s.strategy = CVR_STRATEGY_AUTO;
+    CHECK(cvr_tuning_info_for(all.ctx, all.volume, &view, &s, &info) == CVR_OK &&
+              strstr(info.configuration, "bricks") && info.settings.strategy == CVR_STRATEGY_STANDARD,
+          "tuning info of a bricked volume: %s (%s)", info.configuration, cvr_last_error(all.ctx));
+    cvr_image image = {0};
+    image.rgba32f = a.rgba;
+    CHECK(cvr_tune_now(all.ctx, all.volume, all.tf, &view, &s, &image, NULL, NULL, &info) == CVR_OK &&
+              !info.tuning,
+          "tune now on a bricked volume: %s", cvr_last_error(all.ctx));
+    render(all.ctx, all.volume, all.tf, &view, &s, &a);
+    CHECK(a.stats.strategy == CVR_STRATEGY_STANDARD && a.stats.brick_count > 0,
+          "AUTO's frame of a bricked volume: strategy %s, %d bricks", cvr_strategy_name(a.stats.strategy),
+          a.stats.brick_count);
+    s.strategy = CVR_STRATEGY_STANDARD;
     /* new voxels empty the cache */
     CHECK(cvr_volume_update(all.volume, &d) == CVR_OK, "update: %s", cvr_last_error(all.ctx));
     render(all.ctx, all.volume, all.tf, &view, &s, &a);

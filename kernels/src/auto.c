@@ -895,9 +895,26 @@ static cvr_status check_args(cvr_context *ctx, const cvr_volume *volume, const c
   return CVR_OK;
 }
 
+/* A bricked volume (bricks.h) renders with the standard strategy: AUTO has
+ * nothing to tune for it, and says so. */
+static void bricked_info(const cvr_volume *volume, const cvr_render_settings *s,
+                         cvr_tuning_info *out) {
+  memset(out, 0, sizeof *out);
+  cvr_render_settings storage;
+  out->settings = *cvr_frame_settings(volume, s, &storage);
+  snprintf(out->view_class_name, sizeof out->view_class_name, "a bricked volume");
+  snprintf(out->configuration, sizeof out->configuration,
+           "standard %dx%d (a volume larger than the memory budget, from bricks: not tuned)",
+           out->settings.block_width, out->settings.block_height);
+}
+
 cvr_status cvr_tuning_info_for(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
                                const cvr_render_settings *s, cvr_tuning_info *out) {
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tuning_info_for");
+  if (st == CVR_OK && volume->bricks) {
+    bricked_info(volume, s, out);
+    return CVR_OK;
+  }
   int k = 0;
   float dir[3];
   int roll = 0;
@@ -1136,6 +1153,10 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
                         cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tune_now");
   if (st != CVR_OK) return st;
+  if (volume->bricks) { /* nothing to sweep: the frame, as it renders */
+    bricked_info(volume, s, out);
+    return image ? cvr_render(ctx, volume, tf, view, &out->settings, image, NULL) : CVR_OK;
+  }
   ++ctx->auto_rendering;
   st = tune_now(ctx, volume, tf, view, s, image, progress, user, out);
   --ctx->auto_rendering;

@@ -157,6 +157,7 @@ bool AppendYAxis(vtkDataArray* yAxis, VolumeInput& inOut, std::string& error)
   d.type = CVR_FLOAT32;
   d.components = 2;
   d.data = inOut.Axes.data();
+  d.borrow_data = 0; // (a buffer of this input, not the array)
   return true;
 }
 
@@ -243,7 +244,10 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
   }
   else if (plain && (components == 1 || all))
   {
+    // the array itself: the library may read it in place (the caller keeps
+    // the array while the volume lives)
     d.data = scalars->GetVoidPointer(0);
+    d.borrow_data = 1;
   }
   else if (plain)
   {

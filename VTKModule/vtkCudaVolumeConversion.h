@@ -34,7 +34,9 @@ struct VolumeInput
   double AxisRanges[2][2] = {};
 };
 
-/// Fills `out` from the image and its selected scalars (point or cell data,
+/// Fills `out` from the image and its selected scalars; where Desc reads
+/// the array itself, Desc.borrow_data is set (the volume made of it must not
+/// outlive the array) (point or cell data,
 /// cellFlag as vtkAbstractMapper::GetScalars sets it). Scalars of several
 /// components take vectorMode (vtkCudaVolumeMapper::VectorModes: -1 all of
 /// them, up to CVR_MAX_COMPONENTS, as the volume's components; 0 their

@@ -25,6 +25,7 @@
 #include "vtkRectilinearGrid.h"
 #include "vtkRenderWindow.h"
 #include "vtkRenderer.h"
+#include "vtkSmartPointer.h"
 #include "vtkStreamingDemandDrivenPipeline.h"
 #include "vtkTimerLog.h"
 #include "vtkVolume.h"
@@ -110,6 +111,9 @@ public:
   // one per image block (one for vtkImageData input)
   struct BlockVolume
   {
+    // the array the volume reads in place (cvr_volume_desc.borrow_data),
+    // held for as long as it does (declared first: released after Volume)
+    vtkSmartPointer<vtkDataArray> Lent;
     std::unique_ptr<cvr_volume, VolumeDeleter> Volume;
     vtkDataArray* Scalars = nullptr;
     vtkImageData* Image = nullptr;
@@ -725,6 +729,7 @@ bool vtkCudaVolumeMapper::UpdateBlock(size_t b, vtkImageData* image, vtkDataArra
     cvr_volume_update(block.Volume.get(), &input.Desc) == CVR_OK;
   if (!inPlace)
   {
+    block.Volume.reset(); // (before the array it may read goes)
     block = vtkInternals::BlockVolume();
     cvr_volume* volume = nullptr;
     if (cvr_volume_create(in.Context.get(), &input.Desc, &volume) != CVR_OK)
@@ -742,6 +747,7 @@ bool vtkCudaVolumeMapper::UpdateBlock(size_t b, vtkImageData* image, vtkDataArra
   in.VolumeUpdates += inPlace ? 1 : 0;
   block.Type = input.Desc.type;
   std::copy(input.Desc.dims, input.Desc.dims + 3, block.Dims);
+  block.Lent = input.Desc.borrow_data ? scalars : nullptr;
   block.Scalars = scalars;
   block.Image = image;
   block.CellFlag = cellFlag;
@@ -1950,6 +1956,16 @@ vtkTypeUInt64 vtkCudaVolumeMapper::GetLastBrickBytesLoaded()
 double vtkCudaVolumeMapper::GetLastBrickLoadTimeMs()
 {
   return this->Internals->Stats.brick_load_ms;
+}
+
+vtkTypeUInt64 vtkCudaVolumeMapper::GetHostCopyBytes()
+{
+  vtkTypeUInt64 bytes = 0;
+  for (const auto& block : this->Internals->Blocks)
+  {
+    bytes += cvr_volume_host_bytes(block.Volume.get());
+  }
+  return bytes;
 }
 
 const char* vtkCudaVolumeMapper::GetLastConfiguration()

@@ -301,7 +301,11 @@ public:
    * device's free memory less a margin and the CPU renders in place.
    * UseDefaultMaxMemory() goes back to that. GetLastBrick*: the last
    * frame's bricks (0 when the volume was not bricked), drawn, loaded into
-   * the cache (bytes, and the copies' time).
+   * the cache (bytes, and the copies' time). Where the backend keeps the
+   * scalars in host memory (the CPU; a bricked volume), it reads the input
+   * array in place when its type allows (8- and 16-bit integers, float32, one
+   * component or all of them), holding the array; GetHostCopyBytes is what
+   * it keeps of its own besides (a conversion's copy).
    */
   vtkSetMacro(BrickSize, int);
   vtkGetMacro(BrickSize, int);
@@ -311,6 +315,7 @@ public:
   int GetLastBricksLoaded();
   vtkTypeUInt64 GetLastBrickBytesLoaded();
   double GetLastBrickLoadTimeMs();
+  vtkTypeUInt64 GetHostCopyBytes();
   ///@}
 
   ///@{

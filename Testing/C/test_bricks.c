@@ -425,6 +425,9 @@ int main(int argc, char **argv) {
     CHECK(cvr_tune_now(all.ctx, all.volume, all.tf, &view, &s, &image, NULL, NULL, &info) == CVR_OK &&
               !info.tuning,
           "tune now on a bricked volume: %s", cvr_last_error(all.ctx));
+    cvr_test_expect_failure(all.ctx,
+                            cvr_tune_now(all.ctx, all.volume, all.tf, &view, &s, NULL, NULL, NULL, &info),
+                            "NULL image", "tune now on a bricked volume without an image");
     render(all.ctx, all.volume, all.tf, &view, &s, &a);
     CHECK(a.stats.strategy == CVR_STRATEGY_STANDARD && a.stats.brick_count > 0,
           "AUTO's frame of a bricked volume: strategy %s, %d bricks", cvr_strategy_name(a.stats.strategy),

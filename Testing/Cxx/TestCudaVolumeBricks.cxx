@@ -7,7 +7,8 @@
 // voxels, and compared with VTK's vtkOpenGLGPUVolumeRayCastMapper (the peer
 // bound of TestCudaVolumePeerMappers; shaded TestCudaVolumeGradientOpacity's).
 // Then:
-//  - every viewport was bricked (its bricks drawn and loaded are reported);
+//  - every viewport was bricked (its bricks drawn and loaded are reported),
+//    reading VTK's array in place: no host copy of its own;
 //  - without the budget (UseDefaultMaxMemory) the volumes are not bricked,
 //    and the window is the same image: on the CPU pixel for pixel, on CUDA
 //    no pixel more than a level apart (the bricked kernel's shading rounds
@@ -63,11 +64,14 @@ int TestCudaVolumeBricks(int argc, char* argv[])
   for (auto& v : scene.Viewports)
   {
     vtkCudaVolumeMapper* m = v.Ours;
-    std::printf("%-24s %d of %d bricks drawn, %d loaded (%.1f MiB in %.2f ms); %s\n",
+    std::printf("%-24s %d of %d bricks drawn, %d loaded (%.1f MiB in %.2f ms), a host copy of "
+                "%llu bytes; %s\n",
       v.Name.c_str(), m->GetLastBricksDrawn(), m->GetLastBrickCount(), m->GetLastBricksLoaded(),
       static_cast<double>(m->GetLastBrickBytesLoaded()) / 1048576.0,
-      m->GetLastBrickLoadTimeMs(), m->GetLastConfiguration());
+      m->GetLastBrickLoadTimeMs(), static_cast<unsigned long long>(m->GetHostCopyBytes()),
+      m->GetLastConfiguration());
     ok &= m->GetLastBrickCount() > 0 && m->GetLastBricksDrawn() > 0 && m->GetLastBricksLoaded() > 0;
+    ok &= m->GetHostCopyBytes() == 0;
   }
 
   for (auto& v : scene.Viewports)

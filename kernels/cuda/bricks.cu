@@ -231,8 +231,9 @@ static void release_slots(cvr_cuda_bricks *d) {
   free(d->nearest);
   free(d->loaded);
   free(d->drawn);
-  d->count = 0;
-  d->arrays = NULL;
+  const int pinned = d->pinned; /* (the host scalars' registration is not the slots') */
+  memset(d, 0, sizeof *d);     /* (a later frame may make them again) */
+  d->pinned = pinned;
 }
 
 /* The volume's slots on the device, made at its first frame. */
@@ -284,24 +285,32 @@ done:
   return st;
 }
 
+extern "C" void cvr_cuda_bricks_unpin(cvr_volume *volume) {
+  cvr_cuda_bricks *d = volume->bricks ? (cvr_cuda_bricks *)volume->bricks->device_slots : NULL;
+  if (!d) return;
+  if (d->copies) cudaStreamSynchronize(d->copies); /* (copies read it) */
+  if (d->pinned) cudaHostUnregister(volume->host_data);
+  d->pinned = 0;
+}
+
 extern "C" void cvr_cuda_bricks_release(cvr_volume *volume) {
   cvr_bricks *g = volume->bricks;
   cvr_cuda_bricks *d = g ? (cvr_cuda_bricks *)g->device_slots : NULL;
   if (!d) return;
-  if (d->copies) cudaStreamSynchronize(d->copies);
+  cvr_cuda_bricks_unpin(volume);
   release_slots(d);
-  if (d->pinned) cudaHostUnregister(volume->host_data);
   free(d);
   g->device_slots = NULL;
 }
 
 extern "C" void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes) {
   cvr_bricks *g = volume->bricks;
-  cvr_cuda_bricks *d = (cvr_cuda_bricks *)calloc(1, sizeof *d);
-  if (!d) return;
+  cvr_cuda_bricks *d = (cvr_cuda_bricks *)g->device_slots;
+  if (!d && !(d = (cvr_cuda_bricks *)calloc(1, sizeof *d))) return;
   g->device_slots = d;
   /* pinned, the copies run at the link's speed and overlap the rays;
-   * where pinning fails they are staged by the driver, slower */
+   * where pinning fails (memory the caller lent may be pinned already)
+   * they are staged by the driver, slower */
   d->pinned = cudaHostRegister(volume->host_data, bytes, cudaHostRegisterDefault) == cudaSuccess;
   if (!d->pinned) cudaGetLastError();
 }

@@ -46,10 +46,12 @@ cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
 cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
                            const cvr_image *image, cvr_render_stats *stats);
 
-/* bricks.cu: a bricked volume's host copy registered with the driver
- * (pinned where that succeeds), and its device cache freed and the copy
+/* bricks.cu: a bricked volume's host scalars registered with the driver
+ * (pinned where that succeeds) and unregistered once its copies are done
+ * (before they change or go), and its device cache freed with them
  * unregistered. */
 void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes);
+void cvr_cuda_bricks_unpin(cvr_volume *volume);
 void cvr_cuda_bricks_release(cvr_volume *volume);
 
 /* OpenGL interop (gl_interop.cu): registers gl_buffer of the current OpenGL

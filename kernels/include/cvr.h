@@ -364,6 +364,14 @@ typedef struct cvr_volume_desc {
                            CVR_MAX_COMPONENTS; see cvr_component_mode */
   cvr_progress_callback progress; /* the upload's progress, or NULL */
   void *progress_user;
+  /* Nonzero: the caller lends `data` to the volume until it is destroyed or
+   * given new scalars (cvr_volume_update), and neither frees nor changes it
+   * meanwhile. Where the library keeps the scalars in host memory (the CPU
+   * backend; a volume rendered from bricks, cvr_context_options) in the type
+   * given (8- and 16-bit integers, float32), it then reads them there
+   * instead of copying them (CUDA pins them while it does), so that the
+   * process holds one copy; elsewhere it has no effect. */
+  int borrow_data;
 } cvr_volume_desc;
 
 /* Identity direction, unit spacing, zero origin, everything else zero. */
@@ -385,10 +393,15 @@ CVR_API cvr_status cvr_volume_create(cvr_context *ctx,
  * origin, direction, cell_data) is taken from desc too. They are written
  * over the copy the volume has, which keeps its memory layout (CUDA: the
  * device memory is reused, the voxels are back in their original order),
- * and the range is found again. A failure part way leaves the voxels
- * undefined until an update succeeds. */
+ * or, lent (borrow_data), read where they are; the range is found again.
+ * A failure part way leaves the voxels undefined until an update succeeds. */
 CVR_API cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc);
 CVR_API void cvr_volume_destroy(cvr_volume *volume);
+
+/* Bytes of host memory the volume keeps of its own for its scalars: the CPU
+ * backend's copy or a bricked volume's; 0 where it keeps none (CUDA's device
+ * copy) or reads the caller's (borrow_data). */
+CVR_API size_t cvr_volume_host_bytes(const cvr_volume *volume);
 
 /* Scalar range of the data as given, over every component (NaN ignored). */
 CVR_API cvr_status cvr_volume_get_range(const cvr_volume *volume,

@@ -1052,9 +1052,6 @@ static cvr_status tune_now(cvr_context *ctx, const cvr_volume *volume,
                            cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
   cvr_status st = CVR_OK;
   int k = 0;
-  if (st == CVR_OK && !tf) st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL tf");
-  if (st == CVR_OK && !image)
-    st = cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL image");
   float dir[3];
   int roll = 0;
   if (st == CVR_OK) st = cvr_auto_view_class_of(ctx, volume, view, s, NULL, &k, dir, &roll, NULL);
@@ -1153,9 +1150,11 @@ cvr_status cvr_tune_now(cvr_context *ctx, const cvr_volume *volume,
                         cvr_progress_callback progress, void *user, cvr_tuning_info *out) {
   cvr_status st = check_args(ctx, volume, view, s, out, "cvr_tune_now");
   if (st != CVR_OK) return st;
+  if (!tf || !image)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "cvr_tune_now: NULL %s", tf ? "image" : "tf");
   if (volume->bricks) { /* nothing to sweep: the frame, as it renders */
     bricked_info(volume, s, out);
-    return image ? cvr_render(ctx, volume, tf, view, &out->settings, image, NULL) : CVR_OK;
+    return cvr_render_frame(ctx, volume, tf, view, &out->settings, image, NULL);
   }
   ++ctx->auto_rendering;
   st = tune_now(ctx, volume, tf, view, s, image, progress, user, out);

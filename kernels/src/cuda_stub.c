@@ -114,4 +114,6 @@ void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes) {
   (void)bytes;
 }
 
+void cvr_cuda_bricks_unpin(cvr_volume *volume) { (void)volume; }
+
 void cvr_cuda_bricks_release(cvr_volume *volume) { (void)volume; }

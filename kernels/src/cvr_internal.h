@@ -114,7 +114,11 @@ struct cvr_volume {
   double spacing[3], origin[3], direction[9];
   double range[2];             /* over every component */
   double component_range[CVR_MAX_COMPONENTS][2]; /* each component's (several components) */
-  void *host_data;             /* stored_type scalars (CPU backend only) */
+  /* stored_type scalars in host memory (the CPU backend's, a bricked
+   * volume's): the volume's own, or the caller's where it lends them
+   * (cvr_volume_desc.borrow_data; then host_borrowed) */
+  void *host_data;
+  int host_borrowed;
   cvr_skip_grid cpu_skip;      /* empty-space skipping over host_data */
   struct cvr_cuda_volume *cuda;
   /* the mask (cvr_volume_set_mask), in the volume's index order: host

@@ -107,15 +107,17 @@ static size_t value_count(const cvr_volume *v) {
   return (size_t)v->dims[0] * v->dims[1] * v->dims[2] * v->components;
 }
 
-/* The CPU backend's copy, converted into host_data in chunks of about 64 Mi
- * values, whole voxels (progress between them). */
+/* The upload's scalars into host_data, converted, in chunks of about 64 Mi
+ * values, whole voxels (progress between them); where host_data is the
+ * caller's own (borrowed), only their range. */
 static void cpu_store(cvr_volume *v, const cvr_upload *u) {
   const size_t count = value_count(v), chunk = ((size_t)64 << 20) / v->components * v->components;
   const size_t in = cvr_scalar_type_size(u->type), out = cvr_scalar_type_size(v->stored_type);
   for (size_t b = 0; b < count; b += chunk) {
     const size_t n = count - b < chunk ? count - b : chunk;
-    cvr_convert_range(u->type, (const char *)u->data + b * in, n, (char *)v->host_data + b * out,
-                      u->range, v->components, u->component_ranges, u->threads);
+    cvr_convert_range(u->type, (const char *)u->data + b * in, n,
+                      v->host_borrowed ? NULL : (char *)v->host_data + b * out, u->range,
+                      v->components, u->component_ranges, u->threads);
     if (u->progress) u->progress((double)(b + n) / (double)count, u->progress_user);
   }
 }
@@ -134,21 +136,45 @@ static size_t host_memory_available(void) {
   return found ? kib * 1024 : SIZE_MAX;
 }
 
-/* The host copy of the volume's voxels (the CPU backend's, or a bricked
- * volume's), converted from the upload. */
-static cvr_status host_store(cvr_context *ctx, cvr_volume *v, const cvr_upload *u) {
-  const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
-  const size_t available = host_memory_available();
-  if (bytes > available)
-    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
-                    "volume: cannot allocate %.1f MiB of host memory for its copy (%.1f MiB free)",
-                    (double)bytes / 1048576.0, (double)available / 1048576.0);
-  v->host_data = cvr_alloc_volume_copy(bytes);
-  if (!v->host_data)
-    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "volume: cannot allocate %zu bytes of host memory",
-                    bytes);
+/* Drops the scalars the volume keeps in host memory (unpinned first). */
+static void host_release(cvr_volume *v) {
+  if (!v->host_data) return;
+  if (v->bricks) cvr_cuda_bricks_unpin(v);
+  if (!v->host_borrowed) free(v->host_data);
+  v->host_data = NULL;
+  v->host_borrowed = 0;
+}
+
+/* The volume's scalars in host memory (the CPU backend's, or a bricked
+ * volume's), from the upload: the caller's own where desc lends them in the
+ * type they are kept in, else a converted copy (written over the one the
+ * volume has, if it has one). */
+static cvr_status host_store(cvr_context *ctx, cvr_volume *v, const cvr_upload *u,
+                             const cvr_volume_desc *desc) {
+  const int borrow = desc->borrow_data && cvr_stored_type(desc->type) == desc->type;
+  if (borrow || v->host_borrowed) host_release(v);
+  if (borrow) {
+    v->host_data = (void *)desc->data; /* (read only) */
+    v->host_borrowed = 1;
+  } else if (!v->host_data) {
+    const size_t bytes = value_count(v) * cvr_scalar_type_size(v->stored_type);
+    const size_t available = host_memory_available();
+    if (bytes > available)
+      return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
+                      "volume: cannot allocate %.1f MiB of host memory for its copy (%.1f MiB "
+                      "free)", (double)bytes / 1048576.0, (double)available / 1048576.0);
+    v->host_data = cvr_alloc_volume_copy(bytes);
+    if (!v->host_data)
+      return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY,
+                      "volume: cannot allocate %zu bytes of host memory", bytes);
+  }
   cpu_store(v, u);
   return CVR_OK;
+}
+
+size_t cvr_volume_host_bytes(const cvr_volume *volume) {
+  if (!volume || !volume->host_data || volume->host_borrowed) return 0;
+  return value_count(volume) * cvr_scalar_type_size(volume->stored_type);
 }
 
 static void take_geometry(cvr_volume *v, const cvr_volume_desc *desc) {
@@ -181,14 +207,15 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   } else if (ctx->backend == CVR_BACKEND_CUDA && !cvr_bricks_wanted(ctx, v)) {
     st = cvr_cuda_volume_upload(ctx, v, &u);
   } else { /* the CPU's copy, or a bricked volume's (bricks.h) */
-    st = host_store(ctx, v, &u);
+    st = host_store(ctx, v, &u, desc);
   }
   if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
   if (st == CVR_OK && v->bricks && ctx->backend == CVR_BACKEND_CUDA)
     cvr_cuda_bricks_pin(v, value_count(v) * cvr_scalar_type_size(v->stored_type));
   if (st != CVR_OK) {
     if (v->cuda) cvr_cuda_volume_release(v);
-    free(v->host_data);
+    cvr_bricks_destroy(v);
+    host_release(v);
     free(v);
     return st;
   }
@@ -219,7 +246,10 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   const cvr_upload u = upload_of(ctx, desc, range, component_range);
   if (volume->bricks) { /* (bricks.h: the host copy, on every backend) */
     cvr_cpu_skip_release(volume);
-    cpu_store(volume, &u);
+    const void *before = volume->host_data;
+    st = host_store(ctx, volume, &u, desc);
+    if (st == CVR_OK && volume->host_data != before && ctx->backend == CVR_BACKEND_CUDA)
+      cvr_cuda_bricks_pin(volume, value_count(volume) * cvr_scalar_type_size(volume->stored_type));
     cvr_bricks_forget(volume);
   } else if (ctx->backend == CVR_BACKEND_CUDA) {
     /* (a copy lost when a layout change failed is made again from the new values) */
@@ -228,7 +258,7 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
                         : cvr_cuda_volume_upload(ctx, volume, &u);
   } else {
     cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
-    cpu_store(volume, &u);
+    st = host_store(ctx, volume, &u, desc);
   }
   if (st != CVR_OK) return st;
   take_geometry(volume, desc);
@@ -279,7 +309,7 @@ void cvr_volume_destroy(cvr_volume *volume) {
   if (volume->cuda) cvr_cuda_volume_release(volume);
   cvr_cpu_skip_release(volume);
   cvr_bricks_destroy(volume);
-  free(volume->host_data);
+  host_release(volume);
   free(volume);
 }
 

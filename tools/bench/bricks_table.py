@@ -5,7 +5,9 @@
 time (GPU, from the first brick copy to the last pixel), G samples/s, the
 bricks drawn and copied per frame, the bytes copied and the copies' rate,
 and the bound the copies set (bytes / the fastest copy rate measured in the
-file): a frame copy-bound runs near it.
+file): a frame copy-bound runs near it. Then each volume's creation
+(--lend: the volume reads the caller's scalars): its time, the host copy it
+keeps, the process's peak resident memory, and the first frame.
 
   bricks_table.py FILE.jsonl"""
 import collections
@@ -13,15 +15,22 @@ import json
 import sys
 
 rows = collections.defaultdict(list)
+volumes = []  # [volume line, first frame ms]
+lent = 0
 for line in open(sys.argv[1]):
     if not line.startswith("{"):
         continue
     r = json.loads(line)
+    if r.get("bench") == "volume":
+        lent = r["lent"]
+        volumes.append([r, None])
+    if r.get("bench") == "first_frame" and volumes and volumes[-1][1] is None:
+        volumes[-1][1] = r["ms"]
     if r.get("bench") not in ("wang_micro", "orbit"):
         continue
     name = f"{r['N']}^3 micro" if r["bench"] == "wang_micro" and r["dims"] == f"{r['N']}x{r['N']}x{r['N']}" \
         else (r["dims"] if r["bench"] == "wang_micro" else f"{r['volume']} {r['dims']}")
-    rows[(name, r.get("budget_mib", 0))].append(r)
+    rows[(name + (" (lent)" if lent else ""), r.get("budget_mib", 0))].append(r)
 rate = max((r["mib_loaded"] / r["load_ms"] for rs in rows.values() for r in rs if r.get("load_ms", 0) > 0),
            default=0.0)  # MiB/ms
 print(f"fastest copy rate in the file: {rate * 1.048576:.1f} GB/s")
@@ -36,3 +45,9 @@ for (name, budget), rs in rows.items():
           f"{mean('bricks_drawn'):6.0f} {mean('bricks_loaded'):6.0f} {mib:8.0f} "
           f"{(mib / load * 1.048576) if load else 0:9.1f} {mean('ms'):9.2f} {bound:8.2f} "
           f"{mean('gsamples_per_s'):7.1f}")
+
+print()
+print(f"{'volume':16} {'lent':>4} {'create ms':>9} {'host copy MiB':>13} {'peak RSS MiB':>12} {'first frame ms':>14}")
+for v, first in volumes:
+    print(f"{v['dims']:16} {v['lent']:4d} {v['create_ms']:9.1f} {v['host_copy_mib']:13.1f} "
+          f"{v['peak_rss_mib']:12.1f} {first if first is not None else float('nan'):14.1f}")

@@ -528,13 +528,16 @@ if [[ " $steps " == *" bricks "* ]]; then
     "$pack/bin/cvr-bench" --sizes 1024 "${micro[@]}" \
       $([[ $budget != none ]] && echo --budget "$budget") >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
   done
-  "$pack/bin/cvr-bench" --sizes 2048 "${micro[@]}" --budget 2G >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  # (2048^3 once copied by the volume, once lent to it: host memory and first frame)
+  for lend in "" --lend; do
+    "$pack/bin/cvr-bench" --sizes 2048 "${micro[@]}" --budget 2G $lend >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+  done
   "$pack/bin/cvr-bench" --volume "$pack/data/ct/cranium_ct.nii.gz" --lo 100 --hi 1500 --resample 2048x2048x2048 \
     --rays 1024 --step 90 --azimuths 0:90 --repeats 2 --warmups 1 --budget 2G \
     >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
   [[ ${CVR_BRICKS_HUGE:-0} == 1 ]] &&
     "$pack/bin/cvr-bench" --sizes 64 --shape 4096x4096x2048 --rays 1024 --blocks 16x16 --axes z \
-      --step 90 --range 90 --repeats 1 --warmups 1 --budget 16G >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
+      --step 90 --range 90 --repeats 1 --warmups 1 --budget 16G --lend >>"$out/bricks.jsonl" 2>>"$out/bricks.log"
   python3 "$root/tools/bench/bricks_table.py" "$out/bricks.jsonl" | tee -a "$summary"
 fi
 

@@ -583,18 +583,37 @@ static int stand_in(const cvr_tuning_class *c,
   return pick >= 0 ? pick : c->best;
 }
 
-/* One AUTO frame of class k. cells: the view's, once the class has
- * converged (NULL before): its own measures, all of them choose. quiet: no
- * kernel load overlaps it (a frame measured, or kept as the next one's
- * reference, must be quiet). */
-static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, int k,
-                             const cvr_tuning_view_cells *cells,
-                             const float dir[3], const cvr_volume *volume,
-                             const cvr_transfer_function *tf, const cvr_view *view,
-                             const cvr_render_settings *s, const cvr_image *image, int quiet,
-                             const cvr_kernel_instance *instance,
-                             const unsigned char waiting[CVR_TUNING_MAX_CANDIDATES],
+/* One AUTO frame: the caller's inputs and what auto_render found for them. */
+typedef struct auto_frame_plan {
+  const cvr_volume *volume;
+  const cvr_transfer_function *tf;
+  const cvr_view *view;
+  const cvr_render_settings *s;
+  const cvr_image *image;
+  int k;       /* the view's class */
+  float dir[3]; /* and direction (cvr_auto_view_class_of) */
+  /* the view's cells once the class has converged (NULL before): its own
+   * measures, all of them choose */
+  const cvr_tuning_view_cells *cells;
+  /* no kernel load overlaps the frame (a frame measured, or kept as the
+   * next one's reference, must be quiet) */
+  int quiet;
+  const cvr_kernel_instance *instance; /* the kernels' instances (is_warm, helper_loaded) */
+  const unsigned char *waiting;        /* per candidate: its kernels not loaded yet */
+} auto_frame_plan;
+
+static cvr_status auto_frame(cvr_context *ctx, cvr_tuning_table *t, const auto_frame_plan *p,
                              cvr_render_stats *out) {
+  const cvr_volume *volume = p->volume;
+  const cvr_transfer_function *tf = p->tf;
+  const cvr_view *view = p->view;
+  const cvr_render_settings *s = p->s;
+  const cvr_image *image = p->image;
+  const int k = p->k, quiet = p->quiet;
+  const float *dir = p->dir;
+  const cvr_tuning_view_cells *cells = p->cells;
+  const cvr_kernel_instance *instance = p->instance;
+  const unsigned char *waiting = p->waiting;
   cvr_tuner *tu = ctx->tuner;
   cvr_tuning_class *c = &t->classes[k];
   const int repeats = s->tuning_repeats;
@@ -792,8 +811,9 @@ static cvr_status auto_render(cvr_context *ctx, const cvr_volume *volume,
   ++tu->frames;
   tu->hold_order = toward;
   tu->toward_tried = 0;
-  st = auto_frame(ctx, t, k, cells, dir, volume, tf, view, s, image, quiet, instance, waiting,
-                  &local);
+  auto_frame_plan plan = {volume, tf, view, s, image, k, {dir[0], dir[1], dir[2]}, cells,
+                          quiet, instance, waiting};
+  st = auto_frame(ctx, t, &plan, &local);
   tu->hold_order = 0;
   tu->toward = NULL;
   /* the hold stays until the next frame when this one is its reference */

@@ -34,14 +34,13 @@ struct VolumeInput
   double AxisRanges[2][2] = {};
 };
 
-/// Fills `out` from the image and its selected scalars; where Desc reads
-/// the array itself, Desc.borrow_data is set (the volume made of it must not
-/// outlive the array) (point or cell data,
+/// Fills `out` from the image and its selected scalars (point or cell data,
 /// cellFlag as vtkAbstractMapper::GetScalars sets it). Scalars of several
 /// components take vectorMode (vtkCudaVolumeMapper::VectorModes: -1 all of
 /// them, up to CVR_MAX_COMPONENTS, as the volume's components; 0 their
-/// magnitude, 1 component vectorComponent). Returns false and sets `error`
-/// when the scalars cannot be rendered.
+/// magnitude, 1 component vectorComponent). Where Desc reads the array
+/// itself, Desc.borrow_data is set: a volume made of it must not outlive the
+/// array. Returns false and sets `error` when the scalars cannot be rendered.
 bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
   int vectorComponent, VolumeInput& out, std::string& error);
 

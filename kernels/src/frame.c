@@ -256,6 +256,10 @@ cvr_status cvr_render_frame(cvr_context *ctx, const cvr_volume *volume,
                             cvr_render_stats *stats) {
   const double start = cvr_now_ms();
   if (ctx->lost) return cvr_lost_failure(ctx, "cvr_render");
+  /* (an update from lent scalars to a copy can fail for memory, leaving none) */
+  if ((volume->bricks || ctx->backend == CVR_BACKEND_CPU) && !volume->host_data)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
+                    "cvr_render: the volume has no scalars (its last update failed)");
   cvr_render_settings adjusted;
   const cvr_render_settings *given = settings;
   settings = cvr_frame_settings(volume, given, &adjusted);

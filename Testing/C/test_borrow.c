@@ -8,7 +8,8 @@
  * cvr_volume_host_bytes is 0 and the process's resident memory grows by a
  * small part of the volume where a copy grows it by the volume. It renders
  * what a copy renders, bit for bit, and follows updates: new lent scalars,
- * scalars not lent (a copy again), lent ones again; the scalars it no
+ * scalars not lent (a copy again), lent ones again, new values at the same
+ * address (on CUDA still pinned after them all); the scalars it no
  * longer reads are freed at once (under AddressSanitizer a read of them
  * would fail the test). Where it keeps no host copy (CUDA's device copy)
  * or converts the type (float64), lending changes nothing. */
@@ -195,6 +196,23 @@ int main(int argc, char **argv) {
   CHECK(cvr_volume_host_bytes(lent) == 0 && lent->host_data == third,
         "lent again: the volume does not read the caller's scalars");
   expect_same_frames(ctx, lent, copy, tf, "lent again");
+
+  /* new values written into the lent scalars, given again at the same
+   * address (as VTK's arrays are rewritten in place) */
+  uint16_t *fourth = scene(4);
+  memcpy(third, fourth, bytes);
+  free(fourth);
+  CHECK(cvr_volume_update(lent, &lent_desc) == CVR_OK, "update in place: %s", cvr_last_error(ctx));
+  const cvr_volume_desc third_copied = desc_of(third, CVR_UINT16, 0);
+  CHECK(cvr_volume_update(copy, &third_copied) == CVR_OK, "update: %s", cvr_last_error(ctx));
+  CHECK(cvr_volume_host_bytes(lent) == 0 && lent->host_data == third,
+        "updated in place: the volume does not read the caller's scalars");
+  expect_same_frames(ctx, lent, copy, tf, "updated in place");
+  expect_range(lent, third, "updated in place");
+  if (cuda) /* pinned still: the copies run at the link's speed */
+    CHECK(cvr_debug_host_pinned(lent) && cvr_debug_host_pinned(copy),
+          "bricked scalars not pinned after updates (lent %d, copy %d)",
+          cvr_debug_host_pinned(lent), cvr_debug_host_pinned(copy));
   cvr_volume_destroy(lent);
   free(third);
 

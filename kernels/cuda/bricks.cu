@@ -293,6 +293,12 @@ extern "C" void cvr_cuda_bricks_unpin(cvr_volume *volume) {
   d->pinned = 0;
 }
 
+extern "C" int cvr_cuda_bricks_pinned(const cvr_volume *volume) {
+  const cvr_cuda_bricks *d =
+      volume->bricks ? (const cvr_cuda_bricks *)volume->bricks->device_slots : NULL;
+  return d && d->pinned;
+}
+
 extern "C" void cvr_cuda_bricks_release(cvr_volume *volume) {
   cvr_bricks *g = volume->bricks;
   cvr_cuda_bricks *d = g ? (cvr_cuda_bricks *)g->device_slots : NULL;

@@ -52,6 +52,7 @@ cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
  * unregistered. */
 void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes);
 void cvr_cuda_bricks_unpin(cvr_volume *volume);
+int cvr_cuda_bricks_pinned(const cvr_volume *volume);
 void cvr_cuda_bricks_release(cvr_volume *volume);
 
 /* OpenGL interop (gl_interop.cu): registers gl_buffer of the current OpenGL

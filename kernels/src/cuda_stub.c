@@ -116,4 +116,9 @@ void cvr_cuda_bricks_pin(cvr_volume *volume, size_t bytes) {
 
 void cvr_cuda_bricks_unpin(cvr_volume *volume) { (void)volume; }
 
+int cvr_cuda_bricks_pinned(const cvr_volume *volume) {
+  (void)volume;
+  return 0;
+}
+
 void cvr_cuda_bricks_release(cvr_volume *volume) { (void)volume; }

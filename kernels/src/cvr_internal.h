@@ -64,6 +64,9 @@ CVR_INTERNAL cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_s
 /* The voxels in their original order as the volume's stored type (CUDA:
  * read back from wherever layout and rotation put them). */
 CVR_INTERNAL cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out);
+/* Whether a bricked CUDA volume's host scalars are pinned (registered with
+ * the driver) now; 0 elsewhere. */
+CVR_INTERNAL int cvr_debug_host_pinned(const cvr_volume *volume);
 /* Free device memory (cudaMemGetInfo); 0 on the CPU backend. */
 CVR_INTERNAL size_t cvr_debug_device_free_bytes(cvr_context *ctx);
 /* The most threads a block of the standard, warp-marching and slab kernels

@@ -37,6 +37,10 @@ cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out) {
   return CVR_OK;
 }
 
+int cvr_debug_host_pinned(const cvr_volume *volume) {
+  return volume && volume->ctx->backend == CVR_BACKEND_CUDA && cvr_cuda_bricks_pinned(volume);
+}
+
 void cvr_debug_thread_limits(cvr_context *ctx, int bound[3], int driver[3]) {
   for (int k = 0; k < 3; ++k) bound[k] = driver[k] = 0;
   if (ctx && ctx->backend == CVR_BACKEND_CUDA) cvr_cuda_debug_thread_limits(ctx, bound, driver);

@@ -148,10 +148,12 @@ static void host_release(cvr_volume *v) {
 /* The volume's scalars in host memory (the CPU backend's, or a bricked
  * volume's), from the upload: the caller's own where desc lends them in the
  * type they are kept in, else a converted copy (written over the one the
- * volume has, if it has one). */
+ * volume has, if it has one). *replaced: the volume's scalars are new
+ * memory (to be pinned again; unpinned where they were released). */
 static cvr_status host_store(cvr_context *ctx, cvr_volume *v, const cvr_upload *u,
-                             const cvr_volume_desc *desc) {
+                             const cvr_volume_desc *desc, int *replaced) {
   const int borrow = desc->borrow_data && cvr_stored_type(desc->type) == desc->type;
+  *replaced = borrow || v->host_borrowed || !v->host_data;
   if (borrow || v->host_borrowed) host_release(v);
   if (borrow) {
     v->host_data = (void *)desc->data; /* (read only) */
@@ -207,7 +209,8 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   } else if (ctx->backend == CVR_BACKEND_CUDA && !cvr_bricks_wanted(ctx, v)) {
     st = cvr_cuda_volume_upload(ctx, v, &u);
   } else { /* the CPU's copy, or a bricked volume's (bricks.h) */
-    st = host_store(ctx, v, &u, desc);
+    int replaced;
+    st = host_store(ctx, v, &u, desc, &replaced);
   }
   if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
   if (st == CVR_OK && v->bricks && ctx->backend == CVR_BACKEND_CUDA)
@@ -246,9 +249,11 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
   const cvr_upload u = upload_of(ctx, desc, range, component_range);
   if (volume->bricks) { /* (bricks.h: the host copy, on every backend) */
     cvr_cpu_skip_release(volume);
-    const void *before = volume->host_data;
-    st = host_store(ctx, volume, &u, desc);
-    if (st == CVR_OK && volume->host_data != before && ctx->backend == CVR_BACKEND_CUDA)
+    /* (lent again at the same address, as a caller writing its array in
+     * place does: released and pinned again all the same) */
+    int replaced;
+    st = host_store(ctx, volume, &u, desc, &replaced);
+    if (st == CVR_OK && replaced && ctx->backend == CVR_BACKEND_CUDA)
       cvr_cuda_bricks_pin(volume, value_count(volume) * cvr_scalar_type_size(volume->stored_type));
     cvr_bricks_forget(volume);
   } else if (ctx->backend == CVR_BACKEND_CUDA) {
@@ -258,7 +263,8 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
                         : cvr_cuda_volume_upload(ctx, volume, &u);
   } else {
     cvr_cpu_skip_release(volume); /* its cells' ranges were the old values' */
-    st = host_store(ctx, volume, &u, desc);
+    int replaced;
+    st = host_store(ctx, volume, &u, desc, &replaced);
   }
   if (st != CVR_OK) return st;
   take_geometry(volume, desc);

@@ -319,9 +319,12 @@ CVR_HD int cvr_crop_keeps(const cvr_ray_params *p, const float pos[3]) {
   return (int)((p->crop_flags >> region) & 1u);
 }
 
-/* The texel a texture with nearest filtering reads at coordinate x. */
+/* The texel a texture with nearest filtering reads at coordinate x
+ * (clamped to [-1, n] before it becomes an int: the texel is the same for
+ * any coordinate beyond, and a far one would overflow; NaN reads texel 0). */
 CVR_HD int cvr_nearest_texel(float x, int n) {
-  const int i = (int)floorf(x);
+  const float c = x > -1.0f ? (x < (float)n ? x : (float)n) : -1.0f;
+  const int i = (int)floorf(c);
   return i < 0 ? 0 : (i > n - 1 ? n - 1 : i);
 }
 

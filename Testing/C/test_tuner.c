@@ -74,7 +74,7 @@ static double close_cost(int k, int i, int count) {
 static void check_search(cvr_backend backend, int shaded) {
   cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&classes[k], backend, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
   const int repeats = 2;
   const double prune = 1.5;
   int trials[CVR_TUNING_CLASSES] = {0};
@@ -113,7 +113,7 @@ static void check_search(cvr_backend backend, int shaded) {
    * not one dropped there unmeasured */
   static cvr_tuning_class seeded[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&seeded[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&seeded[k], backend, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
   const int slow = 2, unmeasured = 3, bad = 4; /* standard 2x128, 4x64, 8x8 (CPU: tiles) */
   for (int i = 0; i < seeded[0].count; ++i) /* class 0, along x: measured, converged */
     for (int r = 0; r < repeats; ++r)
@@ -144,7 +144,7 @@ static void check_search(cvr_backend backend, int shaded) {
    * a candidate), every class finds the model's best; plain costs would
    * compare views, not candidates. */
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&classes[k], backend, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
   int frames_in[CVR_TUNING_CLASSES] = {0};
   for (int frame = 0; frame < 80 * CVR_TUNING_CLASSES; ++frame) {
     const int k = frame / 10 % CVR_TUNING_CLASSES;
@@ -174,13 +174,13 @@ static void check_search(cvr_backend backend, int shaded) {
          cvr_backend_name(backend), shaded ? " shaded" : "", frames_in[0]);
   /* a failing candidate is dropped, the rest still converge */
   cvr_tuning_class c;
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(&c, backend, 0, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
   cvr_tuning_record(&c, 0, 0.0, prune);
   CHECK(c.dropped[0] && cvr_tuning_next(&c, repeats) == 1, "a failed candidate stays in");
   /* candidates whose kernels still load wait; the rest are measured
    * meanwhile, the class does not converge without them, and they are
    * measured once they are ready */
-  cvr_tuning_class_init(&c, backend, 0, shaded, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(&c, backend, 0, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
   unsigned char waiting[CVR_TUNING_MAX_CANDIDATES] = {0};
   waiting[0] = waiting[2] = 1;
   int frames = 0, picked_waiting = 0;
@@ -211,7 +211,7 @@ static void check_near_ties(void) {
   const double prune = 1.5, cost[3] = {1.0, 1.03, 1.08};
   for (int repeats = 2; repeats <= 6; repeats += 4) {
     cvr_tuning_class c;
-    cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, 0, 0, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, 0, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
     int core[CVR_TUNING_CORE];
     for (int n = 0; n < CVR_TUNING_CORE; ++n) {
       core[n] = cvr_tuning_next(&c, repeats);
@@ -241,6 +241,32 @@ static void check_near_ties(void) {
          CVR_TUNING_NEAR_REPEATS);
 }
 
+/* Jittered rays start at their own depths, which the slab's shared lattice
+ * cannot take: a jittered table lists every candidate of an unjittered one
+ * but the slab's, in the same order. */
+static void check_jittered(void) {
+  for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
+    cvr_tuning_class plain, jittered;
+    cvr_tuning_class_init(&plain, CVR_BACKEND_CUDA, k,
+                          &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, 0, 0});
+    cvr_tuning_class_init(&jittered, CVR_BACKEND_CUDA, k,
+                          &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, 0, 1});
+    int slabs = 0, kept = 0, same_order = 1;
+    for (int i = 0; i < plain.count; ++i) {
+      if (plain.candidates[i].strategy == CVR_STRATEGY_SLAB) {
+        ++slabs;
+        continue;
+      }
+      same_order &= kept < jittered.count && !strcmp(plain.names[i], jittered.names[kept]);
+      ++kept;
+    }
+    CHECK(slabs > 0 && same_order && jittered.count == plain.count - slabs,
+          "class %d jittered: %d candidates of %d, %d slabs among them, the rest in order %d", k,
+          jittered.count, plain.count, slabs, same_order);
+  }
+  printf("jittered frames: no slab candidates, the rest as without jitter\n");
+}
+
 /* With shading, classes whose views are within 25 degrees of stored x
  * (square and aligned) list 3D warp marching first and render it first,
  * whatever other classes found best: before anything is known elsewhere,
@@ -254,7 +280,7 @@ static void check_prediction(void) {
   for (int shaded = 0; shaded < 2; ++shaded)
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
       cvr_tuning_class c;
-      cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 0);
+      cvr_tuning_class_init(&c, CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
       const int lean = CVR_TUNING_CLASS_LEAN(k);
       const int along_x = CVR_TUNING_CLASS_AXIS(k) == 0 &&
                           (lean == CVR_TUNING_LEAN_SQUARE || lean == CVR_TUNING_LEAN_ALIGNED);
@@ -265,7 +291,7 @@ static void check_prediction(void) {
             c.names[0], c.predicted);
     }
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, 0, 0});
   cvr_tuning_class *x = &classes[0], *oblique = &classes[1];
   /* nothing measured anywhere, then a class along y measured three
    * candidates once (not yet informative: a block the best so far): the
@@ -283,7 +309,7 @@ static void check_prediction(void) {
             oblique->candidates[oblique->best].strategy == CVR_STRATEGY_STANDARD,
         "shaded along x: renders %s first with nothing known, then %s (leaning from x: %s)",
         x->names[nothing_known], x->names[x->best], oblique->names[oblique->best]);
-  cvr_tuning_class_init(y, CVR_BACKEND_CUDA, 9, 1, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(y, CVR_BACKEND_CUDA, 9, &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, 0, 0});
   /* classes 9 (along y) and 2 (along x, leaning toward z) converged: a
    * block best, warp marching 1.1x */
   const int tuned[2] = {9, 2};
@@ -322,8 +348,8 @@ static void check_many_waves(void) {
   for (int shaded = 0; shaded < 2; ++shaded)
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
       cvr_tuning_class few, many;
-      cvr_tuning_class_init(&few, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 0);
-      cvr_tuning_class_init(&many, CVR_BACKEND_CUDA, k, shaded, CVR_BLEND_COMPOSITE, 1);
+      cvr_tuning_class_init(&few, CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
+      cvr_tuning_class_init(&many, CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 1, 0});
       int same_set = few.count == many.count, last_block = -1, warp_3d = -1;
       for (int i = 0; i < many.count; ++i) {
         int found = 0;
@@ -356,7 +382,7 @@ static int spiked_search(cvr_backend backend, int gated, int repeats, uint32_t d
                          int *spikes) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&classes[k], backend, k, 0, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&classes[k], backend, k, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
   const double prune = 1.5;
   double reference = 0.0, last_best_ms = 0.0;
   int last_best_frame = -100, last_k = -1;
@@ -428,7 +454,7 @@ static void check_spikes(cvr_backend backend) {
  * it and 3 stayed out of contention; confirmed, the class finds 3. */
 static void check_lucky(cvr_backend backend) {
   cvr_tuning_class c;
-  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(&c, backend, 0, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
   const int repeats = 4, favourite = 3, lucky = 5;
   const double prune = 1.5;
   int lucky_frames = 0, frames = 0;
@@ -450,7 +476,7 @@ static void check_lucky(cvr_backend backend) {
          cvr_backend_name(backend), frames);
   /* the mechanics: a first win waits; a big one counts as the slower of
    * two, a small one as both */
-  cvr_tuning_class_init(&c, backend, 0, 0, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(&c, backend, 0, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
   cvr_tuning_record(&c, 2, 1.0, prune);
   cvr_tuning_record(&c, 5, 1.05, prune); /* no win: counts at once */
   CHECK(c.best == 2 && c.measured[5] == 1 && cvr_tuning_next(&c, repeats) != 5,
@@ -499,7 +525,7 @@ static void check_budget(void) {
     const double share = bounded ? 0.01 : 1.0;
     static cvr_tuning_class classes[CVR_TUNING_CLASSES];
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE, 0);
+      cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
     cvr_tuning_budget b;
     memset(&b, 0, sizeof b);
     double worst_excess = 0.0, reference = 0.0;
@@ -579,7 +605,7 @@ static cvr_tuning_class *converged_class(cvr_tuning_table *t, int k, int repeats
                                          const double *cost, int n) {
   memset(t, 0, sizeof *t);
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, 0, CVR_BLEND_COMPOSITE, 0);
+  cvr_tuning_class_init(c, CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){0, CVR_BLEND_COMPOSITE, 0, 0});
   for (int i = 0; i < c->count; ++i)
     for (int r = 0; r < repeats; ++r) cvr_tuning_record(c, i, i < n ? cost[i] : 2.0, 10.0);
   return c;
@@ -959,7 +985,7 @@ static void make_table_of(cvr_tuning_table *t, const char *key, int many_waves) 
   t->layout = CVR_LAYOUT_TEXTURE;
   t->many_waves = many_waves;
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, many_waves);
+    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, many_waves, 0});
 }
 
 static void make_table(cvr_tuning_table *t, const char *key) { make_table_of(t, key, 0); }
@@ -1636,6 +1662,7 @@ int main(int argc, char **argv) {
     check_lucky(CVR_BACKEND_CPU);
     check_budget();
     check_prediction();
+    check_jittered();
     check_many_waves();
     check_near_ties();
     check_cells();

@@ -34,7 +34,7 @@ static void make_table(cvr_tuning_table *t) {
   snprintf(t->key, sizeof t->key, "fuzz");
   t->layout = CVR_LAYOUT_TEXTURE;
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, 1, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&t->classes[k], CVR_BACKEND_CUDA, k, &(cvr_tuning_frames){1, CVR_BLEND_COMPOSITE, 0, 0});
 }
 
 static void check(int ok, const char *what) {

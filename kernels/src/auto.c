@@ -84,12 +84,18 @@ static void table_key(const cvr_context *ctx, const cvr_volume *volume, const cv
     snprintf(blend, sizeof blend, " | %s", cvr_blend_mode_name(s->blend_mode));
   else if (cvr_skip_shift_for(s)) /* skipping moves the costs: tuned apart */
     snprintf(blend, sizeof blend, " | skip %d", s->empty_space_cell);
-  snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s%s", device_key(ctx, ctx->tuner),
+  /* jittered frames have no slab candidates (tuning_frames) */
+  snprintf(out, size, "%s | %dx%dx%d %s | image %dx%d | %s | %s%s%s", device_key(ctx, ctx->tuner),
            volume->dims[0], volume->dims[1], volume->dims[2],
            volume->stored_type == CVR_FLOAT32 ? "float" : (bytes == 1 ? "8-bit" : "16-bit"),
            power_of_two_class(view->width), power_of_two_class(view->height),
            view->projection == CVR_PROJECTION_PERSPECTIVE ? "perspective" : "parallel",
-           s->shading.enabled ? "shaded" : "unshaded", blend);
+           s->shading.enabled ? "shaded" : "unshaded", blend, s->jittering ? " | jittered" : "");
+}
+
+static cvr_tuning_frames tuning_frames(const cvr_tuning_table *t, const cvr_render_settings *s) {
+  const cvr_tuning_frames f = {s->shading.enabled, s->blend_mode, t->many_waves, s->jittering};
+  return f;
 }
 
 static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
@@ -116,9 +122,9 @@ static cvr_tuning_table *table_for(cvr_context *ctx, const cvr_volume *volume,
     /* (the key's image size class, so that the order follows from the key) */
     t->many_waves = cvr_tuning_many_waves(power_of_two_class(view->width),
                                           power_of_two_class(view->height), ctx->multiprocessors);
+    const cvr_tuning_frames frames = tuning_frames(t, s);
     for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
-      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, s->shading.enabled, s->blend_mode,
-                            t->many_waves);
+      cvr_tuning_class_init(&t->classes[k], ctx->backend, k, &frames);
     cvr_tuning_load(t, tu->dir, tu->warning, sizeof tu->warning);
   }
   t->last_used = ++tu->clock;
@@ -990,7 +996,8 @@ cvr_status cvr_auto_sweep_class(cvr_context *ctx, cvr_tuning_table *t, int k, co
                               const cvr_image *image, cvr_progress_callback progress, void *user,
                               int *step, int steps, int *stopped, double *scale) {
   cvr_tuning_class *c = &t->classes[k];
-  cvr_tuning_class_init(c, ctx->backend, k, s->shading.enabled, s->blend_mode, t->many_waves);
+  const cvr_tuning_frames frames = tuning_frames(t, s);
+  cvr_tuning_class_init(c, ctx->backend, k, &frames);
   /* the candidates' kernels loaded first, and nothing loading while measured */
   start_preload(ctx, t, k, volume, s, gradient_opacity(tf, s));
   while (helper_running(ctx->tuner)) {

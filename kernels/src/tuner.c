@@ -118,8 +118,10 @@ static const int many_waves_blocks[][2] = {{8, 16}, {16, 16}, {2, 128}, {4, 64},
 _Static_assert(sizeof few_waves_blocks == sizeof many_waves_blocks,
                "both orders list the same blocks");
 
-void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class, int shaded,
-                           cvr_blend_mode blend, int many_waves) {
+void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
+                           const cvr_tuning_frames *frames) {
+  const int shaded = frames->shaded, many_waves = frames->many_waves;
+  const cvr_blend_mode blend = frames->blend;
   memset(c, 0, sizeof *c);
   c->view_class = view_class;
   const int across = CVR_TUNING_CLASS_ACROSS(view_class); /* CPU tiles along the stride axis */
@@ -163,7 +165,7 @@ void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_cl
     }
     if (blend == CVR_BLEND_COMPOSITE && !warp_early) /* they composite only (cvr.h) */
       k[n++] = strategy(CVR_STRATEGY_WARP_MARCHING, 1, 8, 8, 0);
-    if (shaded_composite) {
+    if (shaded_composite && !frames->jittered) {
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 8, 0, 8);
       k[n++] = strategy(CVR_STRATEGY_SLAB, 16, 16, 0, 8);
       /* the border rays gathered: faster at large viewports */

@@ -263,15 +263,22 @@ CVR_INTERNAL void cvr_tuning_view_class_name(int view_class, char *out, size_t s
 #define CVR_TUNING_MANY_WAVES_RAYS 4096
 CVR_INTERNAL int cvr_tuning_many_waves(int width, int height, int multiprocessors);
 
+/* What a table's frames ask for that decides which candidates can render
+ * them and in which order. */
+typedef struct cvr_tuning_frames {
+  int shaded;
+  cvr_blend_mode blend; /* the strategies that composite only are no candidates for the others */
+  int many_waves;       /* the image fills the GPU many times over (cvr_tuning_many_waves):
+                           the blocks that win there come first, 3D warps after them */
+  int jittered;         /* rays start at their pixel's jitter: no slab (its rays share one
+                           lattice) */
+} cvr_tuning_frames;
+
 /* Fills a class with the candidates of a backend for that class, in the
  * order they are measured (the papers' prediction first, so it is the
- * configuration used until something measures faster). blend: the frames'
- * blend mode (the strategies that composite only are no candidates for the
- * others). many_waves: the image fills the GPU many times over
- * (cvr_tuning_many_waves): the blocks that win there come first, and 3D warp
- * marching after the blocks. */
+ * configuration used until something measures faster). */
 CVR_INTERNAL void cvr_tuning_class_init(cvr_tuning_class *c, cvr_backend backend, int view_class,
-                                   int shaded, cvr_blend_mode blend, int many_waves);
+                                        const cvr_tuning_frames *frames);
 
 CVR_INTERNAL void cvr_candidate_apply(const cvr_candidate *c, cvr_render_settings *s);
 CVR_INTERNAL void cvr_candidate_name(const cvr_candidate *c, char *out, size_t size);

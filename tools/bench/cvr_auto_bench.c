@@ -274,7 +274,7 @@ static int all_candidates(cvr_backend backend, int shaded, cvr_candidate *out,
   int n = 0;
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     cvr_tuning_class c;
-    cvr_tuning_class_init(&c, backend, k, shaded, CVR_BLEND_COMPOSITE, 0);
+    cvr_tuning_class_init(&c, backend, k, &(cvr_tuning_frames){shaded, CVR_BLEND_COMPOSITE, 0, 0});
     for (int i = 0; i < c.count; ++i) {
       int seen = 0;
       for (int j = 0; j < n && !seen; ++j) seen = !strcmp(names[j], c.names[i]);

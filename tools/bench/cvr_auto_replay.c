@@ -234,10 +234,12 @@ static void reorder(cvr_tuning_class *c, const char *names) {
 static outcome run(const replay *r, int repeats, double prune, double budget_share) {
   static cvr_tuning_class classes[CVR_TUNING_CLASSES];
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
-    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, r->shaded, CVR_BLEND_COMPOSITE,
-                          many_waves >= 0 ? many_waves
-                                          : cvr_tuning_many_waves(r->rays[0], r->rays[1],
-                                                                  r->multiprocessors));
+    const cvr_tuning_frames frames = {
+        r->shaded, CVR_BLEND_COMPOSITE,
+        many_waves >= 0 ? many_waves
+                        : cvr_tuning_many_waves(r->rays[0], r->rays[1], r->multiprocessors),
+        0};
+    cvr_tuning_class_init(&classes[k], CVR_BACKEND_CUDA, k, &frames);
     if (first_names) reorder(&classes[k], first_names);
   }
   cvr_tuning_budget budget;

@@ -208,6 +208,10 @@ void vtkCudaVolumeRepresentation::SetEarlyRayTermination(int v)
 {
   this->CudaMapper->SetEarlyRayTermination(v);
 }
+void vtkCudaVolumeRepresentation::SetUseJittering(int v)
+{
+  this->CudaMapper->SetUseJittering(v);
+}
 void vtkCudaVolumeRepresentation::SetGraphicsInterop(int v)
 {
   this->CudaMapper->SetGraphicsInterop(v);
@@ -368,8 +372,36 @@ int vtkCudaVolumeRepresentation::ProcessViewRequest(
       outInfo->Remove(vtkPVRenderView::NEED_ORDERED_COMPOSITING());
     }
     this->CudaMapper->SetProjectionDepth(byDepth);
+    this->ReportPieceBlending(ranks ? controller->GetNumberOfProcesses() : 1);
   }
   return 1;
+}
+
+// A sum or a mean along the whole ray needs every rank's samples of that
+// ray, which neither of IceT's compositing modes (ordered "over", or by
+// depth) can combine: each piece's image goes over the pieces behind it.
+// (The stock Volume offers neither mode.)
+void vtkCudaVolumeRepresentation::ReportPieceBlending(int ranks)
+{
+  const int blend = this->CudaMapper->GetBlendMode();
+  const bool summed =
+    blend == vtkVolumeMapper::AVERAGE_INTENSITY_BLEND || blend == vtkVolumeMapper::ADDITIVE_BLEND;
+  if (ranks < 2 || !summed)
+  {
+    this->PieceBlendingSaid = -1;
+    return;
+  }
+  auto* controller = vtkMultiProcessController::GetGlobalController();
+  if (blend != this->PieceBlendingSaid && controller->GetLocalProcessId() == 0)
+  {
+    vtkWarningMacro(<< (blend == vtkVolumeMapper::ADDITIVE_BLEND ? "additive" : "average intensity")
+                    << " blending on " << ranks
+                    << " ranks: ParaView composites each rank's piece over the pieces behind it, "
+                       "so the image is not the whole volume's "
+                    << (blend == vtkVolumeMapper::ADDITIVE_BLEND ? "sum" : "mean")
+                    << " along each ray (on one rank it is)");
+  }
+  this->PieceBlendingSaid = blend;
 }
 void vtkCudaVolumeRepresentation::SetAverageIPScalarRange(double lo, double hi)
 {

@@ -68,6 +68,7 @@ public:
   void SetRotationHysteresis(double degrees);
   void SetRotationTile(int t, int k);
   void SetEarlyRayTermination(int on);
+  void SetUseJittering(int on);
   void SetGraphicsInterop(int on);
   void SetTerminationOpacity(double opacity);
   void SetEmptySpaceSkipping(int on);
@@ -164,6 +165,10 @@ private:
   int CudaBlendMode = 0;  // vtkVolumeMapper::COMPOSITE_BLEND
   int StockBlendMode = 0; // the same
   void UpdateBlendMode();
+  /// Average intensity or additive on several ranks, which ParaView
+  /// composites "over": said once until the blend mode changes.
+  void ReportPieceBlending(int ranks);
+  int PieceBlendingSaid = -1;
   std::vector<double> CudaIsoValues, StockIsoValues;
   vtkSmartPointer<vtkImplicitFunction> CudaSlice, StockSlice;
   void UpdateSurfaceInputs();

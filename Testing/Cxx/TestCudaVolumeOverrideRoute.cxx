@@ -7,12 +7,17 @@
 // mapper used directly adjusts it (a voxel in still frames). Through the
 // route the mapper must take exactly the samples and draw exactly the image
 // of a vtkCudaVolumeMapper used directly with the smart mapper's settings:
-// the route adds nothing but that choice. Frame times are printed, not
-// asserted.
+// the route adds nothing but that choice. ParaView's stock Volume goes one
+// step further, through vtkMultiBlockVolumeMapper, which turns jittering on
+// in the smart mapper it makes (VTK since 2022-09, ParaView 5.11's included;
+// 9.2.0 only in an OpenGL mapper): its image must be the direct mapper's with
+// that jittering. Frame times are printed, not asserted.
 #include "cvrExposedSmartMapper.h"
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
+#include "vtkMultiBlockVolumeMapper.h"
 #include "vtkRTAnalyticSource.h"
+#include "vtkVersionMacros.h"
 
 #include <chrono>
 #include <cstdio>
@@ -27,7 +32,8 @@ struct Frame
   vtkSmartPointer<vtkImageData> Image;
 };
 
-// Four views of the shaded Wavelet, as the mapper saw them.
+// Four views of the shaded Wavelet, as the mapper saw them (no counts
+// without the mapper).
 std::vector<Frame> Orbit(cvrTest::VolumeScene& scene, vtkCudaVolumeMapper* mapper)
 {
   std::vector<Frame> frames;
@@ -39,10 +45,11 @@ std::vector<Frame> Orbit(cvrTest::VolumeScene& scene, vtkCudaVolumeMapper* mappe
     const auto start = std::chrono::steady_clock::now();
     scene.Window->Render();
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    frames.push_back({ mapper->GetLastSampleCount(),
-      mapper->GetLastSampleCount() + mapper->GetLastSamplesSkippedEmpty() +
-        mapper->GetLastSamplesSkippedTerminated(),
-      took.count(), cvrTest::Grab(scene.Window) });
+    const vtkTypeUInt64 samples = mapper ? mapper->GetLastSampleCount() : 0;
+    const vtkTypeUInt64 lattice = mapper
+      ? samples + mapper->GetLastSamplesSkippedEmpty() + mapper->GetLastSamplesSkippedTerminated()
+      : 0;
+    frames.push_back({ samples, lattice, took.count(), cvrTest::Grab(scene.Window) });
   }
   return frames;
 }
@@ -84,7 +91,25 @@ int TestCudaVolumeOverrideRoute(int argc, char* argv[])
   auto* used = vtkCudaVolumeMapper::SafeDownCast(smart->GPU());
   ok &= used != nullptr;
   const std::vector<Frame> routed = used ? Orbit(route, used) : std::vector<Frame>();
+  // ParaView's stock Volume: the multiblock mapper over the smart one
+  cvrTest::VolumeScene stock(300, 300);
+  vtkNew<vtkMultiBlockVolumeMapper> blocks;
+  blocks->SetRequestedRenderMode(vtkSmartVolumeMapper::GPURenderMode);
+  Shaded(stock, wavelet->GetOutputPort(), blocks);
+  const std::vector<Frame> stocked = Orbit(stock, nullptr);
   vtkCudaVolumeMapper::SetFactoryOverride(wasOn);
+#if VTK_VERSION_NUMBER >= VTK_VERSION_CHECK(9, 2, 20220916)
+  const bool stockJitters = true;
+#else
+  const bool stockJitters = false;
+#endif
+  cvrTest::VolumeScene shaken(300, 300); // (a scene of its own: Orbit turns the camera on)
+  Shaded(shaken, wavelet->GetOutputPort(), shaken.Mapper);
+  shaken.Mapper->SetAutoAdjustSampleDistances(0);
+  shaken.Mapper->SetLockSampleDistanceToInputSpacing(1);
+  shaken.Mapper->SetSampleDistance(0.5f);
+  shaken.Mapper->SetUseJittering(1);
+  const std::vector<Frame> jittered = Orbit(shaken, shaken.Mapper);
 
   for (size_t i = 0; i < routed.size(); ++i)
   {
@@ -102,5 +127,19 @@ int TestCudaVolumeOverrideRoute(int argc, char* argv[])
       finer ? "ok" : "FAILED");
     ok &= same && finer;
   }
+  for (size_t i = 0; i < stocked.size(); ++i)
+  {
+    const std::vector<Frame>& expected = stockJitters ? jittered : locked;
+    const std::vector<Frame>& other = stockJitters ? locked : jittered;
+    const double levels = cvrTest::Compare(stocked[i].Image, expected[i].Image, 1).MeanLevels;
+    const double otherLevels = cvrTest::Compare(stocked[i].Image, other[i].Image, 1).MeanLevels;
+    const bool same = levels == 0.0 && otherLevels > 0.0;
+    std::printf("view %zu: through vtkMultiBlockVolumeMapper %.3f levels from the direct mapper "
+                "%s jittering, %.3f %s it: %s\n",
+      i, levels, stockJitters ? "with" : "without", otherLevels,
+      stockJitters ? "without" : "with", same ? "ok" : "FAILED");
+    ok &= same;
+  }
+  ok &= stocked.size() == 4;
   return adjusted.Finish(argc, argv, ok);
 }

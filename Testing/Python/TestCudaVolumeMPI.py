@@ -4,6 +4,7 @@
 compositing and in maximum and minimum intensity projection (whose pieces
 composite as the extreme of the ranks' values, not "over": IceT's depth
 compositing of the values the mapper writes as depth, ProjectionDepth).
+Additive blending, which neither compositing can sum, is said once.
 
 Tolerance, 8-bit RGB levels: mean difference at most 0.5 levels and at most
 0.5% of the pixels off by more than 8 levels, and no seam: no image row or
@@ -110,5 +111,16 @@ for blend in ("", "Maximum Intensity", "Minimum Intensity"):
               "row/column %.2f%%: %s" % (blend or "composite", ranks, mean, 100 * over,
                                          100 * seam, "ok" if good else "OUTSIDE"))
         ok = ok and good
+# Additive on 2 ranks composites each piece over the other: said once, by
+# rank 0, not silently
+one = render(1, "Additive")
+two = render(2, "Additive")
+with open(os.path.join(args.output, "TestCudaVolumeMPI-2-Additive.log")) as f:
+    said = f.read().count("additive blending on 2 ranks")
+with open(os.path.join(args.output, "TestCudaVolumeMPI-1-Additive.log")) as f:
+    said_one = f.read().count("blending on")
+print("Additive, 2 ranks vs 1: mean %.3f levels; the compositing said %d times (1 rank: %d)"
+      % (abs(one - two).mean(), said, said_one))
+ok = ok and said == 1 and said_one == 0
 print("passed" if ok else "FAILED")
 sys.exit(0 if ok else 1)

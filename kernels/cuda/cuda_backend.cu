@@ -298,7 +298,6 @@ static cvr_status turn_copy(cvr_volume *volume, const cvr_render_settings *s, in
   float elapsed = 0.0f;
   if (made) *made = 0;
   CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
-  if ((st = cvr_validate_settings(ctx, s)) != CVR_OK) goto done;
   if (volume->components > 1) {
     st = cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "rotation: multi-component volumes are not turned");
     goto done;

@@ -147,17 +147,6 @@ static cvr_status validate_shading(cvr_context *ctx, const cvr_shading *sh) {
   return CVR_OK;
 }
 
-void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]) {
-  rays[0] = s->warp_rays[0];
-  rays[1] = s->warp_rays[1];
-  if (rays[0] || rays[1]) return;
-  /* the squarest layout of 32 / width rays, the wider side across */
-  const int n = 32 / s->warp_width;
-  rays[1] = 1;
-  while (4 * rays[1] * rays[1] <= n) rays[1] *= 2;
-  rays[0] = n / rays[1];
-}
-
 /* The settings of the ISOSURFACE and SLICE modes, checked in those modes only. */
 static cvr_status validate_surfaces(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->blend_mode == CVR_BLEND_ISOSURFACE) {
@@ -211,8 +200,8 @@ static cvr_status validate_clipping(cvr_context *ctx, const cvr_render_settings 
   return CVR_OK;
 }
 
-cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s) {
-  cvr_status st;
+/* How rays sample and blend. */
+static cvr_status validate_sampling(cvr_context *ctx, const cvr_render_settings *s) {
   if (!(s->sample_distance > 0.0) || !isfinite(s->sample_distance))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: sample distance %g must be positive and finite", s->sample_distance);
@@ -234,14 +223,22 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: average-intensity range [%g, %g] is empty or not a number",
                     s->average_range[0], s->average_range[1]);
-  if ((st = validate_surfaces(ctx, s)) != CVR_OK) return st;
-  if ((st = validate_clipping(ctx, s)) != CVR_OK) return st;
+  return CVR_OK;
+}
+
+/* How a mask applies. */
+static cvr_status validate_masks(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->mask_type != CVR_MASK_BINARY && s->mask_type != CVR_MASK_LABEL_MAP)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown mask type %d",
                     (int)s->mask_type);
   if (!(s->mask_blend >= 0.0 && s->mask_blend <= 1.0))
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: mask blend factor %g must be in [0, 1]", s->mask_blend);
+  return CVR_OK;
+}
+
+/* The strategies' threads: blocks, ray segments, warps. */
+static cvr_status validate_threads(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->strategy != CVR_STRATEGY_STANDARD && s->strategy != CVR_STRATEGY_BLOCK_SHAPE &&
       s->strategy != CVR_STRATEGY_WARP_MARCHING && s->strategy != CVR_STRATEGY_SLAB &&
       s->strategy != CVR_STRATEGY_AUTO)
@@ -287,6 +284,11 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: a block of %d x %d warps must have 1..%d warps", s->block_warps[0],
                     s->block_warps[1], CVR_MAX_BLOCK_THREADS / 32);
+  return CVR_OK;
+}
+
+/* The slab strategy's blocks and depth. */
+static cvr_status validate_slab(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->slab_border != CVR_SLAB_BORDER_RING && s->slab_border != CVR_SLAB_BORDER_GATHERED)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown slab border %d",
                     (int)s->slab_border);
@@ -308,6 +310,11 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
   if (s->slab_depth != 4 && s->slab_depth != 8 && s->slab_depth != 16 && s->slab_depth != 32)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: slab depth %d must be 4, 8, 16 or 32 samples", s->slab_depth);
+  return CVR_OK;
+}
+
+/* The volume's copy: layout, rotation, empty-space cells. */
+static cvr_status validate_memory(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->memory_layout != CVR_LAYOUT_TEXTURE && s->memory_layout != CVR_LAYOUT_ARRAY_ORDER &&
       s->memory_layout != CVR_LAYOUT_Z_ORDER)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "settings: unknown memory layout %d",
@@ -332,6 +339,11 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: empty-space cell %d must be a power of two from 4 to 64 voxels",
                     s->empty_space_cell);
+  return CVR_OK;
+}
+
+/* The CPU backend's tiles and AUTO's search. */
+static cvr_status validate_cpu_and_tuning(cvr_context *ctx, const cvr_render_settings *s) {
   if (s->cpu_tile_width < 1 || s->cpu_tile_height < 1 || s->cpu_tile_width > CVR_MAX_CPU_TILE ||
       s->cpu_tile_height > CVR_MAX_CPU_TILE)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
@@ -352,5 +364,15 @@ cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s)
     return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT,
                     "settings: tuning budget %g must be above 0 and at most 1 (the share of "
                     "frame time measuring may cost; 1: no bound)", s->tuning_budget);
+  return CVR_OK;
+}
+
+cvr_status cvr_validate_settings(cvr_context *ctx, const cvr_render_settings *s) {
+  cvr_status st;
+  if ((st = validate_sampling(ctx, s)) != CVR_OK || (st = validate_surfaces(ctx, s)) != CVR_OK ||
+      (st = validate_clipping(ctx, s)) != CVR_OK || (st = validate_masks(ctx, s)) != CVR_OK ||
+      (st = validate_threads(ctx, s)) != CVR_OK || (st = validate_slab(ctx, s)) != CVR_OK ||
+      (st = validate_memory(ctx, s)) != CVR_OK || (st = validate_cpu_and_tuning(ctx, s)) != CVR_OK)
+    return st;
   return validate_shading(ctx, &s->shading);
 }

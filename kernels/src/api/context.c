@@ -95,11 +95,6 @@ cvr_backend cvr_context_backend(const cvr_context *ctx) {
 
 int cvr_context_lost(const cvr_context *ctx) { return ctx && ctx->lost; }
 
-cvr_status cvr_lost_failure(cvr_context *ctx, const char *what) {
-  return cvr_fail(ctx, CVR_ERROR_DEVICE_LOST, "%s: the CUDA device was lost earlier (%s)", what,
-                  ctx->lost_reason);
-}
-
 cvr_status cvr_debug_lose_device(cvr_context *ctx) {
   if (!ctx || ctx->backend != CVR_BACKEND_CUDA)
     return cvr_fail(ctx, CVR_ERROR_UNSUPPORTED, "cvr_debug_lose_device: not a CUDA context");

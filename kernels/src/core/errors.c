@@ -104,3 +104,8 @@ const char *cvr_rotation_policy_name(cvr_rotation_policy policy) {
   }
   return "unknown";
 }
+
+cvr_status cvr_lost_failure(cvr_context *ctx, const char *what) {
+  return cvr_fail(ctx, CVR_ERROR_DEVICE_LOST, "%s: the CUDA device was lost earlier (%s)", what,
+                  ctx->lost_reason);
+}

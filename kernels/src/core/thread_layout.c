@@ -1,6 +1,9 @@
 // SPDX-FileCopyrightText: Copyright (c) 2026 the CudaVolumeMapper authors
 // SPDX-License-Identifier: BSD-3-Clause
-/* Thread-block shape selection (Sugimoto, Ino and Hagihara 2012, section
+/* How strategies lay rays on threads: the block-shape strategy's rule and
+ * warp marching's rays a warp.
+ *
+ * Thread-block shape selection (Sugimoto, Ino and Hagihara 2012, section
  * 4.2), for any view: a warp samples a plane parallel to the screen, and the
  * texture's 2D slices are z-ordered, so memory strides along the volume's x,
  * y and z axes are about 1:2:6. The volume plane most parallel to the screen
@@ -56,13 +59,14 @@ void cvr_choose_block_shape_for(const cvr_ray_params *p, cvr_block_shape_choice 
   out->horizontal = fabsf(u[primary]) >= fabsf(v[primary]);
 }
 
-cvr_status cvr_choose_block_shape(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
-                                  cvr_block_shape_choice *out) {
-  if (!ctx || !volume || !view || !out)
-    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "block shape: NULL argument");
-  cvr_ray_params p;
-  const cvr_status st = cvr_build_ray_params(ctx, volume, view, 1.0, &p);
-  if (st != CVR_OK) return st;
-  cvr_choose_block_shape_for(&p, out);
-  return CVR_OK;
+/* Warp marching's rays a warp on screen (cvr_render_settings.warp_rays). */
+void cvr_warp_rays_layout(const cvr_render_settings *s, int rays[2]) {
+  rays[0] = s->warp_rays[0];
+  rays[1] = s->warp_rays[1];
+  if (rays[0] || rays[1]) return;
+  /* the squarest layout of 32 / width rays, the wider side across */
+  const int n = 32 / s->warp_width;
+  rays[1] = 1;
+  while (4 * rays[1] * rays[1] <= n) rays[1] *= 2;
+  rays[0] = n / rays[1];
 }

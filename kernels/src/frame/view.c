@@ -99,3 +99,14 @@ cvr_status cvr_build_ray_params(cvr_context *ctx, const cvr_volume *volume, cons
   out->sample_distance = (float)sample_distance;
   return CVR_OK;
 }
+
+cvr_status cvr_choose_block_shape(cvr_context *ctx, const cvr_volume *volume, const cvr_view *view,
+                                  cvr_block_shape_choice *out) {
+  if (!ctx || !volume || !view || !out)
+    return cvr_fail(ctx, CVR_ERROR_INVALID_ARGUMENT, "block shape: NULL argument");
+  cvr_ray_params p;
+  const cvr_status st = cvr_build_ray_params(ctx, volume, view, 1.0, &p);
+  if (st != CVR_OK) return st;
+  cvr_choose_block_shape_for(&p, out);
+  return CVR_OK;
+}

@@ -21,30 +21,10 @@ void cvr_volume_desc_init(cvr_volume_desc *desc) {
   }
 }
 
-size_t cvr_scalar_type_size(cvr_scalar_type type) {
-  switch (type) {
-  case CVR_INT8: case CVR_UINT8: return 1;
-  case CVR_INT16: case CVR_UINT16: return 2;
-  case CVR_INT32: case CVR_UINT32: case CVR_FLOAT32: return 4;
-  case CVR_FLOAT64: return 8;
-  }
-  return 0;
-}
-
 static const char *type_name(cvr_scalar_type type) {
   static const char *const names[] = {"int8", "uint8", "int16", "uint16",
                                       "int32", "uint32", "float32", "float64"};
   return (unsigned)type < sizeof names / sizeof *names ? names[type] : "unknown type";
-}
-
-double cvr_stored_type_normalization(cvr_scalar_type stored_type) {
-  switch (stored_type) {
-  case CVR_INT8: return 1.0 / 127.0;
-  case CVR_UINT8: return 1.0 / 255.0;
-  case CVR_INT16: return 1.0 / 32767.0;
-  case CVR_UINT16: return 1.0 / 65535.0;
-  default: return 1.0;
-  }
 }
 
 static int all_finite(const double *v, int n) {

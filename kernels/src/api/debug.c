@@ -13,7 +13,8 @@ cvr_status cvr_debug_rotate(cvr_volume *volume, const cvr_render_settings *setti
   if (volume->ctx->backend != CVR_BACKEND_CUDA)
     return cvr_fail(volume->ctx, CVR_ERROR_UNSUPPORTED,
                     "rotation: the CPU backend keeps its volume in array order");
-  return cvr_cuda_debug_rotate(volume, settings, turns, ms);
+  const cvr_status st = cvr_validate_settings(volume->ctx, settings);
+  return st != CVR_OK ? st : cvr_cuda_debug_rotate(volume, settings, turns, ms);
 }
 
 cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *settings,
@@ -24,7 +25,8 @@ cvr_status cvr_debug_turn_to(cvr_volume *volume, const cvr_render_settings *sett
   if (volume->ctx->backend != CVR_BACKEND_CUDA)
     return cvr_fail(volume->ctx, CVR_ERROR_UNSUPPORTED,
                     "rotation: the CPU backend keeps its volume in array order");
-  return cvr_cuda_turn_to(volume, settings, order, turns, ms);
+  const cvr_status st = cvr_validate_settings(volume->ctx, settings);
+  return st != CVR_OK ? st : cvr_cuda_turn_to(volume, settings, order, turns, ms);
 }
 
 cvr_status cvr_debug_read_volume(const cvr_volume *volume, void *out) {

@@ -260,6 +260,32 @@ cvr_tools_image_diff Compare(vtkImageData* a, vtkImageData* b, int threshold)
     static_cast<const uint8_t*>(b->GetScalarPointer()), a->GetNumberOfPoints(), threshold);
 }
 
+// A maximum intensity frame with the extremes written as depth
+// (ProjectionDepth, what a depth compositor reads under MPI): its colours
+// and the window's depths. The mapper is left as it was.
+struct DepthFrame
+{
+  vtkSmartPointer<vtkImageData> Image;
+  std::vector<float> Depth;
+};
+
+DepthFrame ProjectionDepthFrame(vtkRenderWindow* window, vtkCudaVolumeMapper* mapper)
+{
+  const int blend = mapper->GetBlendMode();
+  mapper->SetBlendMode(vtkVolumeMapper::MAXIMUM_INTENSITY_BLEND);
+  mapper->SetProjectionDepth(1);
+  window->Render();
+  glFinish();
+  DepthFrame f;
+  f.Image = Grab(window);
+  const int* size = window->GetSize();
+  f.Depth.resize(static_cast<size_t>(size[0]) * size[1]);
+  window->GetZbufferData(0, 0, size[0] - 1, size[1] - 1, f.Depth.data());
+  mapper->SetProjectionDepth(0);
+  mapper->SetBlendMode(blend);
+  return f;
+}
+
 // A mapper configured for matched quality: sample distance dt, no jittering,
 // no automatic adjustment of distances or image sampling.
 vtkSmartPointer<vtkVolumeMapper> MakeMapper(
@@ -591,6 +617,7 @@ int main(int argc, char** argv)
   int failures = 0;
   TemporaryDirectory tuningCache;
   std::map<std::string, vtkSmartPointer<vtkImageData>> firstFrames;
+  std::map<std::string, DepthFrame> depthFrames;
   for (const std::string& mapperName : order)
   {
     vtkSmartPointer<vtkVolumeMapper> mapper =
@@ -641,6 +668,29 @@ int main(int argc, char** argv)
     }
     std::string check = "null";
     firstFrames[mapperName] = frame;
+    if (mapperName == "standard" || mapperName == "standard-host")
+    {
+      depthFrames[mapperName] = ProjectionDepthFrame(window, ours);
+    }
+    if (mapperName == "standard-host" && depthFrames.count("standard"))
+    {
+      // the extremes as depth through interop and through host memory: the
+      // same colours and the same depths, and depths where the volume is
+      const DepthFrame& a = depthFrames["standard"];
+      const DepthFrame& b = depthFrames["standard-host"];
+      const cvr_tools_image_diff d = Compare(a.Image, b.Image, 0);
+      size_t apart = 0, near = 0;
+      for (size_t i = 0; i < a.Depth.size(); ++i)
+      {
+        apart += a.Depth[i] != b.Depth[i];
+        near += a.Depth[i] < 1.0f;
+      }
+      const bool ok = d.max_diff == 0 && apart == 0 && near > a.Depth.size() / 100;
+      failures += !ok;
+      std::printf("  maximum intensity with its extremes as depth, interop vs host memory: "
+                  "largest colour difference %d levels, %zu of %zu depths apart, %zu below 1: %s\n",
+        d.max_diff, apart, a.Depth.size(), near, ok ? "ok" : "NOT THE SAME");
+    }
     if (mapperName == "standard-host" && firstFrames.count("standard"))
     {
       // one kernel, two ways to the framebuffer: the same pixels

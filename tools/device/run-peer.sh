@@ -49,7 +49,7 @@ bench() { # bench STEP ARGS...: one run, its output logged, its last lines noted
   local rc=$?
   { echo "=== $step: $* (rc $rc)"; cat "$log"; } >>"$out/peer.log"
   note "$step $(echo "$*" | sed -e "s|$data/||g" -e "s|$out/|OUT/|g") (rc $rc):"
-  grep -E "first .* median|PEER TOLERANCE|cvr-peer-bench:|resampled" "$log" | sed 's/^/  /' | tee -a "$summary"
+  grep -E "first .* median|PEER TOLERANCE|NOT THE SAME|as depth|cvr-peer-bench:|resampled" "$log" | sed 's/^/  /' | tee -a "$summary"
   rm -f "$log"
 }
 

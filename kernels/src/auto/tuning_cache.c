@@ -148,94 +148,111 @@ static char *next_line(char **cursor) {
   return s;
 }
 
-int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size) {
-  if (!dir || !dir[0]) return 0;
-  char path[1100];
-  cvr_tuning_file_name(dir, t->key, path, sizeof path);
+/* The parts of a table file, each parsed from *cursor into `in` (and the
+ * caller's bookkeeping). Each returns 1, or 0 with why it is ignored. */
+#define REFUSE(...) (snprintf(why, CVR_MESSAGE_SIZE, __VA_ARGS__), 0)
+
+/* The file's text, its checksum line checked and cut off: NULL and why
+ * where it cannot be used (the caller frees what is returned). */
+static char *read_checked(const char *path, char *why) {
   FILE *f = fopen(path, "rb");
-  if (!f) return 0; /* nothing learnt yet */
+  if (!f) return NULL;
   char *buf = malloc(MAX_FILE_BYTES + 1);
   const size_t len = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
   fclose(f);
-#define IGNORE(...)                                                                               \
-  do {                                                                                            \
-    char why[256];                                                                                \
-    snprintf(why, sizeof why, __VA_ARGS__);                                                       \
-    snprintf(warning, size, "tuning cache: ignored %s: %s", path, why);                          \
-    free(buf);                                                                                    \
-    return 0;                                                                                     \
-  } while (0)
-  if (!buf) IGNORE("no host memory to read it");
-  if (len > MAX_FILE_BYTES) IGNORE("larger than %d bytes", MAX_FILE_BYTES);
-  buf[len] = '\0';
-  if (strlen(buf) != len) IGNORE("not text");
-  /* the checksum line ends the file and covers everything before it */
-  char *sum = len >= 2 ? buf + len - 2 : buf;
-  while (sum > buf && sum[-1] != '\n') --sum;
-  unsigned long long stored = 0;
-  if (len < 2 || buf[len - 1] != '\n' || sscanf(sum, "checksum %16llx", &stored) != 1)
-    IGNORE("no checksum (truncated?)");
-  if (stored != (unsigned long long)fnv1a(buf, (size_t)(sum - buf))) IGNORE("checksum mismatch");
-  *sum = '\0';
+  int ok = 1;
+  if (!buf) ok = REFUSE("no host memory to read it");
+  else if (len > MAX_FILE_BYTES) ok = REFUSE("larger than %d bytes", MAX_FILE_BYTES);
+  else {
+    buf[len] = '\0';
+    /* the checksum line ends the file and covers everything before it */
+    char *sum = len >= 2 ? buf + len - 2 : buf;
+    while (sum > buf && sum[-1] != '\n') --sum;
+    unsigned long long stored = 0;
+    if (strlen(buf) != len) ok = REFUSE("not text");
+    else if (len < 2 || buf[len - 1] != '\n' || sscanf(sum, "checksum %16llx", &stored) != 1)
+      ok = REFUSE("no checksum (truncated?)");
+    else if (stored != (unsigned long long)fnv1a(buf, (size_t)(sum - buf)))
+      ok = REFUSE("checksum mismatch");
+    else
+      *sum = '\0';
+  }
+  if (ok) return buf;
+  free(buf);
+  return NULL;
+}
 
-  cvr_tuning_table in = *t;
-  char *cursor = buf, *line = next_line(&cursor);
-  if (!line || strcmp(line, MAGIC) != 0) IGNORE("not a tuning table of this version (%s)", MAGIC);
-  line = next_line(&cursor);
-  if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, t->key) != 0)
-    IGNORE("written for another key (stale)");
+/* The magic, the key, the layout and rotation line. */
+static int parse_header(char **cursor, const char *key, cvr_tuning_table *in, char *why) {
+  char *line = next_line(cursor);
+  if (!line || strcmp(line, MAGIC) != 0)
+    return REFUSE("not a tuning table of this version (%s)", MAGIC);
+  line = next_line(cursor);
+  if (!line || strncmp(line, "key ", 4) != 0 || strcmp(line + 4, key) != 0)
+    return REFUSE("written for another key (stale)");
   int layout = -1, layout_tuned = -1, rotation = -2, order[3] = {-9, -9, -9};
   double gain = NAN;
-  line = next_line(&cursor);
+  line = next_line(cursor);
   if (!line ||
       sscanf(line, "layout %d %d rotation %d %lf order %d %d %d", &layout, &layout_tuned,
              &rotation, &gain, &order[0], &order[1], &order[2]) != 7 ||
       layout < 0 || layout > CVR_LAYOUT_Z_ORDER || (layout_tuned != 0 && layout_tuned != 1) ||
       rotation < -1 || rotation > 1 || !(gain > -1.0 && gain < 1.0) ||
       (rotation == 1 && !(gain > 0.0)) || !cvr_tuning_order_valid(order))
-    IGNORE("bad layout line");
-  memcpy(in.order, order, sizeof order);
-  in.layout = (cvr_memory_layout)layout;
-  in.layout_tuned = layout_tuned;
-  memset(&in.rotation, 0, sizeof in.rotation);
-  in.rotation.decision = rotation;
-  in.rotation.gain = rotation == 1 ? gain : 0.0;
-  line = next_line(&cursor);
+    return REFUSE("bad layout line");
+  memcpy(in->order, order, sizeof order);
+  in->layout = (cvr_memory_layout)layout;
+  in->layout_tuned = layout_tuned;
+  memset(&in->rotation, 0, sizeof in->rotation);
+  in->rotation.decision = rotation;
+  in->rotation.gain = rotation == 1 ? gain : 0.0;
+  return 1;
+}
+
+/* Warp marching's turns by class and roll band, and the ratio of each one on. */
+static int parse_toward(char **cursor, cvr_tuning_table *in, char *why) {
+  char *line = next_line(cursor);
   if (!line || strncmp(line, "toward ", 7) != 0 || strlen(line + 7) != TOWARD_CHARS ||
       strspn(line + 7, "012") != TOWARD_CHARS)
-    IGNORE("bad toward line");
-  memset(in.toward, 0, sizeof in.toward);
+    return REFUSE("bad toward line");
+  memset(in->toward, 0, sizeof in->toward);
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r)
-      in.toward[k][r].decision = (signed char)(line[7 + k * CVR_TUNING_ROLL_BINS + r] - '1');
+      in->toward[k][r].decision = (signed char)(line[7 + k * CVR_TUNING_ROLL_BINS + r] - '1');
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k)
     for (int r = 0; r < CVR_TUNING_ROLL_BINS; ++r) {
-      if (in.toward[k][r].decision != 1) continue;
+      if (in->toward[k][r].decision != 1) continue;
       int kk = -1, rr = -1;
       double ratio = NAN;
-      line = next_line(&cursor);
+      line = next_line(cursor);
       if (!line || sscanf(line, "toward %d %d %lf", &kk, &rr, &ratio) != 3 || kk != k || rr != r ||
           !(ratio > 0.0 && ratio < 1.0))
-        IGNORE("bad toward ratio line");
-      in.toward[k][r].ratio = (float)ratio;
+        return REFUSE("bad toward ratio line");
+      in->toward[k][r].ratio = (float)ratio;
     }
-  int skipped = 0, taken[CVR_TUNING_CLASSES] = {0};
+  return 1;
+}
+
+/* The classes' measurements; a class whose candidates are not this build's
+ * (by count and name) is not taken: taken[k], *skipped. */
+static int parse_classes(char **cursor, const cvr_tuning_table *t, cvr_tuning_table *in,
+                         int taken[CVR_TUNING_CLASSES], int *skipped, char *why) {
   for (int k = 0; k < CVR_TUNING_CLASSES; ++k) {
     int index = -1, count = -1;
-    line = next_line(&cursor);
+    char *line = next_line(cursor);
     if (!line || sscanf(line, "class %d %d", &index, &count) != 2 || index != k || count < 0 ||
         count > CVR_TUNING_MAX_CANDIDATES)
-      IGNORE("bad class line %d", k);
+      return REFUSE("bad class line %d", k);
     cvr_tuning_class c = t->classes[k]; /* this build's candidates, nothing measured */
     int same = count == c.count;
     for (int i = 0; i < count; ++i) {
       int measured = -1, dropped = -1, name_at = 0;
       double cost = -1.0;
-      line = next_line(&cursor);
+      line = next_line(cursor);
       if (!line || sscanf(line, "%d %lf %d %n", &measured, &cost, &dropped, &name_at) != 3 ||
           measured < 0 || measured > MAX_MEASUREMENTS || !isfinite(cost) || cost < 0.0 ||
           (measured == 0 && cost != 0.0) || (dropped != 0 && dropped != 1))
-        IGNORE("bad measurement in class %d", k);
+        return REFUSE("bad measurement in class %d", k);
       if (same && i < c.count && strcmp(line + name_at, c.names[i]) == 0) {
         c.measured[i] = measured;
         c.cost_sum[i] = cost;
@@ -244,48 +261,76 @@ int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t 
         same = 0;
       }
     }
+    taken[k] = same;
     if (same) {
       cvr_tuning_update_best(&c);
-      in.classes[k] = c;
-      taken[k] = 1;
+      in->classes[k] = c;
     } else {
-      ++skipped;
+      ++*skipped;
     }
   }
-  /* cells, of the classes taken only (their candidates are this build's) */
+  return 1;
+}
+
+/* The cells, kept for the classes taken only (their candidates are this
+ * build's). */
+static int parse_cells(char **cursor, cvr_tuning_table *in, const int taken[CVR_TUNING_CLASSES],
+                       char *why) {
   int cells = -1;
-  line = next_line(&cursor);
+  char *line = next_line(cursor);
   if (!line || sscanf(line, "cells %d", &cells) != 1 || cells < 0 || cells > CVR_TUNING_CELLS)
-    IGNORE("bad cells line");
-  memset(in.cells, 0, sizeof in.cells);
+    return REFUSE("bad cells line");
+  memset(in->cells, 0, sizeof in->cells);
   for (int j = 0; j < cells; ++j) {
     cvr_tuning_cell cell;
     memset(&cell, 0, sizeof cell);
     int at = 0;
-    line = next_line(&cursor);
+    line = next_line(cursor);
     if (!line || sscanf(line, "cell %d %d %n", &cell.view_class, &cell.bin, &at) != 2 ||
         cell.view_class < 0 || cell.view_class >= CVR_TUNING_CLASSES || cell.bin < 0 ||
         cell.bin >= CVR_TUNING_CELL_BINS)
-      IGNORE("bad cell line %d", j);
-    const cvr_tuning_class *c = &in.classes[cell.view_class];
+      return REFUSE("bad cell line %d", j);
+    const cvr_tuning_class *c = &in->classes[cell.view_class];
     for (const char *p = line + at; *p;) {
       int i = -1, measured = -1, used = 0;
       double sum = -1.0;
       if (sscanf(p, "%d:%d:%lf%n", &i, &measured, &sum, &used) != 3 || i < 0 || i >= c->count ||
           measured < 1 || measured > 255 || !isfinite(sum) || sum < 0.25 * measured ||
           sum > 4.0 * measured)
-        IGNORE("bad measurement in cell %d", j);
+        return REFUSE("bad measurement in cell %d", j);
       cell.measured[i] = (unsigned char)measured;
       cell.ratio_sum[i] = (float)sum;
       for (p += used; *p == ' '; ++p) {
       }
     }
     cell.used = 1;
-    if (taken[cell.view_class]) in.cells[j] = cell;
+    if (taken[cell.view_class]) in->cells[j] = cell;
   }
-  if (next_line(&cursor)) IGNORE("unexpected text after the cells");
-#undef IGNORE
+  if (next_line(cursor)) return REFUSE("unexpected text after the cells");
+  return 1;
+}
+#undef REFUSE
+
+int cvr_tuning_load(cvr_tuning_table *t, const char *dir, char *warning, size_t size) {
+  if (!dir || !dir[0]) return 0;
+  char path[1100], why[CVR_MESSAGE_SIZE] = "";
+  cvr_tuning_file_name(dir, t->key, path, sizeof path);
+  char *buf = read_checked(path, why);
+  if (!buf) {
+    if (why[0]) snprintf(warning, size, "tuning cache: ignored %s: %s", path, why);
+    return 0; /* (no file: nothing learnt yet) */
+  }
+  cvr_tuning_table in = *t;
+  char *cursor = buf;
+  int taken[CVR_TUNING_CLASSES] = {0}, skipped = 0;
+  const int ok = parse_header(&cursor, t->key, &in, why) && parse_toward(&cursor, &in, why) &&
+                 parse_classes(&cursor, t, &in, taken, &skipped, why) &&
+                 parse_cells(&cursor, &in, taken, why);
   free(buf);
+  if (!ok) {
+    snprintf(warning, size, "tuning cache: ignored %s: %s", path, why);
+    return 0;
+  }
   *t = in;
   if (skipped)
     snprintf(warning, size,

@@ -18,8 +18,13 @@ stage() { # stage NAME COMMAND...: runs it into the log, or shows why it failed
   "$@" >>"$log" 2>&1 || { echo "build: $name failed; the end of $log:"; tail -n 40 "$log"; exit 1; }
 }
 : >"$log"
+# Debian's ParaView finds its Python modules (mpi4py among them) with the
+# system's interpreter; a python3 earlier in PATH (pyenv, a virtual
+# environment) lacks them and its configuration fails
+python=()
+[ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
 stage "configuring (log: build/build.log)" cmake -S "$root" -B "$root/build" \
-  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_BUILD_TYPE=Release "${python[@]}" \
   ${CVR_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$CVR_CUDA_ARCHITECTURES} "$@"
 grep -E "^-- cvr: " "$log" | sed 's/^-- /build: /'
 stage "compiling with $(nproc) jobs" cmake --build "$root/build" -j"$(nproc)"

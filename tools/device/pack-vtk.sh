@@ -23,7 +23,10 @@ out=$root/.device-vtk
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON \
+# (the system's python3, as tools/build.sh: Debian's ParaView needs its modules)
+python=()
+[ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON "${python[@]}" \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_BUILD_VTK_MODULE=ON -DCVR_DATA_DIR="$data" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target vtkCudaVolumeRenderingCxxTests >/dev/null
 

@@ -438,6 +438,22 @@ int main(int argc, char **argv) {
     render(all.ctx, all.volume, all.tf, &view, &s, &a);
     CHECK(a.stats.bricks_loaded == a.stats.bricks_drawn, "after an update: %d loaded of %d drawn",
           a.stats.bricks_loaded, a.stats.bricks_drawn);
+    /* another function: other cells are empty (the device's copy of the
+     * flags follows), and back and forth */
+    static frame_out narrow, b;
+    narrow = a;
+    cvr_transfer_function *wide = tf_of(all.ctx, 0.0, 50000.0, 4000.0);
+    for (int f = 0; f < 3; ++f) {
+      render(all.ctx, all.volume, f == 1 ? all.tf : wide, &view, &s, &b);
+      if (f == 1) {
+        CHECK(memcmp(narrow.rgba, b.rgba, sizeof b.rgba) == 0,
+              "the first function again: not its first image");
+        continue;
+      }
+      render(whole.ctx, whole.volume, whole.tf, &view, &s, &a);
+      expect_same(&a, &b, f ? "the second function again" : "another function, bricks cached");
+    }
+    cvr_transfer_function_destroy(wide);
     setup_close(&all);
   }
 

@@ -414,11 +414,19 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
     memcpy(l->ray.skip_cells, host.ray.skip_cells, sizeof l->ray.skip_cells);
     l->ray.skip_empty = NULL;
     if (host.ray.skip_empty) {
+      /* (uploaded when the transfer function or the volume changed: they
+       * are a byte per cell, 128 MiB at 4096^3 in cells of 8) */
       const size_t cells = cvr_skip_grid_count(&volume->cpu_skip);
+      const size_t capacity = c->brick_skip_bytes;
       CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->brick_skip, &c->brick_skip_bytes, cells),
                    "empty cells");
-      CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->brick_skip, host.ray.skip_empty, cells,
-                                        cudaMemcpyHostToDevice, c->stream), "empty cells upload");
+      if (c->brick_skip_bytes != capacity) c->brick_skip_generation = 0;
+      if (c->brick_skip_generation != volume->cpu_skip.generation) {
+        c->brick_skip_generation = 0;
+        CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->brick_skip, host.ray.skip_empty, cells,
+                                          cudaMemcpyHostToDevice, c->stream), "empty cells upload");
+        c->brick_skip_generation = volume->cpu_skip.generation;
+      }
       l->ray.skip_empty = (const unsigned char *)c->brick_skip;
     }
   }

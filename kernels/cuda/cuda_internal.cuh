@@ -133,6 +133,7 @@ struct cvr_cuda_context {
   size_t brick_states_bytes;
   void *brick_skip;               /* ... and the empty cells of the volume's host copy */
   size_t brick_skip_bytes;
+  unsigned long long brick_skip_generation; /* the cells' (cvr_skip_grid), 0: none */
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read

@@ -127,6 +127,9 @@ static void *range_worker(void *arg) {
   return NULL;
 }
 
+/* The flags' generations (cvr_skip_grid.generation), counted over the process. */
+static atomic_ullong skip_generations;
+
 /* Builds the value ranges of the volume's cells of 2^shift texels a side,
  * on up to `threads` threads. */
 static cvr_status build_ranges(cvr_context *ctx, const cvr_volume *v, cvr_skip_grid *g, int shift,
@@ -186,6 +189,7 @@ cvr_status cvr_cpu_skip_prepare(cvr_context *ctx, cvr_volume *volume, const cvr_
                                                         g->range[2 * i + 1]);
       g->any_empty |= g->empty[i];
     }
+    g->generation = atomic_fetch_add(&skip_generations, 1) + 1;
   }
   *empty = g->any_empty ? g->empty : NULL;
   return CVR_OK;

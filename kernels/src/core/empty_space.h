@@ -30,6 +30,9 @@ typedef struct cvr_skip_grid {
   float sample_distance, tf_scale, tf_bias;
   int blend;
   int mask; /* label functions count (cvr_ray_params.mask) */
+  /* the flags' generation, unique in the process: a copy of them elsewhere
+   * (the CUDA backend's of a bricked volume) is current while it matches */
+  unsigned long long generation;
 } cvr_skip_grid;
 
 /* Cells per axis for a volume of dims texels. */

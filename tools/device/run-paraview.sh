@@ -16,9 +16,11 @@
 #             CUDA backend: MAIN_RUNS, SIZE:SMP each (default "0:Sequential
 #             1024:Sequential 1024:STDThread"), ch2better (0) or resampled to
 #             SIZE³, with VTK's SMP backend SMP (ParaView's range scans)
-#   mpi       the MPI test, and tools/render/render_parallel.py on 1, 2 (and 4)
-#             ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048 change them; each
-#             run ends after RUN_TIMEOUT seconds, 240 by default)
+#   mpi       the MPI test (MPI_TEST=0: not), and tools/render/render_parallel.py
+#             on 1, 2 (and 4) ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048
+#             change them, R@MiB gives a run's ranks a device memory budget;
+#             WARMUP, FRAMES, STRATEGY; each run ends after RUN_TIMEOUT seconds,
+#             240 by default)
 #   server    mpiexec -np 2 pvserver with a pvpython client on this machine
 # OpenGL: Xvfb's windows through NVIDIA's GLX (__GLX_VENDOR_LIBRARY_NAME=
 # nvidia), so that the window's context is on the GPU and the image can stay
@@ -125,19 +127,29 @@ EOF
     done
     ;;
   mpi)
-    "${tests[@]}" --only MPI | tee -a "$summary"
+    [ "${MPI_TEST:-1}" = 0 ] || "${tests[@]}" --only MPI | tee -a "$summary"
     gpus=$(nvidia-smi -L | wc -l)
-    for ranks in $(echo "${RANKS:-1,2,4}" | tr , ' '); do
+    # RANKS: runs of R ranks, R@MiB with each rank's device memory budget
+    # (its piece then renders from bricks when larger); images are compared
+    # with the first 1-rank run's
+    reference=
+    for run in $(echo "${RANKS:-1,2,4}" | tr , ' '); do
+      ranks=${run%@*} budget=0
+      [ "$run" = "$ranks" ] || budget=${run#*@}
       [ "$ranks" -le "$gpus" ] || continue
+      name=parallel-$ranks$([ "$budget" = 0 ] || echo "-b$budget")
       # (Open MPI binds a rank to one core up to 2 ranks: the upload's and
       # the resampling's threads would share it)
-      timeout "${RUN_TIMEOUT:-240}" mpiexec --bind-to "${MPI_BIND:-none}" -np "$ranks" \
+      /usr/bin/time -v timeout "${RUN_TIMEOUT:-240}" mpiexec --bind-to "${MPI_BIND:-none}" -np "$ranks" \
         pvbatch --force-offscreen-rendering \
         "$root/tools/render/render_parallel.py" --plugin "$so" --input "$plugin/data/ch2better.nii.gz" \
-        --size "${SIZE:-2048}" --image "$out/parallel-$ranks.png" \
-        $([ "$ranks" = 1 ] || echo --compare-to "$out/parallel-1.png") >"$out/parallel-$ranks.log" 2>&1
-      note "mpiexec -np $ranks pvbatch, ${SIZE:-2048}³: rc $?"
-      grep -E "^(rank|frames|first|compare)" "$out/parallel-$ranks.log" | tee -a "$summary"
+        --size "${SIZE:-2048}" --image "$out/$name.png" --budget-mib "$budget" \
+        --warmup "${WARMUP:-16}" --frames "${FRAMES:-8}" --strategy "${STRATEGY:-Auto}" \
+        ${reference:+--compare-to "$reference"} >"$out/$name.log" 2>&1
+      note "mpiexec -np $ranks pvbatch, ${SIZE:-2048}³, budget $budget MiB: rc $?, $(
+        awk '/Maximum resident/ {printf "the largest rank peaked at %.1f GiB of host memory", $NF / 1048576}' "$out/$name.log")"
+      grep -E "^(rank|frames|first|compare)" "$out/$name.log" | cut -c1-700 | tee -a "$summary"
+      [ -n "$reference" ] || [ "$ranks" != 1 ] || reference=$out/$name.png
     done
     ;;
   server)

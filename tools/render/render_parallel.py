@@ -5,6 +5,7 @@
     mpiexec -np R pvbatch render_parallel.py --plugin CudaVolumeMapper.so
         --input ch2better.nii.gz --image OUT.png [--size 2048] [--frames 8]
         [--view-size 1024] [--compare-to ONE_RANK.png] [--backend CUDA|CPU|Auto]
+        [--budget-mib MiB] [--brick-size N] [--strategy Auto|Standard|...]
 
 The volume is the input (a NIfTI file) resized to SIZE³ uint8 voxels with
 linear interpolation, made piece by piece: each rank computes only its own
@@ -15,7 +16,11 @@ among them; rank 0 gathers them); then the first render, and the median of
 the frames that follow (the camera turning 10 degrees a frame, after
 --warmup frames while AUTO tunes) against the slowest rank's mapper time, the
 rest being ParaView's compositing and its pipeline. With --compare-to, the
-image is compared with another (the 1-rank image) by the MPI test's bounds."""
+image is compared with another (the 1-rank image) by the MPI test's bounds.
+--budget-mib sets each rank's device memory budget (CudaMemoryBudget): a
+piece larger than it renders from bricks streamed through a cache of that
+size, so a volume larger than one GPU's memory (or budget) renders on one
+or several GPUs."""
 import argparse
 import builtins  # paraview.simple's * brings a max() of its own
 import os
@@ -32,6 +37,10 @@ p.add_argument("--warmup", type=int, default=16, help="frames first, untimed (AU
 p.add_argument("--view-size", type=int, default=1024)
 p.add_argument("--compare-to")
 p.add_argument("--backend", default="CUDA", choices=["Auto", "CUDA", "CPU"])
+p.add_argument("--budget-mib", type=float, default=0.0,
+               help="each rank's device memory budget (0: the device's free memory)")
+p.add_argument("--brick-size", type=int, default=0, help="CudaBrickSize (0: its default)")
+p.add_argument("--strategy", default="Auto")
 args = p.parse_args()
 
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -115,6 +124,10 @@ rep = Show(resized, view)
 rep.Representation = "CUDA Volume"
 ColorBy(rep, ("POINTS", "intensity"))
 rep.CudaBackend = args.backend
+rep.CudaMemoryBudget = args.budget_mib
+rep.CudaStrategy = args.strategy
+if args.brick_size:
+    rep.CudaBrickSize = args.brick_size
 lut = GetColorTransferFunction("intensity")
 lut.RGBPoints = [40, 0.35, 0.12, 0.05, 90, 0.68, 0.32, 0.16, 140, 1.0, 0.92, 0.95]
 pwf = GetOpacityTransferFunction("intensity")
@@ -164,10 +177,11 @@ for line in frame_statistics():
     print(line if line.startswith("rank") else "rank 0: " + line, flush=True)
 SaveScreenshot(args.image, view, ImageResolution=[args.view_size, args.view_size])
 frame_ms, mapper = 1000.0 * statistics.median(times), statistics.median(slowest)
-print("frames: %d ranks, %d³ uint8, %d² image: first render %.2f s (making the volume, "
+budget = "%g MiB a rank" % args.budget_mib if args.budget_mib > 0 else "the device's free memory"
+print("frames: %d ranks, %d³ uint8 (%.1f GiB), budget %s, %d² image: first render %.2f s (making the volume, "
       "showing it, upload, first frame); then %.1f ms a frame (median of %d), the slowest rank's mapper "
       "%.1f ms, compositing and the rest %.1f ms" % (
-          ranks, args.size, args.view_size, first, frame_ms, len(times), mapper,
+          ranks, args.size, args.size ** 3 / 2.0 ** 30, budget, args.view_size, first, frame_ms, len(times), mapper,
           frame_ms - mapper), flush=True)
 print("first: %s" % steps, flush=True)
 if args.compare_to and not os.path.exists(args.compare_to):

@@ -19,7 +19,7 @@
 #   mpi       the MPI test (MPI_TEST=0: not), and tools/render/render_parallel.py
 #             on 1, 2 (and 4) ranks, one GPU a rank (RANKS=1,2,4 SIZE=2048
 #             change them, R@MiB gives a run's ranks a device memory budget;
-#             WARMUP, FRAMES, STRATEGY; each run ends after RUN_TIMEOUT seconds,
+#             WARMUP, FRAMES, STRATEGY, RESIZE; each run ends after RUN_TIMEOUT seconds,
 #             240 by default)
 #   server    mpiexec -np 2 pvserver with a pvpython client on this machine
 # OpenGL: Xvfb's windows through NVIDIA's GLX (__GLX_VENDOR_LIBRARY_NAME=
@@ -144,7 +144,7 @@ EOF
         pvbatch --force-offscreen-rendering \
         "$root/tools/render/render_parallel.py" --plugin "$so" --input "$plugin/data/ch2better.nii.gz" \
         --size "${SIZE:-2048}" --image "$out/$name.png" --budget-mib "$budget" \
-        --warmup "${WARMUP:-16}" --frames "${FRAMES:-8}" --strategy "${STRATEGY:-Auto}" \
+        --warmup "${WARMUP:-16}" --frames "${FRAMES:-8}" --strategy "${STRATEGY:-Auto}" --resize "${RESIZE:-Linear}" \
         ${reference:+--compare-to "$reference"} >"$out/$name.log" 2>&1
       note "mpiexec -np $ranks pvbatch, ${SIZE:-2048}³, budget $budget MiB: rc $?, $(
         awk '/Maximum resident/ {printf "the largest rank peaked at %.1f GiB of host memory", $NF / 1048576}' "$out/$name.log")"

@@ -6,9 +6,10 @@
         --input ch2better.nii.gz --image OUT.png [--size 2048] [--frames 8]
         [--view-size 1024] [--compare-to ONE_RANK.png] [--backend CUDA|CPU|Auto]
         [--budget-mib MiB] [--brick-size N] [--strategy Auto|Standard|...]
+        [--resize Linear|Nearest]
 
 The volume is the input (a NIfTI file) resized to SIZE³ uint8 voxels with
-linear interpolation, made piece by piece: each rank computes only its own
+linear (or nearest) interpolation, made piece by piece: each rank computes only its own
 sub-extent, as ParaView's pipeline asks, so no rank holds the whole. It is
 shown with the CUDA Volume representation and ParaView composites the ranks'
 images (IceT). Printed: each rank's statistics of the last frame (its device
@@ -41,6 +42,8 @@ p.add_argument("--budget-mib", type=float, default=0.0,
                help="each rank's device memory budget (0: the device's free memory)")
 p.add_argument("--brick-size", type=int, default=0, help="CudaBrickSize (0: its default)")
 p.add_argument("--strategy", default="Auto")
+p.add_argument("--resize", default="Linear", choices=["Linear", "Nearest"],
+               help="the interpolation that makes the volume (Nearest: about 2.5 times faster)")
 args = p.parse_args()
 
 from paraview.simple import *  # noqa: E402,F401,F403
@@ -83,7 +86,7 @@ reader = vtkNIFTIImageReader()
 reader.SetFileName(%r)
 extent = self.GetOutputInformation(0).Get(sddp.UPDATE_EXTENT())
 interpolator = vtkImageInterpolator()
-interpolator.SetInterpolationModeToLinear()
+interpolator.SetInterpolationModeTo%s()
 ranks = vtkMultiProcessController.GetGlobalController().GetNumberOfProcesses()
 vtkMultiThreader.SetGlobalMaximumNumberOfThreads(0)  # (ParaView's is 1)
 resize = vtkImageResize()
@@ -111,7 +114,7 @@ for key in (vtkDataArray.PER_COMPONENT(), vtkDataArray.PER_FINITE_COMPONENT()):
     info.Set(key, ranges)
 info.Set(vtkDataArray.L2_NORM_RANGE(), (low, high), 2)
 info.Set(vtkDataArray.L2_NORM_FINITE_RANGE(), (low, high), 2)
-""" % (args.input, n, n, n, *new_spacing)
+""" % (args.input, args.resize, n, n, n, *new_spacing)
 start = time.perf_counter()
 resized = ProgrammableSource(OutputDataSetType="vtkImageData", Script=data,
                             ScriptRequestInformation=information)

@@ -159,6 +159,23 @@ size_t cvr_volume_host_bytes(const cvr_volume *volume) {
   return value_count(volume) * cvr_scalar_type_size(volume->stored_type);
 }
 
+/* CVR_DEBUG_VOLUMES set: each volume's creation, update and end to stderr,
+ * with where its voxels went and the device's free memory then. */
+static void trace_volume(const cvr_volume *v, const char *what, cvr_status st) {
+  static int trace = -1;
+  if (trace < 0) trace = getenv("CVR_DEBUG_VOLUMES") != NULL;
+  if (!trace) return;
+  const cvr_context *ctx = v->ctx;
+  const size_t free_bytes = ctx->backend == CVR_BACKEND_CUDA && !ctx->lost
+                                ? cvr_cuda_debug_free_bytes((cvr_context *)ctx) : 0;
+  fprintf(stderr, "cvr volume %p: %s %d x %d x %d (%s): %s, %s%s; device memory free %.1f MiB\n",
+          (const void *)v, what, v->dims[0], v->dims[1], v->dims[2], type_name(v->type),
+          st == CVR_OK ? "done" : "failed",
+          v->bricks ? "bricks" : (v->cuda ? "on the device" : "in host memory"),
+          v->host_data ? (v->host_borrowed ? ", host scalars lent" : ", host copy") : "",
+          (double)free_bytes / 1048576.0);
+}
+
 static void take_geometry(cvr_volume *v, const cvr_volume_desc *desc) {
   v->cell_data = desc->cell_data != 0;
   memcpy(v->spacing, desc->spacing, sizeof v->spacing);
@@ -195,6 +212,7 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
   if (st == CVR_OK && v->bricks && ctx->backend == CVR_BACKEND_CUDA)
     cvr_cuda_bricks_pin(v, value_count(v) * cvr_scalar_type_size(v->stored_type));
+  trace_volume(v, "create", st);
   if (st != CVR_OK) {
     if (v->cuda) cvr_cuda_volume_release(v);
     cvr_bricks_destroy(v);
@@ -246,6 +264,7 @@ cvr_status cvr_volume_update(cvr_volume *volume, const cvr_volume_desc *desc) {
     int replaced;
     st = host_store(ctx, volume, &u, desc, &replaced);
   }
+  trace_volume(volume, "update", st);
   if (st != CVR_OK) return st;
   take_geometry(volume, desc);
   cvr_range_finish(range);
@@ -290,6 +309,7 @@ cvr_status cvr_volume_set_mask(cvr_volume *volume, const unsigned char *labels) 
 
 void cvr_volume_destroy(cvr_volume *volume) {
   if (!volume) return;
+  trace_volume(volume, "destroy", CVR_OK);
   cvr_cuda_mask_release(volume);
   free(volume->mask_host);
   if (volume->cuda) cvr_cuda_volume_release(volume);

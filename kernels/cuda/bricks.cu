@@ -3,9 +3,12 @@
 /* The CUDA backend's bricked frames (bricks.h): the brick cache as 3D
  * arrays on the device, each refilled from the volume in pinned host memory
  * on a copy stream that runs ahead of the rays (a copy waits only for the
- * last draw from its slot, a draw only for its own copy), the rays of each
- * brick marched over the samples it owns into a state per pixel, and the
- * pixels made from those states at the end. Samples, filtering and
+ * last draw from its slot, a draw only for its bricks' copies), the rays of
+ * each batch of bricks (those at one distance, which share no ray) marched
+ * in one launch, each over the samples its brick owns, into a state per
+ * pixel, and the pixels made from those states at the end. One launch a
+ * batch, not a brick: a brick's rays are a few blocks, far too few to fill
+ * the device, and a launch a brick ran them one after another. Samples, filtering and
  * compositing are the standard kernel's (ray_march.cuh); a brick's texture
  * is addressed by the volume's texel coordinates less the copy's first
  * texel, an exact subtraction (both are non-negative and the coordinate
@@ -26,21 +29,33 @@ struct cvr_brick_sampler {
   }
 };
 
+/* A brick a frame draws, as its launch reads it (from cvr_brick_draw). */
+struct cvr_brick_item {
+  cvr_brick_sampler volume;
+  int brick[3];
+  int rect[4];     /* pixels x0, y0, x1, y1 (past the end) */
+  int tiles_x;     /* thread blocks across the rect */
+  int first_block; /* its first block, counted over the frame's draws */
+};
+
 struct cvr_brick_launch {
   cvr_cuda_launch l;     /* the frame's parameters (device pointers), table, outputs */
   cvr_ray_state *states; /* per pixel */
-  cvr_brick_sampler volume;
-  int brick[3], cells[3], shift;
-  int rect[4]; /* pixels x0, y0, x1, y1 (past the end) */
+  const cvr_brick_item *items; /* the frame's, on the device */
+  int first, count;      /* this batch's items */
+  int cells[3], shift;
 };
 
 struct cvr_cuda_bricks {
   int count;
   cudaArray_t *arrays;
   cudaTextureObject_t *linear, *nearest;
-  cudaEvent_t *loaded, *drawn; /* per slot: its copy done, its last draw done */
+  cudaEvent_t *loaded; /* per slot: its copy done */
+  int *drawn_batch;    /* per slot: the batch of this frame that last drew it, -1 */
+  cudaEvent_t *batch_done; /* per batch of a frame: its draw done */
+  int batch_events;
   cudaStream_t copies;
-  cudaEvent_t copy_start, copy_stop;
+  cudaEvent_t frame_start, copy_start, copy_stop;
   int copying; /* copy_start recorded this frame */
   size_t bytes;
   int pinned;  /* the volume's host copy is registered with the driver */
@@ -115,43 +130,57 @@ __device__ __forceinline__ void cvr_brick_project(const cvr_ray_params &p, const
   st.samples += samples;
 }
 
-/* The rays of the brick's pixels, each over the samples the brick owns. */
+/* The rays of a batch's bricks, each over the samples its brick owns. A
+ * ray's state is read only by the brick that owns samples of it: the
+ * batch's other bricks, which share no ray with it, leave it alone. */
 template <int KIND>
-__global__ void __launch_bounds__(256) cvr_brick_draw(const cvr_brick_launch b) {
+__global__ void __launch_bounds__(256) cvr_brick_batch(const cvr_brick_launch b) {
   extern __shared__ uint4 shared_table[];
   const cvr_ray_params &p = b.l.ray;
   cvr_load_table(shared_table, b.l.table, p.tf_size, b.l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, b.l.table_copies);
-  const int px = b.rect[0] + (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  const int py = b.rect[1] + (int)(blockIdx.y * blockDim.y + threadIdx.y);
-  if (px >= b.rect[2] || py >= b.rect[3]) return;
+  /* this block's brick: the last whose first block is not after it */
+  const int block = b.items[b.first].first_block + (int)blockIdx.x;
+  int lo = b.first, hi = b.first + b.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (b.items[mid].first_block <= block) lo = mid;
+    else hi = mid - 1;
+  }
+  const cvr_brick_item item = b.items[lo];
+  const int tile = block - item.first_block;
+  const int px = item.rect[0] + (tile % item.tiles_x) * (int)blockDim.x + (int)threadIdx.x;
+  const int py = item.rect[1] + (tile / item.tiles_x) * (int)blockDim.y + (int)threadIdx.y;
+  if (px >= item.rect[2] || py >= item.rect[3]) return;
   const size_t pixel = (size_t)py * p.width + px;
-  cvr_ray_state st = b.states[pixel];
-  if (cvr_ray_state_done(&p, &st)) return;
   cvr_ray ray;
   if constexpr (KIND == CVR_SLICE) {
     float t;
     if (!cvr_setup_slice(b.l, px, py, &ray, &t)) return;
     for (int a = 0; a < 3; ++a)
-      if (cvr_brick_cell_at(&ray, a, t, b.shift, b.cells[a]) != b.brick[a]) return;
-    st.color = cvr_slice_pixel<CVR_SAMPLE_REMOVE>(p, ray, b.volume, table, b.l.table_copies, t);
+      if (cvr_brick_cell_at(&ray, a, t, b.shift, b.cells[a]) != item.brick[a]) return;
+    cvr_ray_state st = b.states[pixel];
+    st.color = cvr_slice_pixel<CVR_SAMPLE_REMOVE>(p, ray, item.volume, table, b.l.table_copies, t);
     if (st.color.a > 0.0f) st.t_hit = t;
     st.samples = 1;
+    b.states[pixel] = st;
   } else {
     int k0, k1;
     if (!cvr_setup_ray(b.l, px, py, &ray) ||
-        !cvr_brick_samples(&ray, p.lattice_offset, b.shift, b.cells, b.brick, &k0, &k1))
+        !cvr_brick_samples(&ray, p.lattice_offset, b.shift, b.cells, item.brick, &k0, &k1))
       return;
+    cvr_ray_state st = b.states[pixel];
+    if (cvr_ray_state_done(&p, &st)) return;
     const float t_from = __fadd_rn((float)k0, p.lattice_offset);
     const float t_to = __fadd_rn((float)k1, p.lattice_offset);
     if constexpr (KIND == CVR_PROJECT)
-      cvr_brick_project(p, ray, b.volume, table, b.l.table_copies, t_from, t_to, st);
+      cvr_brick_project(p, ray, item.volume, table, b.l.table_copies, t_from, t_to, st);
     else
-      cvr_brick_march<KIND != CVR_COMPOSITE, KIND == CVR_ISOSURFACE>(p, ray, b.volume, table,
+      cvr_brick_march<KIND != CVR_COMPOSITE, KIND == CVR_ISOSURFACE>(p, ray, item.volume, table,
                                                                       b.l.table_copies, t_from,
                                                                       t_to, st);
+    b.states[pixel] = st;
   }
-  b.states[pixel] = st;
 }
 
 /* Every pixel from its ray's state (the CPU's ray_pixel), and the frame's
@@ -194,22 +223,26 @@ __global__ void __launch_bounds__(256) cvr_brick_finish(const cvr_brick_launch b
   cvr_count(b.l.counters, hit, samples, lattice, skipped);
 }
 
-static cudaError_t launch_draw(const cvr_brick_launch &b, dim3 block, cudaStream_t stream) {
+/* A batch's launch with the frame's kernel (by its blend mode); the table's
+ * replicas are found at the frame's first. */
+static cudaError_t launch_draw(const cvr_brick_launch &b, dim3 block, int blocks, int *table_copies,
+                               cudaStream_t stream) {
   const auto go = [&](auto kernel) {
     cvr_brick_launch l = b;
-    l.l.table_copies = cvr_table_copies(kernel, (int)(block.x * block.y), l.l.ray.tf_size, 0);
-    const dim3 grid((unsigned)(b.rect[2] - b.rect[0] + block.x - 1) / block.x,
-                    (unsigned)(b.rect[3] - b.rect[1] + block.y - 1) / block.y);
-    kernel<<<grid, block, (size_t)l.l.ray.tf_size * l.l.table_copies * sizeof(uint4), stream>>>(l);
+    if (!*table_copies)
+      *table_copies = cvr_table_copies(kernel, (int)(block.x * block.y), l.l.ray.tf_size, 0);
+    l.l.table_copies = *table_copies;
+    kernel<<<(unsigned)blocks, block, (size_t)l.l.ray.tf_size * l.l.table_copies * sizeof(uint4),
+             stream>>>(l);
     return cudaGetLastError();
   };
   switch (b.l.ray.blend) {
   case CVR_BLEND_COMPOSITE:
-    return cvr_needs_gradient(&b.l.ray) ? go(cvr_brick_draw<CVR_COMPOSITE_GRADIENT>)
-                                        : go(cvr_brick_draw<CVR_COMPOSITE>);
-  case CVR_BLEND_ISOSURFACE: return go(cvr_brick_draw<CVR_ISOSURFACE>);
-  case CVR_BLEND_SLICE: return go(cvr_brick_draw<CVR_SLICE>);
-  default: return go(cvr_brick_draw<CVR_PROJECT>);
+    return cvr_needs_gradient(&b.l.ray) ? go(cvr_brick_batch<CVR_COMPOSITE_GRADIENT>)
+                                        : go(cvr_brick_batch<CVR_COMPOSITE>);
+  case CVR_BLEND_ISOSURFACE: return go(cvr_brick_batch<CVR_ISOSURFACE>);
+  case CVR_BLEND_SLICE: return go(cvr_brick_batch<CVR_SLICE>);
+  default: return go(cvr_brick_batch<CVR_PROJECT>);
   }
 }
 
@@ -221,16 +254,18 @@ static void release_slots(cvr_cuda_bricks *d) {
     if (d->nearest[i]) cudaDestroyTextureObject(d->nearest[i]);
     if (d->arrays[i]) cudaFreeArray(d->arrays[i]);
     if (d->loaded[i]) cudaEventDestroy(d->loaded[i]);
-    if (d->drawn[i]) cudaEventDestroy(d->drawn[i]);
   }
+  for (int i = 0; i < d->batch_events; ++i) cudaEventDestroy(d->batch_done[i]);
   if (d->copies) cudaStreamDestroy(d->copies);
+  if (d->frame_start) cudaEventDestroy(d->frame_start);
   if (d->copy_start) cudaEventDestroy(d->copy_start);
   if (d->copy_stop) cudaEventDestroy(d->copy_stop);
   free(d->arrays);
   free(d->linear);
   free(d->nearest);
   free(d->loaded);
-  free(d->drawn);
+  free(d->drawn_batch);
+  free(d->batch_done);
   const int pinned = d->pinned; /* (the host scalars' registration is not the slots') */
   memset(d, 0, sizeof *d);     /* (a later frame may make them again) */
   d->pinned = pinned;
@@ -252,9 +287,9 @@ static cvr_status ensure_slots(cvr_context *ctx, cvr_volume *volume) {
   d->linear = (cudaTextureObject_t *)calloc((size_t)n, sizeof *d->linear);
   d->nearest = (cudaTextureObject_t *)calloc((size_t)n, sizeof *d->nearest);
   d->loaded = (cudaEvent_t *)calloc((size_t)n, sizeof *d->loaded);
-  d->drawn = (cudaEvent_t *)calloc((size_t)n, sizeof *d->drawn);
+  d->drawn_batch = (int *)calloc((size_t)n, sizeof *d->drawn_batch);
   d->count = n;
-  if (!d->arrays || !d->linear || !d->nearest || !d->loaded || !d->drawn) {
+  if (!d->arrays || !d->linear || !d->nearest || !d->loaded || !d->drawn_batch) {
     release_slots(d);
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   }
@@ -264,6 +299,7 @@ static cvr_status ensure_slots(cvr_context *ctx, cvr_volume *volume) {
     cvr_brick_box(g, volume->dims, b, base, dims);
     const cudaChannelFormatDesc channel = cvr_cuda_channel_for(volume->stored_type);
     CVR_CUDA_TRY(ctx, cudaStreamCreateWithFlags(&d->copies, cudaStreamNonBlocking), "brick copy stream");
+    CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->frame_start, cudaEventDisableTiming), "event");
     CVR_CUDA_TRY(ctx, cudaEventCreate(&d->copy_start), "event");
     CVR_CUDA_TRY(ctx, cudaEventCreate(&d->copy_stop), "event");
     for (int i = 0; i < n; ++i) {
@@ -276,7 +312,6 @@ static cvr_status ensure_slots(cvr_context *ctx, cvr_volume *volume) {
       CVR_CUDA_TRY(ctx, cvr_cuda_volume_texture(d->arrays[i], volume->stored_type, cudaFilterModeLinear, &d->linear[i]), "brick texture");
       CVR_CUDA_TRY(ctx, cvr_cuda_volume_texture(d->arrays[i], volume->stored_type, cudaFilterModePoint, &d->nearest[i]), "brick texture");
       CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->loaded[i], cudaEventDisableTiming), "event");
-      CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->drawn[i], cudaEventDisableTiming), "event");
     }
     d->bytes = g->slot_bytes * (size_t)n;
   }
@@ -330,13 +365,58 @@ typedef struct brick_frame {
   cvr_brick_launch b;
   int nearest;
   dim3 block;
+  int table_copies; /* (found at the first launch) */
+  int batches;      /* drawn so far this frame */
+  int *first_block; /* per draw, and past the last: blocks counted over the frame */
 } brick_frame;
 
-static cvr_status load_brick(void *self, int slot, const int base[3], const int dims[3]) {
+/* The frame's draws as its launches read them, on the device. */
+static cvr_status plan_bricks(void *self, const cvr_brick_draw *draws, int count) {
+  brick_frame *f = (brick_frame *)self;
+  cvr_context *ctx = f->ctx;
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_status st = CVR_OK;
+  cvr_brick_item *items = (cvr_brick_item *)malloc((size_t)(count ? count : 1) * sizeof *items);
+  f->first_block = (int *)malloc((size_t)(count + 1) * sizeof *f->first_block);
+  if (!items || !f->first_block) {
+    free(items);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  }
+  int blocks = 0;
+  for (int k = 0; k < count; ++k) {
+    const cvr_brick_draw *w = &draws[k];
+    cvr_brick_item *it = &items[k];
+    it->volume.texture = f->nearest ? f->d->nearest[w->slot] : f->d->linear[w->slot];
+    for (int a = 0; a < 3; ++a) {
+      it->volume.base[a] = (float)w->base[a];
+      it->brick[a] = w->brick[a];
+    }
+    memcpy(it->rect, w->rect, sizeof it->rect);
+    it->tiles_x = (w->rect[2] - w->rect[0] + (int)f->block.x - 1) / (int)f->block.x;
+    const int tiles_y = (w->rect[3] - w->rect[1] + (int)f->block.y - 1) / (int)f->block.y;
+    it->first_block = f->first_block[k] = blocks;
+    blocks += it->tiles_x * tiles_y;
+  }
+  f->first_block[count] = blocks;
+  if (count) {
+    /* (from pageable memory: staged before the call returns) */
+    CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->brick_items, &c->brick_items_bytes,
+                                             (size_t)count * sizeof *items), "brick list");
+    CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->brick_items, items, (size_t)count * sizeof *items,
+                                      cudaMemcpyHostToDevice, c->stream), "brick list upload");
+  }
+  f->b.items = (const cvr_brick_item *)c->brick_items;
+done:
+  free(items);
+  return st;
+}
+
+static cvr_status load_brick(void *self, const cvr_brick_draw *draw) {
   brick_frame *f = (brick_frame *)self;
   cvr_cuda_bricks *d = f->d;
   cvr_context *ctx = f->ctx;
   const cvr_volume *v = f->volume;
+  const int *base = draw->base, *dims = draw->dims, slot = draw->slot;
   cvr_status st = CVR_OK;
   const size_t voxel = cvr_scalar_type_size(v->stored_type);
   cudaMemcpy3DParms copy;
@@ -352,34 +432,47 @@ static cvr_status load_brick(void *self, int slot, const int base[3], const int 
   copy.extent = make_cudaExtent((size_t)dims[0], (size_t)dims[1], (size_t)dims[2]);
   copy.kind = cudaMemcpyHostToDevice;
   if (!d->copying) {
+    /* (the earlier frames' draws from every slot are done first) */
+    CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(d->copies, d->frame_start, 0), "brick copy order");
     CVR_CUDA_TRY(ctx, cudaEventRecord(d->copy_start, d->copies), "event");
     d->copying = 1;
   }
-  /* (the slot's last draw must be done before its copy is overwritten) */
-  CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(d->copies, d->drawn[slot], 0), "brick copy order");
+  /* (this frame's last draw from the slot must be done before its copy is
+   * overwritten) */
+  if (d->drawn_batch[slot] >= 0)
+    CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(d->copies, d->batch_done[d->drawn_batch[slot]], 0),
+                 "brick copy order");
   CVR_CUDA_TRY(ctx, cudaMemcpy3DAsync(&copy, d->copies), "brick copy");
   CVR_CUDA_TRY(ctx, cudaEventRecord(d->loaded[slot], d->copies), "event");
 done:
   return st;
 }
 
-static cvr_status draw_brick(void *self, int slot, const int b[3], const int base[3],
-                             const int dims[3], const int rect[4]) {
-  (void)dims;
+static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first, int count) {
   brick_frame *f = (brick_frame *)self;
   cvr_cuda_bricks *d = f->d;
   cvr_context *ctx = f->ctx;
   cudaStream_t stream = ctx->cuda->stream;
   cvr_status st = CVR_OK;
-  f->b.volume.texture = f->nearest ? d->nearest[slot] : d->linear[slot];
-  for (int a = 0; a < 3; ++a) {
-    f->b.volume.base[a] = (float)base[a];
-    f->b.brick[a] = b[a];
+  if (f->batches == d->batch_events) { /* an event more for this frame's batches */
+    cudaEvent_t *grown =
+        (cudaEvent_t *)realloc(d->batch_done, (size_t)(d->batch_events + 1) * sizeof *grown);
+    if (!grown) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+    d->batch_done = grown;
+    CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->batch_done[d->batch_events], cudaEventDisableTiming),
+                 "event");
+    ++d->batch_events;
   }
-  memcpy(f->b.rect, rect, sizeof f->b.rect);
-  CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(stream, d->loaded[slot], 0), "brick copy order");
-  CVR_CUDA_TRY(ctx, launch_draw(f->b, f->block, stream), "brick kernel launch");
-  CVR_CUDA_TRY(ctx, cudaEventRecord(d->drawn[slot], stream), "event");
+  for (int k = first; k < first + count; ++k)
+    if (draws[k].load)
+      CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(stream, d->loaded[draws[k].slot], 0), "brick copy order");
+  f->b.first = first;
+  f->b.count = count;
+  CVR_CUDA_TRY(ctx, launch_draw(f->b, f->block, f->first_block[first + count] - f->first_block[first],
+                                &f->table_copies, stream), "brick kernel launch");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(d->batch_done[f->batches], stream), "event");
+  for (int k = first; k < first + count; ++k) d->drawn_batch[draws[k].slot] = f->batches;
+  ++f->batches;
 done:
   return st;
 }
@@ -444,9 +537,11 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
   f.b.states = (cvr_ray_state *)c->brick_states;
   f.b.shift = g->shift;
   memcpy(f.b.cells, g->cells, sizeof f.b.cells);
+  for (int i = 0; i < f.d->count; ++i) f.d->drawn_batch[i] = -1;
+  CVR_CUDA_TRY(ctx, cudaEventRecord(f.d->frame_start, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
   {
-    const cvr_brick_ops ops = {&f, load_brick, draw_brick};
+    const cvr_brick_ops ops = {&f, plan_bricks, load_brick, draw_bricks};
     if ((st = cvr_bricks_draw_frame(ctx, volume, &host, &ops, stats)) != CVR_OK) goto done;
   }
   {
@@ -468,5 +563,6 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
   }
   stats->volume_bytes = f.d->bytes;
 done:
+  free(f.first_block);
   return st;
 }

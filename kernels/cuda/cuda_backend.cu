@@ -108,6 +108,7 @@ extern "C" void cvr_cuda_context_destroy(cvr_context *ctx) {
     cudaFree(c->component_gradients);
     cudaFree(c->brick_states);
     cudaFree(c->brick_skip);
+    cudaFree(c->brick_items);
     if (c->kernel_start) cudaEventDestroy(c->kernel_start);
     if (c->kernel_stop) cudaEventDestroy(c->kernel_stop);
     if (c->copy_start) cudaEventDestroy(c->copy_start);

@@ -134,6 +134,8 @@ struct cvr_cuda_context {
   void *brick_skip;               /* ... and the empty cells of the volume's host copy */
   size_t brick_skip_bytes;
   unsigned long long brick_skip_generation; /* the cells' (cvr_skip_grid), 0: none */
+  void *brick_items;              /* ... and the frame's bricks as its launches read them */
+  size_t brick_items_bytes;
 };
 
 /* A frame's OpenGL buffers, mapped (gl_interop.cu): the opaque depth read

@@ -30,11 +30,12 @@ typedef struct brick_frame {
       lattice[CVR_PARALLEL_MAX_PARTS], skipped[CVR_PARALLEL_MAX_PARTS];
 } brick_frame;
 
-static cvr_status load_brick(void *self, int slot, const int base[3], const int dims[3]) {
+static cvr_status load_brick(void *self, const cvr_brick_draw *draw) {
   brick_frame *bf = self;
   const cvr_volume *v = bf->volume;
+  const int *base = draw->base, *dims = draw->dims;
   const size_t row = (size_t)dims[0] * bf->voxel_bytes;
-  char *out = (char *)bf->bricks->host_slots + (size_t)slot * bf->bricks->slot_bytes;
+  char *out = (char *)bf->bricks->host_slots + (size_t)draw->slot * bf->bricks->slot_bytes;
   const char *in = v->host_data;
   for (int z = 0; z < dims[2]; ++z)
     for (int y = 0; y < dims[1]; ++y) {
@@ -103,22 +104,27 @@ static cvr_part_fn brick_rows_for(cvr_scalar_type stored_type) {
   }
 }
 
-static cvr_status draw_brick(void *self, int slot, const int b[3], const int base[3],
-                             const int dims[3], const int rect[4]) {
+/* One brick after the other (their rows in parallel): a batch's bricks
+ * share no ray, so this order is as good as any. */
+static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first, int count) {
   brick_frame *bf = self;
   cpu_volume *v = &bf->brick;
-  v->stride_y = (size_t)dims[0];
-  v->stride_z = (size_t)dims[0] * dims[1];
-  /* the volume's texel 0 in the brick's strides, before the copy (never
-   * dereferenced there: rays read only the copy's texels); an integer
-   * subtraction, which keeps the renderers' addressing as it is */
-  const size_t origin = (size_t)base[0] + (size_t)base[1] * v->stride_y + (size_t)base[2] * v->stride_z;
-  const char *copy = (const char *)bf->bricks->host_slots + (size_t)slot * bf->bricks->slot_bytes;
-  v->data = (const void *)((uintptr_t)copy - origin * bf->voxel_bytes);
-  memcpy(bf->cell, b, sizeof bf->cell);
-  bf->rect = rect;
-  cvr_parallel_for(bf->ctx->cpu_threads, (size_t)(rect[3] - rect[1]), 1, 4,
-                   brick_rows_for(bf->volume->stored_type), bf);
+  for (int k = first; k < first + count; ++k) {
+    const cvr_brick_draw *w = &draws[k];
+    v->stride_y = (size_t)w->dims[0];
+    v->stride_z = (size_t)w->dims[0] * w->dims[1];
+    /* the volume's texel 0 in the brick's strides, before the copy (never
+     * dereferenced there: rays read only the copy's texels); an integer
+     * subtraction, which keeps the renderers' addressing as it is */
+    const size_t origin =
+        (size_t)w->base[0] + (size_t)w->base[1] * v->stride_y + (size_t)w->base[2] * v->stride_z;
+    const char *copy = (const char *)bf->bricks->host_slots + (size_t)w->slot * bf->bricks->slot_bytes;
+    v->data = (const void *)((uintptr_t)copy - origin * bf->voxel_bytes);
+    memcpy(bf->cell, w->brick, sizeof bf->cell);
+    bf->rect = w->rect;
+    cvr_parallel_for(bf->ctx->cpu_threads, (size_t)(w->rect[3] - w->rect[1]), 1, 4,
+                     brick_rows_for(bf->volume->stored_type), bf);
+  }
   return CVR_OK;
 }
 
@@ -189,7 +195,7 @@ cvr_status cvr_cpu_render_bricked(cvr_context *ctx, const cvr_frame *frame,
   for (size_t i = 0; i < pixels; ++i) cvr_ray_state_init(&frame->ray, &bf.states[i]);
 
   const double start = cvr_now_ms();
-  const cvr_brick_ops ops = {&bf, load_brick, draw_brick};
+  const cvr_brick_ops ops = {&bf, NULL, load_brick, draw_bricks};
   cvr_status st = cvr_bricks_draw_frame(ctx, volume, frame, &ops, stats);
   if (st == CVR_OK) {
     const int parts =

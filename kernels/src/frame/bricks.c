@@ -91,11 +91,13 @@ void cvr_bricks_destroy(cvr_volume *volume) {
   volume->bricks = NULL;
 }
 
-void cvr_bricks_forget(cvr_volume *volume) {
-  cvr_bricks *g = volume->bricks;
-  if (!g) return;
+static void forget(cvr_bricks *g) {
   for (int i = 0; i < g->count; ++i) g->slot_of[i] = -1;
   for (int i = 0; i < g->slot_count; ++i) g->brick_in[i] = -1;
+}
+
+void cvr_bricks_forget(cvr_volume *volume) {
+  if (volume->bricks) forget(volume->bricks);
 }
 
 const char *cvr_bricks_unsupported(const cvr_volume *volume, const cvr_frame *frame) {
@@ -217,17 +219,18 @@ static int brick_empty(const cvr_bricks *g, const cvr_ray_params *p, const int b
   return 1;
 }
 
-/* The slot for brick `brick`, drawn as the frame's `step`-th (position[]:
- * each brick's step this frame, -1 where it is not drawn): a free one, else
- * the least recently drawn copy this frame no longer needs, else the copy
- * needed latest. */
-static int choose_slot(const cvr_bricks *g, const int *position, int step) {
+/* A slot for a brick of the batch that starts at the frame's `batch`-th
+ * draw (position[]: each brick's place in the frame's order, -1 where it is
+ * not drawn): a free one, else the least recently drawn copy this frame no
+ * longer needs, else the copy needed latest. A batch is no larger than the
+ * cache, so one of its slots holds no brick of the batch. */
+static int choose_slot(const cvr_bricks *g, const int *position, int batch) {
   int unneeded = -1, latest = -1;
   for (int s = 0; s < g->slot_count; ++s) {
     const int held = g->brick_in[s];
     if (held < 0) return s;
     const int at = position[held];
-    if (at < step) { /* drawn already, or not at all this frame */
+    if (at < batch) { /* drawn already, or not at all this frame */
       if (unneeded < 0 || g->drawn_at[s] < g->drawn_at[unneeded]) unneeded = s;
     } else if (latest < 0 || at > position[g->brick_in[latest]]) {
       latest = s;
@@ -245,12 +248,14 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   int *distance = malloc((size_t)n * sizeof *distance);
   int *order = malloc((size_t)n * sizeof *order);
   int *position = malloc((size_t)n * sizeof *position);
-  int (*rects)[4] = malloc((size_t)n * sizeof *rects);
-  if (!distance || !order || !position || !rects) {
+  int *batch_end = malloc((size_t)n * sizeof *batch_end);
+  cvr_brick_draw *draws = malloc((size_t)n * sizeof *draws);
+  if (!distance || !order || !position || !batch_end || !draws) {
     free(distance);
     free(order);
     free(position);
-    free(rects);
+    free(batch_end);
+    free(draws);
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   }
   /* index (texel - 0.5) to world: the inverse of the frame's world_to_index */
@@ -264,57 +269,71 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   int max_distance = 0;
   for (int i = 0; i < n; ++i) max_distance = distance[i] > max_distance ? distance[i] : max_distance;
   int drawn = 0;
+  for (int i = 0; i < n; ++i) position[i] = -1;
   for (int d = 0; d <= max_distance; ++d)
     for (int i = 0; i < n; ++i) {
       if (distance[i] != d) continue;
-      int b[3];
-      brick_coords(g, i, b);
-      position[i] = -1;
-      if (brick_empty(g, p, b)) continue;
-      int *r = rects[i];
+      cvr_brick_draw *w = &draws[drawn];
+      brick_coords(g, i, w->brick);
+      if (brick_empty(g, p, w->brick)) continue;
       if (!invertible) {
-        r[0] = r[1] = 0;
-        r[2] = p->width;
-        r[3] = p->height;
-      } else if (!brick_rect(g, p, i2w, b, r)) {
+        w->rect[0] = w->rect[1] = 0;
+        w->rect[2] = p->width;
+        w->rect[3] = p->height;
+      } else if (!brick_rect(g, p, i2w, w->brick, w->rect)) {
         continue;
       }
       position[i] = drawn;
       order[drawn++] = i;
     }
 
+  /* the batches, and the slots: the copies this frame's loads replace */
   ++g->frames;
-  cvr_status st = CVR_OK;
-  for (int step = 0; step < drawn && st == CVR_OK; ++step) {
-    const int i = order[step];
-    int b[3], base[3], dims[3];
-    brick_coords(g, i, b);
-    cvr_brick_box(g, volume->dims, b, base, dims);
-    int slot = g->slot_of[i];
-    if (slot < 0) {
-      slot = choose_slot(g, position, step);
+  for (int first = 0; first < drawn;) {
+    int end = first + 1;
+    while (end < drawn && end - first < g->slot_count && distance[order[end]] == distance[order[first]])
+      ++end;
+    for (int k = first; k < end; ++k) {
+      const int i = order[k];
+      cvr_brick_draw *w = &draws[k];
+      cvr_brick_box(g, volume->dims, w->brick, w->base, w->dims);
+      w->load = g->slot_of[i] < 0;
+      if (w->load) {
+        const int slot = choose_slot(g, position, first);
+        if (g->brick_in[slot] >= 0) g->slot_of[g->brick_in[slot]] = -1;
+        g->brick_in[slot] = i;
+        g->slot_of[i] = slot;
+      }
+      w->slot = g->slot_of[i];
+      g->drawn_at[w->slot] = g->frames;
+      batch_end[first] = end;
+    }
+    first = end;
+  }
+
+  cvr_status st = ops->plan ? ops->plan(ops->self, draws, drawn) : CVR_OK;
+  for (int first = 0; first < drawn && st == CVR_OK; first = batch_end[first]) {
+    for (int k = first; k < batch_end[first] && st == CVR_OK; ++k) {
+      const cvr_brick_draw *w = &draws[k];
+      if (!w->load) continue;
       const double start = cvr_now_ms();
-      if (g->brick_in[slot] >= 0) g->slot_of[g->brick_in[slot]] = -1;
-      g->brick_in[slot] = -1;
-      st = ops->load(ops->self, slot, base, dims);
-      if (st != CVR_OK) break;
-      g->brick_in[slot] = i;
-      g->slot_of[i] = slot;
+      st = ops->load(ops->self, w);
       stats->bricks_loaded += 1;
-      stats->brick_bytes_loaded += (uint64_t)dims[0] * dims[1] * dims[2] * volume->components *
-                                   cvr_scalar_type_size(volume->stored_type);
+      stats->brick_bytes_loaded += (uint64_t)w->dims[0] * w->dims[1] * w->dims[2] *
+                                   volume->components * cvr_scalar_type_size(volume->stored_type);
       stats->brick_load_ms += cvr_now_ms() - start;
     }
-    g->drawn_at[slot] = g->frames;
-    st = ops->draw(ops->self, slot, b, base, dims, rects[i]);
-    stats->bricks_drawn += 1;
+    if (st == CVR_OK) st = ops->draw(ops->self, draws, first, batch_end[first] - first);
+    stats->bricks_drawn += batch_end[first] - first;
   }
+  if (st != CVR_OK) forget(g); /* (copies planned may not have been made) */
   stats->brick_count = n;
   stats->bricks_cached = 0;
   for (int s = 0; s < g->slot_count; ++s) stats->bricks_cached += g->brick_in[s] >= 0;
   free(distance);
   free(order);
   free(position);
-  free(rects);
+  free(batch_end);
+  free(draws);
   return st;
 }

@@ -56,21 +56,35 @@ void cvr_bricks_forget(cvr_volume *volume);
 /* Why a frame cannot render from bricks (a message), or NULL. */
 const char *cvr_bricks_unsupported(const cvr_volume *volume, const cvr_frame *frame);
 
-/* What a backend does for a bricked frame. */
+/* A brick a frame draws: where its copy is and whether the frame copies it
+ * there first, its grid coordinates, its texels (cvr_brick_box) and the
+ * pixels whose rays may take samples it owns (x0, y0, x1, y1; x1 and y1
+ * past the end). */
+typedef struct cvr_brick_draw {
+  int slot, load;
+  int brick[3];
+  int base[3], dims[3];
+  int rect[4];
+} cvr_brick_draw;
+
+/* What a backend does for a bricked frame, called in this order: plan
+ * once, then for each batch the loads of its bricks and its draw. */
 typedef struct cvr_brick_ops {
   void *self;
-  /* copies the texels base .. base + dims - 1 of the volume into slot */
-  cvr_status (*load)(void *self, int slot, const int base[3], const int dims[3]);
-  /* marches the rays of the pixels in rect (x0, y0, x1, y1; x1 and y1
-   * past the end) through the samples brick b owns, from the copy in slot
-   * (texels base .. base + dims - 1) */
-  cvr_status (*draw)(void *self, int slot, const int b[3], const int base[3], const int dims[3],
-                     const int rect[4]);
+  /* the frame's draws, front to back, before any is loaded or drawn */
+  cvr_status (*plan)(void *self, const cvr_brick_draw *draws, int count);
+  /* copies draw->base .. base + dims - 1 of the volume into draw->slot */
+  cvr_status (*load)(void *self, const cvr_brick_draw *draw);
+  /* marches the rays of draws[first .. first + count - 1], each over the
+   * samples its brick owns: bricks at one distance in the frame's order,
+   * which share no ray (so they may run at once), their copies loaded */
+  cvr_status (*draw)(void *self, const cvr_brick_draw *draws, int first, int count);
 } cvr_brick_ops;
 
 /* Draws a frame's bricks front to back (the order every ray meets them
  * in), skipping those whose cells empty-space skipping finds empty
- * (frame->ray.skip_empty, when set) and those no pixel sees; each brick's
+ * (frame->ray.skip_empty, when set) and those no pixel sees, in batches of
+ * the bricks at one distance that the cache holds at once; each brick's
  * copy is loaded into the cache first where it is not there. A full cache
  * gives up the copy this frame needs latest (first the copies it does not
  * need, the least recently drawn of those). Adds to stats' brick fields. */

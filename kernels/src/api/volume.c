@@ -201,15 +201,17 @@ cvr_status cvr_volume_create(cvr_context *ctx, const cvr_volume_desc *desc, cvr_
   v->components = desc->components > 1 ? desc->components : 1;
   cvr_range_init(v->range); /* over every component of every voxel, found as they are copied */
   const cvr_upload u = upload_of(ctx, desc, v->range, v->component_range);
+  int bricked = 0;
+  const size_t budget = ctx->lost ? 0 : cvr_bricks_budget_for(ctx, v, &bricked);
   if (ctx->backend == CVR_BACKEND_CUDA && ctx->lost) {
     st = cvr_lost_failure(ctx, "cvr_volume_create");
-  } else if (ctx->backend == CVR_BACKEND_CUDA && !cvr_bricks_wanted(ctx, v)) {
+  } else if (ctx->backend == CVR_BACKEND_CUDA && !bricked) {
     st = cvr_cuda_volume_upload(ctx, v, &u);
   } else { /* the CPU's copy, or a bricked volume's (bricks.h) */
     int replaced;
     st = host_store(ctx, v, &u, desc, &replaced);
   }
-  if (st == CVR_OK) st = cvr_bricks_create(ctx, v);
+  if (st == CVR_OK && bricked) st = cvr_bricks_create(ctx, v, budget);
   if (st == CVR_OK && v->bricks && ctx->backend == CVR_BACKEND_CUDA)
     cvr_cuda_bricks_pin(v, value_count(v) * cvr_scalar_type_size(v->stored_type));
   trace_volume(v, "create", st);

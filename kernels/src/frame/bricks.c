@@ -37,14 +37,13 @@ size_t cvr_bricks_budget(cvr_context *ctx) {
   return free_bytes > 2 * margin ? free_bytes - margin : free_bytes / 2;
 }
 
-int cvr_bricks_wanted(cvr_context *ctx, const cvr_volume *volume) {
+size_t cvr_bricks_budget_for(cvr_context *ctx, const cvr_volume *volume, int *bricked) {
   const size_t budget = cvr_bricks_budget(ctx);
-  return budget != 0 && volume_bytes(volume) > budget;
+  *bricked = budget != 0 && volume_bytes(volume) > budget;
+  return budget;
 }
 
-cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume) {
-  const size_t budget = cvr_bricks_budget(ctx);
-  if (budget == 0 || volume_bytes(volume) <= budget) return CVR_OK;
+cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume, size_t budget) {
   cvr_bricks *g = calloc(1, sizeof *g);
   if (!g) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   g->shift = ctx->brick_shift;

@@ -42,14 +42,15 @@ void cvr_brick_box(const cvr_bricks *g, const int volume_dims[3], const int b[3]
  * memory less a margin for the frames' buffers; 0: no bound (CPU). */
 size_t cvr_bricks_budget(cvr_context *ctx);
 
-/* Whether the volume is rendered bricked under the context's budget, and
- * its grid and cache then (volume->bricks); CVR_OK with no grid when it
- * fits. Fails where the budget cannot hold one brick. */
-cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume);
+/* The budget a new volume is held against (cvr_bricks_budget, found once:
+ * the device's free memory falls as the volume is copied there), and
+ * whether the volume is bricked under it: decided before its copy is made,
+ * since a bricked volume is kept in host memory, on every backend. */
+size_t cvr_bricks_budget_for(cvr_context *ctx, const cvr_volume *volume, int *bricked);
+/* The volume's grid and cache under that budget (volume->bricks). Fails
+ * where the budget cannot hold one brick. */
+cvr_status cvr_bricks_create(cvr_context *ctx, cvr_volume *volume, size_t budget);
 void cvr_bricks_destroy(cvr_volume *volume);
-/* Whether cvr_bricks_create will brick the volume (before its copy is made:
- * a bricked volume is kept in host memory, on every backend). */
-int cvr_bricks_wanted(cvr_context *ctx, const cvr_volume *volume);
 /* Empties the cache (the volume's voxels changed). */
 void cvr_bricks_forget(cvr_volume *volume);
 

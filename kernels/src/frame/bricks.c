@@ -200,6 +200,84 @@ static int brick_rect(const cvr_bricks *g, const cvr_ray_params *p, const double
   return rect[0] < rect[2] && rect[1] < rect[3];
 }
 
+/* Opaque geometry's depth, as the largest depth of each tile of 16 x 16
+ * pixels: what says, for a brick's pixels at once, that all of it lies
+ * behind them. */
+#define DEPTH_TILE 16
+
+typedef struct depth_tiles {
+  int cols, rows;
+  float *max; /* per tile, rows bottom first as the depth's */
+} depth_tiles;
+
+/* The frame's tiles, or none (max NULL) where it has no host depth or no
+ * geometry in front of the far plane. */
+static depth_tiles depth_tiles_of(const cvr_frame *frame) {
+  depth_tiles t = {0, 0, NULL};
+  const float *depth = frame->opaque_depth;
+  const int w = frame->ray.width, h = frame->ray.height;
+  if (!depth) return t;
+  t.cols = (w + DEPTH_TILE - 1) / DEPTH_TILE;
+  t.rows = (h + DEPTH_TILE - 1) / DEPTH_TILE;
+  t.max = malloc((size_t)t.cols * t.rows * sizeof *t.max);
+  if (!t.max) return t; /* (nothing culled) */
+  for (int i = 0; i < t.cols * t.rows; ++i) t.max[i] = 0.0f;
+  int any = 0;
+  for (int y = 0; y < h; ++y) {
+    float *row = t.max + (size_t)(y / DEPTH_TILE) * t.cols;
+    for (int x = 0; x < w; ++x) {
+      const float d = depth[(size_t)y * w + x];
+      /* (NaN counts as the far plane: no sample is culled for it) */
+      const float v = d < 1.0f ? d : 1.0f;
+      any |= v < 1.0f;
+      if (!(v <= row[x / DEPTH_TILE])) row[x / DEPTH_TILE] = v;
+    }
+  }
+  if (!any) {
+    free(t.max);
+    t.max = NULL;
+  }
+  return t;
+}
+
+/* Whether every sample brick b owns lies behind the opaque geometry of the
+ * pixels in rect. A ray stops at that geometry, but takes its first sample
+ * up to one sample past its entry even where the geometry is nearer (VTK's
+ * mapper samples before it checks, ray_lattice.h): the brick's region is
+ * widened by more than a sample (brick_rect's reach) on every side before
+ * its nearest depth is found, at one of its corners. */
+static int brick_behind_depth(const cvr_bricks *g, const cvr_ray_params *p,
+                              const double index_to_world[16], const int b[3], const int rect[4],
+                              const depth_tiles *tiles) {
+  if (!tiles->max) return 0;
+  double norm = 0.0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) norm += (double)p->world_to_index[4 * r + c] * p->world_to_index[4 * r + c];
+  const double reach = 2.0 * sqrt(norm) * p->sample_distance + 2.0;
+  double nearest = INFINITY;
+  for (int corner = 0; corner < 8; ++corner) {
+    double t[3], w[3], c[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int a = 0; a < 3; ++a)
+      t[a] = (corner >> a & 1 ? (double)((b[a] + 1) << g->shift) + 1.0 + reach
+                              : (double)(b[a] << g->shift) - reach) - 0.5;
+    for (int r = 0; r < 3; ++r)
+      w[r] = index_to_world[4 * r] * t[0] + index_to_world[4 * r + 1] * t[1] +
+             index_to_world[4 * r + 2] * t[2] + index_to_world[4 * r + 3];
+    for (int r = 0; r < 4; ++r)
+      c[r] = (double)p->world_to_clip[4 * r] * w[0] + (double)p->world_to_clip[4 * r + 1] * w[1] +
+             (double)p->world_to_clip[4 * r + 2] * w[2] + (double)p->world_to_clip[4 * r + 3];
+    if (!(c[3] > 1e-12)) return 0; /* (a corner behind the eye) */
+    nearest = fmin(nearest, 0.5 * c[2] / c[3] + 0.5);
+  }
+  if (!(nearest > 0.0)) return 0;
+  const int x0 = rect[0] / DEPTH_TILE, x1 = (rect[2] - 1) / DEPTH_TILE;
+  const int y0 = rect[1] / DEPTH_TILE, y1 = (rect[3] - 1) / DEPTH_TILE;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      if (!((double)tiles->max[(size_t)y * tiles->cols + x] + 1e-6 < nearest)) return 0;
+  return 1;
+}
+
 /* Whether every macro-cell of brick b is empty under the frame's function
  * (the skip grid's cells are no larger than bricks, cvr_settings). */
 static int brick_empty(const cvr_bricks *g, const cvr_ray_params *p, const int b[3]) {
@@ -264,6 +342,7 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   const int invertible = cvr_mat4_invert(w2i, i2w);
 
   /* the bricks drawn, by distance (a counting sort: stable, ids ascending) */
+  depth_tiles tiles = invertible ? depth_tiles_of(frame) : (depth_tiles){0, 0, NULL};
   brick_distances(g, p, distance);
   int max_distance = 0;
   for (int i = 0; i < n; ++i) max_distance = distance[i] > max_distance ? distance[i] : max_distance;
@@ -279,12 +358,15 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
         w->rect[0] = w->rect[1] = 0;
         w->rect[2] = p->width;
         w->rect[3] = p->height;
-      } else if (!brick_rect(g, p, i2w, w->brick, w->rect)) {
+      } else if (!brick_rect(g, p, i2w, w->brick, w->rect) ||
+                 brick_behind_depth(g, p, i2w, w->brick, w->rect, &tiles)) {
         continue;
       }
       position[i] = drawn;
       order[drawn++] = i;
     }
+
+  free(tiles.max);
 
   /* the batches, and the slots: the copies this frame's loads replace */
   ++g->frames;

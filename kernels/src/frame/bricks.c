@@ -148,6 +148,16 @@ static void brick_distances(const cvr_bricks *g, const cvr_ray_params *p, int *d
   }
 }
 
+/* Texels a little over two samples long: a sample's length in texels is at
+ * most the world-to-index transform's (Frobenius) norm times the sample
+ * distance. */
+static double sample_reach(const cvr_ray_params *p) {
+  double norm = 0.0;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) norm += (double)p->world_to_index[4 * r + c] * p->world_to_index[4 * r + c];
+  return 2.0 * sqrt(norm) * p->sample_distance + 2.0;
+}
+
 /* The pixels whose rays can take samples brick b owns: the bounds of its
  * region's corners on screen, a pixel wider; the whole image where a corner
  * lies behind the eye. The outer bricks own what lies beyond the volume (a
@@ -155,12 +165,7 @@ static void brick_distances(const cvr_bricks *g, const cvr_ray_params *p, int *d
  * past its box. */
 static int brick_rect(const cvr_bricks *g, const cvr_ray_params *p, const double index_to_world[16],
                       const int b[3], int rect[4]) {
-  /* a sample's length in texels is at most the world-to-index transform's
-   * (Frobenius) norm times the sample distance */
-  double norm = 0.0;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) norm += (double)p->world_to_index[4 * r + c] * p->world_to_index[4 * r + c];
-  const double reach = 2.0 * sqrt(norm) * p->sample_distance + 2.0;
+  const double reach = sample_reach(p);
   double lo[3], hi[3]; /* texel coordinates */
   for (int a = 0; a < 3; ++a) {
     lo[a] = (double)(b[a] << g->shift);
@@ -250,10 +255,7 @@ static int brick_behind_depth(const cvr_bricks *g, const cvr_ray_params *p,
                               const double index_to_world[16], const int b[3], const int rect[4],
                               const depth_tiles *tiles) {
   if (!tiles->max) return 0;
-  double norm = 0.0;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) norm += (double)p->world_to_index[4 * r + c] * p->world_to_index[4 * r + c];
-  const double reach = 2.0 * sqrt(norm) * p->sample_distance + 2.0;
+  const double reach = sample_reach(p);
   double nearest = INFINITY;
   for (int corner = 0; corner < 8; ++corner) {
     double t[3], w[3], c[4] = {0.0, 0.0, 0.0, 0.0};

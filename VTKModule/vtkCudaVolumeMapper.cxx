@@ -1581,44 +1581,29 @@ void vtkCudaVolumeMapper::RenderImages(
         vol->GetAllocatedRenderTime(), this->SmallTimeToDraw, this->BigTimeToDraw,
         this->MinimumImageSampleDistance, this->MaximumImageSampleDistance)
     : 1.0;
-  int width = 0, height = 0, x0 = 0, y0 = 0;
-  ren->GetTiledSizeAndOrigin(&width, &height, &x0, &y0);
-  if (width < 1 || height < 1)
+  FrameTarget target;
+  ren->GetTiledSizeAndOrigin(&target.Width, &target.Height, &target.X0, &target.Y0);
+  if (target.Width < 1 || target.Height < 1)
   {
     return;
   }
   // ImageSampleDistance: a ray every that many pixels (VTK's range, 0.1 to
   // 100), the image stretched over the viewport
-  const int imageWidth = std::max(1, static_cast<int>(width / this->ImageSampleDistance));
-  const int imageHeight = std::max(1, static_cast<int>(height / this->ImageSampleDistance));
-  const bool fullSize = imageWidth == width && imageHeight == height;
-  cvr_view view;
-  vtkCudaVolumeConversion::DescribeView(ren, vol, imageWidth, imageHeight, view);
-  const bool toImage = this->RenderToImage != 0;
-  const bool single = images.size() == 1;
-  int whole[6];
-  const int* wholeExtent = this->WholeExtentOf(images, whole);
+  target.ImageWidth = std::max(1, static_cast<int>(target.Width / this->ImageSampleDistance));
+  target.ImageHeight = std::max(1, static_cast<int>(target.Height / this->ImageSampleDistance));
+  target.FullSize = target.ImageWidth == target.Width && target.ImageHeight == target.Height;
+  target.ToImage = this->RenderToImage != 0;
+  target.Single = images.size() == 1;
   // one block of the viewport's size drawn into the framebuffer: its pixels
   // can stay on the GPU
-  const bool interop = single && !toImage && fullSize && this->UseInterop(width, height);
+  target.Interop = target.Single && !target.ToImage && target.FullSize &&
+    this->UseInterop(target.Width, target.Height);
+  cvr_view view;
+  vtkCudaVolumeConversion::DescribeView(ren, vol, target.ImageWidth, target.ImageHeight, view);
+  int whole[6];
+  const int* wholeExtent = this->WholeExtentOf(images, whole);
   stageMs();
-  if (interop)
-  {
-    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
-    view.gl_opaque_depth = in.Interop.RegisteredDepth();
-  }
-  else if (fullSize)
-  {
-    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
-    view.opaque_depth = in.OpaqueDepth.data();
-  }
-  else
-  {
-    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.ViewportDepth);
-    vtkCudaVolumeConversion::ResampleDepth(
-      in.ViewportDepth, width, height, imageWidth, imageHeight, in.OpaqueDepth);
-    view.opaque_depth = in.OpaqueDepth.data();
-  }
+  this->ReadOpaqueDepth(ren, target, view);
   in.DepthReadMs = stageMs();
 
   cvr_render_settings settings;
@@ -1628,22 +1613,8 @@ void vtkCudaVolumeMapper::RenderImages(
   }
 
   // ---- render the blocks front to back, then composite or keep the image
-  const size_t pixels = static_cast<size_t>(imageWidth) * imageHeight;
-  in.Color.resize(interop ? 0 : 4 * pixels);
-  in.Depth.resize(pixels);
-  in.Color8.resize(toImage ? 4 * pixels : 0);
-  if (!single)
-  {
-    in.BlockColor.resize(4 * pixels);
-    in.BlockDepth.resize(pixels);
-    std::fill(in.Color.begin(), in.Color.end(), 0.0f);
-    std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
-  }
-  const cvr_image out = interop ? cvr_image{ nullptr, nullptr, nullptr, in.Interop.RegisteredColor() }
-    : single ? cvr_image{ toImage ? in.Color8.data() : nullptr, in.Color.data(),
-                 toImage ? in.Depth.data() : nullptr, nullptr }
-             : cvr_image{ nullptr, in.BlockColor.data(), toImage ? in.BlockDepth.data() : nullptr,
-                 nullptr };
+  const size_t pixels = static_cast<size_t>(target.ImageWidth) * target.ImageHeight;
+  const cvr_image out = this->FrameOutputs(target);
   if (!this->PrepareTuning(view, settings, out))
   {
     return;
@@ -1656,35 +1627,95 @@ void vtkCudaVolumeMapper::RenderImages(
   in.RenderCallMs = stageMs();
   ++framesRendered;
   this->ReportStrategySwitch(settings, in.Stats);
-  in.ImageSize[0] = imageWidth;
-  in.ImageSize[1] = imageHeight;
+  in.ImageSize[0] = target.ImageWidth;
+  in.ImageSize[1] = target.ImageHeight;
   this->DescribeConfiguration(settings, images.size());
   this->DescribeTuning(view, settings);
   // the extremes as depth, for a depth compositor (ProjectionDepth)
-  const bool extremeDepth = this->ProjectionDepth && single && !toImage && in.Components == 1 &&
-    (blend == CVR_BLEND_MAXIMUM || blend == CVR_BLEND_MINIMUM);
+  const bool extremeDepth = this->ProjectionDepth && target.Single && !target.ToImage &&
+    in.Components == 1 && (blend == CVR_BLEND_MAXIMUM || blend == CVR_BLEND_MINIMUM);
   if (extremeDepth && !this->RenderExtremeDepth(property, view, settings, blend, pixels))
   {
     return;
   }
-  if (!toImage)
+  if (!target.ToImage)
   {
     stageMs();
-    if (extremeDepth)
-    {
-      in.Compositor.CompositeWithDepth(ren, x0, y0, width, height, imageWidth, imageHeight,
-        interop ? nullptr : in.Color.data(), interop ? in.Interop.ColorBuffer() : 0,
-        in.ExtremeDepth.data());
-    }
-    else if (interop)
-    {
-      in.Compositor.Composite(ren, x0, y0, width, height, in.Interop.ColorBuffer());
-    }
-    else
-    {
-      in.Compositor.Composite(ren, x0, y0, width, height, imageWidth, imageHeight, in.Color.data());
-    }
+    this->CompositeFrame(ren, target, extremeDepth);
     in.CompositeMs = stageMs();
+  }
+}
+
+void vtkCudaVolumeMapper::ReadOpaqueDepth(
+  vtkRenderer* ren, const FrameTarget& target, cvr_view& view)
+{
+  vtkInternals& in = *this->Internals;
+  const int x0 = target.X0, y0 = target.Y0, width = target.Width, height = target.Height;
+  if (target.Interop)
+  {
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.Interop.DepthBuffer());
+    view.gl_opaque_depth = in.Interop.RegisteredDepth();
+  }
+  else if (target.FullSize)
+  {
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.OpaqueDepth);
+    view.opaque_depth = in.OpaqueDepth.data();
+  }
+  else
+  {
+    in.Compositor.ReadDepth(ren, x0, y0, width, height, in.ViewportDepth);
+    vtkCudaVolumeConversion::ResampleDepth(in.ViewportDepth, width, height, target.ImageWidth,
+      target.ImageHeight, in.OpaqueDepth);
+    view.opaque_depth = in.OpaqueDepth.data();
+  }
+}
+
+cvr_image vtkCudaVolumeMapper::FrameOutputs(const FrameTarget& target)
+{
+  vtkInternals& in = *this->Internals;
+  const size_t pixels = static_cast<size_t>(target.ImageWidth) * target.ImageHeight;
+  in.Color.resize(target.Interop ? 0 : 4 * pixels);
+  in.Depth.resize(pixels);
+  in.Color8.resize(target.ToImage ? 4 * pixels : 0);
+  if (!target.Single) // the blocks' images, composited into Color and Depth
+  {
+    in.BlockColor.resize(4 * pixels);
+    in.BlockDepth.resize(pixels);
+    std::fill(in.Color.begin(), in.Color.end(), 0.0f);
+    std::fill(in.Depth.begin(), in.Depth.end(), 1.0f);
+  }
+  if (target.Interop)
+  {
+    return cvr_image{ nullptr, nullptr, nullptr, in.Interop.RegisteredColor() };
+  }
+  if (target.Single)
+  {
+    return cvr_image{ target.ToImage ? in.Color8.data() : nullptr, in.Color.data(),
+      target.ToImage ? in.Depth.data() : nullptr, nullptr };
+  }
+  return cvr_image{ nullptr, in.BlockColor.data(),
+    target.ToImage ? in.BlockDepth.data() : nullptr, nullptr };
+}
+
+void vtkCudaVolumeMapper::CompositeFrame(
+  vtkRenderer* ren, const FrameTarget& target, bool extremeDepth)
+{
+  vtkInternals& in = *this->Internals;
+  const int x0 = target.X0, y0 = target.Y0, width = target.Width, height = target.Height;
+  if (extremeDepth)
+  {
+    in.Compositor.CompositeWithDepth(ren, x0, y0, width, height, target.ImageWidth,
+      target.ImageHeight, target.Interop ? nullptr : in.Color.data(),
+      target.Interop ? in.Interop.ColorBuffer() : 0, in.ExtremeDepth.data());
+  }
+  else if (target.Interop)
+  {
+    in.Compositor.Composite(ren, x0, y0, width, height, in.Interop.ColorBuffer());
+  }
+  else
+  {
+    in.Compositor.Composite(
+      ren, x0, y0, width, height, target.ImageWidth, target.ImageHeight, in.Color.data());
   }
 }
 

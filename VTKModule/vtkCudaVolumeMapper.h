@@ -635,6 +635,20 @@ private:
   bool RenderBlocks(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,
     const int* wholeExtent, cvr_view& view, cvr_render_settings& settings, const cvr_image& out,
     size_t pixels);
+  /// Where a frame goes: the viewport (origin and size in pixels) and the
+  /// image (ImageSampleDistance makes it coarser; FullSize: the same), kept
+  /// on the GPU (Interop) or handed to the caller (RenderToImage), of one
+  /// block or composited from several.
+  struct FrameTarget
+  {
+    int X0 = 0, Y0 = 0, Width = 0, Height = 0, ImageWidth = 0, ImageHeight = 0;
+    bool FullSize = true, Interop = false, ToImage = false, Single = true;
+  };
+  /// The opaque geometry's depth into the view (on the GPU with interop);
+  /// the buffers the frame renders into; the image over the framebuffer.
+  void ReadOpaqueDepth(vtkRenderer* ren, const FrameTarget& target, cvr_view& view);
+  cvr_image FrameOutputs(const FrameTarget& target);
+  void CompositeFrame(vtkRenderer* ren, const FrameTarget& target, bool extremeDepth);
   // ProjectionDepth: the frame's extremes rendered again through a ramp, as
   // window depths (blend: the frame's cvr_blend_mode)
   bool RenderExtremeDepth(vtkVolumeProperty* property, const cvr_view& view,

@@ -8,12 +8,12 @@
  * in one launch, each over the samples its brick owns, into a state per
  * pixel, and the pixels made from those states at the end. One launch a
  * batch, not a brick: a brick's rays are a few blocks, far too few to fill
- * the device, and a launch a brick ran them one after another. Samples, filtering and
- * compositing are the standard kernel's (ray_march.cuh); a brick's texture
- * is addressed by the volume's texel coordinates less the copy's first
- * texel, an exact subtraction (both are non-negative and the coordinate
- * the larger), so the hardware filters each sample exactly as it would from
- * the whole volume. */
+ * the device, and a launch a brick ran them one after another. Samples,
+ * filtering and compositing are the standard kernel's (ray_march.cuh); a
+ * brick's texture is addressed by the volume's texel coordinates less the
+ * copy's first texel, an exact subtraction (both are non-negative and the
+ * coordinate the larger), so the hardware filters each sample exactly as it
+ * would from the whole volume. */
 #include <string.h>
 
 #include "bricks.h"

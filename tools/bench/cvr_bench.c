@@ -56,6 +56,9 @@ static void usage(void) {
           "                          views follow each other as frames, so rotations happen\n"
           "                          where the view changes region\n"
           "  --shape AxBxC           also a random volume of this non-cubic shape\n"
+          "  --turn A:DEG            turn the volume about its axis A (x, y or z) by DEG\n"
+          "                          before each view's rotation (e.g. --axes z --turn x:90:\n"
+          "                          the image turns about rays along the stored y)\n"
           "  --shift X,Y             move the volume X, Y voxels across the screen (rays\n"
           "                          off the voxel grid's alignment; default 0,0)\n"
           "  --repeats K             timed repeats per view (default 7)\n"
@@ -363,6 +366,8 @@ int main(int argc, char **argv) {
   int shape[3] = {0, 0, 0}, resample[3] = {0, 0, 0}, azimuths[2] = {0, 359};
   const char *volume_path = NULL;
   double lo = 0.0, hi = 0.0, elevation = 20.0, shift[2] = {0.0, 0.0};
+  char turn_axis = 0;
+  int turn_degrees = 0;
   cvr_context_options o;
   cvr_context_options_init(&o);
   o.backend = CVR_BACKEND_CUDA;
@@ -405,7 +410,11 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--azimuths") && v) {
       if (sscanf(argv[++i], "%d:%d", &azimuths[0], &azimuths[1]) != 2) azimuths[0] = -1;
     } else if (!strcmp(a, "--elevation") && v) elevation = atof(argv[++i]);
-    else if (!strcmp(a, "--shift") && v) {
+    else if (!strcmp(a, "--turn") && v) {
+      if (sscanf(argv[++i], "%c:%d", &turn_axis, &turn_degrees) != 2 || turn_axis < 'x' ||
+          turn_axis > 'z')
+        shape[0] = -1; /* (usage) */
+    } else if (!strcmp(a, "--shift") && v) {
       if (sscanf(argv[++i], "%lf,%lf", &shift[0], &shift[1]) != 2) shape[0] = -1; /* (usage) */
     } else if (!strcmp(a, "--lo") && v) lo = atof(argv[++i]);
     else if (!strcmp(a, "--hi") && v) hi = atof(argv[++i]);
@@ -520,6 +529,11 @@ int main(int argc, char **argv) {
           if (axis < 0 || axis > 2) continue;
           for (int angle = 0; angle <= range && !(range == 360 && angle == 360); angle += step) {
             cvr_tools_rotation_about(axis, angle, center, view.volume_to_world);
+            if (turn_axis) {
+              double turn[16];
+              cvr_tools_rotation_about(turn_axis - 'x', turn_degrees, center, turn);
+              cvr_tools_multiply(view.volume_to_world, turn, view.volume_to_world);
+            }
             view.volume_to_world[3] += shift[0]; /* (world x, y: the screen's) */
             view.volume_to_world[7] += shift[1];
             cvr_render_settings s = configs[b].settings;
@@ -535,14 +549,15 @@ int main(int argc, char **argv) {
             }
             fprintf(out,
                     "{\"bench\":\"wang_micro\",\"N\":%d,\"dims\":\"%dx%dx%d\",\"R\":%d,"
-                    "\"axis\":\"%c\",\"angle\":%d,\"strategy\":\"%s\",\"config\":\"%s\","
+                    "\"axis\":\"%c\",\"angle\":%d,\"turn\":\"%c%d\",\"strategy\":\"%s\",\"config\":\"%s\","
                     "\"block\":\"%dx%d\",\"ray_segments\":%d,\"layout\":\"%s\",\"ms\":%.4f,\"ms_min\":%.4f,"
                     "\"rotation_ms\":%.4f,\"frame_ms\":%.4f,\"axes\":\"%+d%+d%+d\","
                     "\"volume_mib\":%.1f,\"samples\":%llu,\"skipped_empty\":%llu,"
                     "\"gsamples_per_s\":%.2f,\"auto_choice\":\"%s\",\"total_ms\":%.4f,\"budget_mib\":%.0f,"
                     "\"bricks\":%d,\"bricks_drawn\":%d,\"bricks_loaded\":%d,"
                     "\"mib_loaded\":%.1f,\"load_ms\":%.3f}\n",
-                    n, d[0], d[1], d[2], r, *ax, angle, cvr_strategy_name(st.strategy),
+                    n, d[0], d[1], d[2], r, *ax, angle, turn_axis ? turn_axis : '-', turn_degrees,
+                    cvr_strategy_name(st.strategy),
                     configs[b].label, st.block_width, st.block_height, st.ray_segments,
                     cvr_memory_layout_name(st.memory_layout), median, fastest, rotation_ms,
                     median + rotation_ms, st.volume_axes[0], st.volume_axes[1], st.volume_axes[2],

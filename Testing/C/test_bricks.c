@@ -316,6 +316,48 @@ static void depth_culled(setup *whole, const cvr_volume_desc *d, const double ce
   setup_close(&bricked);
 }
 
+/* Rays that stop early: with every voxel half opaque the rays stop some 15
+ * voxels in, and the bricks further in, which every ray through them has
+ * stopped in front of, are neither loaded nor drawn (fewer than without
+ * early termination, with a cache too small to keep them between frames);
+ * the image is the unbricked one's. */
+static void rays_stopped(const cvr_volume_desc *d, const double center[3], double radius) {
+  static frame_out a, b, open;
+  setup whole_setup = setup_of(0, 0, d, 0.0, 300.0, -1.0), *whole = &whole_setup;
+  setup bricked = setup_of(2 * 21 * 21 * 21 * 8, 16, d, 0.0, 300.0, -1.0);
+  for (int v = 0; v < 4; ++v) {
+    if (quick && v > 1) continue;
+    cvr_view view;
+    view_of(center, radius, 5 + 3 * v, v % 2 ? CVR_PROJECTION_PERSPECTIVE : CVR_PROJECTION_PARALLEL,
+            &view);
+    cvr_render_settings s;
+    cvr_render_settings_init(&s);
+    s.sample_distance = 0.6;
+    s.shading.enabled = v == 2;
+    s.jittering = v == 3;
+    s.early_termination = 0;
+    render(bricked.ctx, bricked.volume, bricked.tf, &view, &s, &open);
+    s.early_termination = 1;
+    if (!render(whole->ctx, whole->volume, whole->tf, &view, &s, &a) ||
+        !render(bricked.ctx, bricked.volume, bricked.tf, &view, &s, &b))
+      continue;
+    char label[96];
+    snprintf(label, sizeof label, "rays stopped in front of bricks, view %d", v);
+    expect_same(&a, &b, label);
+    CHECK(b.stats.bricks_drawn < open.stats.bricks_drawn &&
+              b.stats.bricks_loaded < open.stats.bricks_loaded,
+          "%s: %d bricks drawn and %d loaded, %d and %d without early termination", label,
+          b.stats.bricks_drawn, b.stats.bricks_loaded, open.stats.bricks_drawn,
+          open.stats.bricks_loaded);
+    if (v == 0)
+      printf("  behind stopped rays: %d of %d bricks drawn, %d loaded (%d and %d without early "
+             "termination)\n", b.stats.bricks_drawn, b.stats.brick_count, b.stats.bricks_loaded,
+             open.stats.bricks_drawn, open.stats.bricks_loaded);
+  }
+  setup_close(&bricked);
+  setup_close(whole);
+}
+
 static double component_value(int c, double x, const void *user) {
   (void)user;
   return c ? 50000.0 - x : x;
@@ -438,6 +480,7 @@ int main(int argc, char **argv) {
     setup_close(&bricked);
   }
   depth_culled(&whole, &d, center, radius);
+  rays_stopped(&d, center, radius);
   printf("  %d frames bricked and whole: the same %s\n", compared,
          backend == CVR_BACKEND_CPU ? "bit for bit" : "(depths bit for bit, colours within 2 ulps)");
   if (backend == CVR_BACKEND_CUDA) against_reference(&d, center, radius);

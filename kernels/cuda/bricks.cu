@@ -38,9 +38,17 @@ struct cvr_brick_item {
   int first_block; /* its first block, counted over the frame's draws */
 };
 
+/* A brick whose rays have all stopped early is left out (rays_done): the
+ * rays of a batch's bricks are looked at once the batch CVR_BRICK_LAG in
+ * front of it is drawn, and the host waits for that look before the
+ * batch's copies, which then run that far ahead of the rays. A ray that
+ * has stopped stays stopped, so a look that early is a safe one. */
+#define CVR_BRICK_LAG 2
+
 struct cvr_brick_launch {
   cvr_cuda_launch l;     /* the frame's parameters (device pointers), table, outputs */
   cvr_ray_state *states; /* per pixel */
+  int *open;             /* per draw of the frame: some ray of its brick still open */
   const cvr_brick_item *items; /* the frame's, on the device */
   int first, count;      /* this batch's items */
   int cells[3], shift;
@@ -56,6 +64,11 @@ struct cvr_cuda_bricks {
   int batch_events;
   cudaStream_t copies;
   cudaEvent_t frame_start, copy_start, copy_stop;
+  /* per draw of a frame, whether a ray of its brick is open (rays_done): on
+   * the device and in pinned host memory, a batch's ready at its event */
+  int *open, *open_host;
+  size_t open_count;
+  cudaEvent_t *open_ready; /* per batch, batch_events of them */
   int copying; /* copy_start recorded this frame */
   size_t bytes;
   int pinned;  /* the volume's host copy is registered with the driver */
@@ -65,6 +78,7 @@ __global__ void cvr_brick_states_init(cvr_ray_state *states, size_t pixels, cvr_
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < pixels) states[i] = init;
 }
+
 
 /* Compositing (and isosurfaces) over lattice parameters t_from .. t_to
  * into the ray's state; st.t_stop marks where early termination stopped it. */
@@ -130,6 +144,26 @@ __device__ __forceinline__ void cvr_brick_project(const cvr_ray_params &p, const
   st.samples += samples;
 }
 
+/* The draw of the batch's items (b.first .. b.first + b.count - 1) that
+ * this block's pixels belong to: the last whose first block is not after
+ * it; *px, *py its pixel, false past its rect. */
+__device__ __forceinline__ bool cvr_brick_pixel(const cvr_brick_launch &b, int *draw, int *px,
+                                                int *py) {
+  const int block = b.items[b.first].first_block + (int)blockIdx.x;
+  int lo = b.first, hi = b.first + b.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (b.items[mid].first_block <= block) lo = mid;
+    else hi = mid - 1;
+  }
+  const cvr_brick_item &item = b.items[lo];
+  const int tile = block - item.first_block;
+  *draw = lo;
+  *px = item.rect[0] + (tile % item.tiles_x) * (int)blockDim.x + (int)threadIdx.x;
+  *py = item.rect[1] + (tile / item.tiles_x) * (int)blockDim.y + (int)threadIdx.y;
+  return *px < item.rect[2] && *py < item.rect[3];
+}
+
 /* The rays of a batch's bricks, each over the samples its brick owns. A
  * ray's state is read only by the brick that owns samples of it: the
  * batch's other bricks, which share no ray with it, leave it alone. */
@@ -139,19 +173,9 @@ __global__ void __launch_bounds__(256) cvr_brick_batch(const cvr_brick_launch b)
   const cvr_ray_params &p = b.l.ray;
   cvr_load_table(shared_table, b.l.table, p.tf_size, b.l.table_copies);
   const uint4 *table = cvr_table_copy(shared_table, b.l.table_copies);
-  /* this block's brick: the last whose first block is not after it */
-  const int block = b.items[b.first].first_block + (int)blockIdx.x;
-  int lo = b.first, hi = b.first + b.count - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) >> 1;
-    if (b.items[mid].first_block <= block) lo = mid;
-    else hi = mid - 1;
-  }
-  const cvr_brick_item item = b.items[lo];
-  const int tile = block - item.first_block;
-  const int px = item.rect[0] + (tile % item.tiles_x) * (int)blockDim.x + (int)threadIdx.x;
-  const int py = item.rect[1] + (tile / item.tiles_x) * (int)blockDim.y + (int)threadIdx.y;
-  if (px >= item.rect[2] || py >= item.rect[3]) return;
+  int draw, px, py;
+  if (!cvr_brick_pixel(b, &draw, &px, &py)) return;
+  const cvr_brick_item item = b.items[draw];
   const size_t pixel = (size_t)py * p.width + px;
   cvr_ray ray;
   if constexpr (KIND == CVR_SLICE) {
@@ -181,6 +205,20 @@ __global__ void __launch_bounds__(256) cvr_brick_batch(const cvr_brick_launch b)
                                                                       t_to, st);
     b.states[pixel] = st;
   }
+}
+
+/* Whether some ray that takes samples in each of the batch's bricks is
+ * still open (b.open[draw] set; cleared before): what rays_done reads. */
+__global__ void __launch_bounds__(256) cvr_brick_open_rays(const cvr_brick_launch b) {
+  int draw, px, py;
+  if (!cvr_brick_pixel(b, &draw, &px, &py)) return;
+  const cvr_ray_params &p = b.l.ray;
+  if (cvr_ray_state_done(&p, &b.states[(size_t)py * p.width + px])) return;
+  cvr_ray ray;
+  int k0, k1;
+  if (cvr_setup_ray(b.l, px, py, &ray) &&
+      cvr_brick_samples(&ray, p.lattice_offset, b.shift, b.cells, b.items[draw].brick, &k0, &k1))
+    b.open[draw] = 1; /* (every writer writes 1) */
 }
 
 /* Every pixel from its ray's state (the CPU's ray_pixel), and the frame's
@@ -257,6 +295,11 @@ static void release_slots(cvr_cuda_bricks *d) {
   }
   for (int i = 0; i < d->batch_events; ++i) cudaEventDestroy(d->batch_done[i]);
   if (d->copies) cudaStreamDestroy(d->copies);
+  for (int i = 0; i < d->batch_events; ++i)
+    if (d->open_ready && d->open_ready[i]) cudaEventDestroy(d->open_ready[i]);
+  free(d->open_ready);
+  if (d->open) cudaFree(d->open);
+  if (d->open_host) cudaFreeHost(d->open_host);
   if (d->frame_start) cudaEventDestroy(d->frame_start);
   if (d->copy_start) cudaEventDestroy(d->copy_start);
   if (d->copy_stop) cudaEventDestroy(d->copy_stop);
@@ -368,7 +411,109 @@ typedef struct brick_frame {
   int table_copies; /* (found at the first launch) */
   int batches;      /* drawn so far this frame */
   int *first_block; /* per draw, and past the last: blocks counted over the frame */
+  const cvr_brick_draw *draws; /* the frame's (plan_bricks) */
+  int *batch_first;   /* per batch, and past the last: its first draw */
+  int batch_count;
+  int looking;        /* rays_done looks at the rays (b.open) this frame */
+  int seen_batch;     /* the batch whose look the host last waited for, -1 */
 } brick_frame;
+
+/* Events for a frame of n batches: its draws done, its looks ready. */
+static cvr_status ensure_batch_events(cvr_context *ctx, cvr_cuda_bricks *d, int n) {
+  cvr_status st = CVR_OK;
+  if (n <= d->batch_events) return CVR_OK;
+  cudaEvent_t *done_events = (cudaEvent_t *)realloc(d->batch_done, (size_t)n * sizeof *done_events);
+  if (done_events) d->batch_done = done_events;
+  cudaEvent_t *ready = (cudaEvent_t *)realloc(d->open_ready, (size_t)n * sizeof *ready);
+  if (ready) d->open_ready = ready;
+  if (!done_events || !ready) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  for (; d->batch_events < n; ++d->batch_events) {
+    const int i = d->batch_events;
+    d->open_ready[i] = NULL;
+    CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->batch_done[i], cudaEventDisableTiming), "event");
+    const cudaError_t e = cudaEventCreateWithFlags(&d->open_ready[i], cudaEventDisableTiming);
+    if (e != cudaSuccess) { /* (the pair is kept whole: release_slots destroys both) */
+      cudaEventDestroy(d->batch_done[i]);
+      CVR_CUDA_TRY(ctx, e, "event");
+    }
+  }
+done:
+  return st;
+}
+
+/* Whether the frame looks at its rays for bricks to leave out (rays_done):
+ * where rays can stop early and some brick is to be copied. A frame from the
+ * cache, where leaving bricks out saves little, pays nothing for it. */
+static cvr_status prepare_looks(brick_frame *f, const cvr_brick_draw *draws, int count) {
+  cvr_context *ctx = f->ctx;
+  cvr_cuda_bricks *d = f->d;
+  const cvr_ray_params &p = f->b.l.ray;
+  cvr_status st = CVR_OK;
+  int loads = 0;
+  for (int k = 0; k < count; ++k) loads += draws[k].load;
+  f->looking = loads && p.early_termination &&
+               (p.blend == CVR_BLEND_COMPOSITE || p.blend == CVR_BLEND_ISOSURFACE) &&
+               f->batch_count > CVR_BRICK_LAG;
+  if (!f->looking) return CVR_OK;
+  if (d->open_count < (size_t)count) {
+    if (d->open) cudaFree(d->open);
+    if (d->open_host) cudaFreeHost(d->open_host);
+    d->open = d->open_host = NULL;
+    d->open_count = 0;
+    CVR_CUDA_TRY(ctx, cudaMalloc(&d->open, (size_t)count * sizeof(int)), "open rays");
+    CVR_CUDA_TRY(ctx, cudaMallocHost(&d->open_host, (size_t)count * sizeof(int)), "open rays");
+    d->open_count = (size_t)count;
+  }
+  f->b.open = d->open;
+done:
+  if (st != CVR_OK) f->looking = 0;
+  return st;
+}
+
+/* After the draw of batch j: the look at batch j + CVR_BRICK_LAG's rays,
+ * copied to the host. */
+static cvr_status look_ahead(brick_frame *f, int j) {
+  cvr_context *ctx = f->ctx;
+  cvr_cuda_bricks *d = f->d;
+  cudaStream_t stream = ctx->cuda->stream;
+  cvr_status st = CVR_OK;
+  const int batch = j + CVR_BRICK_LAG;
+  if (!f->looking || batch >= f->batch_count) return CVR_OK;
+  const int first = f->batch_first[batch], count = f->batch_first[batch + 1] - first;
+  int loads = 0;
+  for (int k = first; k < first + count; ++k) loads += f->draws[k].load;
+  if (loads) { /* (a batch from the cache is drawn whole) */
+    cvr_brick_launch b = f->b;
+    b.first = first;
+    b.count = count;
+    CVR_CUDA_TRY(ctx, cudaMemsetAsync(d->open + first, 0, (size_t)count * sizeof(int), stream), "open rays");
+    cvr_brick_open_rays<<<(unsigned)(f->first_block[first + count] - f->first_block[first]), f->block,
+                          0, stream>>>(b);
+    CVR_CUDA_TRY(ctx, cudaGetLastError(), "open rays");
+    CVR_CUDA_TRY(ctx, cudaMemcpyAsync(d->open_host + first, d->open + first, (size_t)count * sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream), "open rays");
+  }
+  CVR_CUDA_TRY(ctx, cudaEventRecord(d->open_ready[batch], stream), "event");
+done:
+  return st;
+}
+
+/* Whether every ray of the draw's brick had stopped when the batch
+ * CVR_BRICK_LAG in front of it was drawn. */
+static int rays_done(void *self, const cvr_brick_draw *draw, int first) {
+  (void)first;
+  brick_frame *f = (brick_frame *)self;
+  const int batch = draw->batch;
+  if (!f->looking || batch < CVR_BRICK_LAG || !draw->load) return 0;
+  if (f->seen_batch != batch) {
+    if (cudaEventSynchronize(f->d->open_ready[batch]) != cudaSuccess) {
+      cudaGetLastError(); /* (the frame's own calls report a failure) */
+      return 0;
+    }
+    f->seen_batch = batch;
+  }
+  return !f->d->open_host[draw - f->draws];
+}
 
 /* The frame's draws as its launches read them, on the device. */
 static cvr_status plan_bricks(void *self, const cvr_brick_draw *draws, int count) {
@@ -378,10 +523,15 @@ static cvr_status plan_bricks(void *self, const cvr_brick_draw *draws, int count
   cvr_status st = CVR_OK;
   cvr_brick_item *items = (cvr_brick_item *)malloc((size_t)(count ? count : 1) * sizeof *items);
   f->first_block = (int *)malloc((size_t)(count + 1) * sizeof *f->first_block);
-  if (!items || !f->first_block) {
+  f->batch_count = count ? draws[count - 1].batch + 1 : 0;
+  f->batch_first = (int *)malloc((size_t)(f->batch_count + 1) * sizeof *f->batch_first);
+  if (!items || !f->first_block || !f->batch_first) {
     free(items);
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   }
+  f->draws = draws;
+  for (int k = count - 1; k >= 0; --k) f->batch_first[draws[k].batch] = k;
+  f->batch_first[f->batch_count] = count;
   int blocks = 0;
   for (int k = 0; k < count; ++k) {
     const cvr_brick_draw *w = &draws[k];
@@ -398,6 +548,9 @@ static cvr_status plan_bricks(void *self, const cvr_brick_draw *draws, int count
     blocks += it->tiles_x * tiles_y;
   }
   f->first_block[count] = blocks;
+  if ((st = ensure_batch_events(ctx, f->d, f->batch_count)) != CVR_OK ||
+      (st = prepare_looks(f, draws, count)) != CVR_OK)
+    goto done;
   if (count) {
     /* (from pageable memory: staged before the call returns) */
     CVR_CUDA_TRY(ctx, cvr_cuda_ensure_buffer(&c->brick_items, &c->brick_items_bytes,
@@ -454,24 +607,17 @@ static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first
   cvr_context *ctx = f->ctx;
   cudaStream_t stream = ctx->cuda->stream;
   cvr_status st = CVR_OK;
-  if (f->batches == d->batch_events) { /* an event more for this frame's batches */
-    cudaEvent_t *grown =
-        (cudaEvent_t *)realloc(d->batch_done, (size_t)(d->batch_events + 1) * sizeof *grown);
-    if (!grown) return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
-    d->batch_done = grown;
-    CVR_CUDA_TRY(ctx, cudaEventCreateWithFlags(&d->batch_done[d->batch_events], cudaEventDisableTiming),
-                 "event");
-    ++d->batch_events;
-  }
   for (int k = first; k < first + count; ++k)
-    if (draws[k].load)
+    if (draws[k].load && !draws[k].skip)
       CVR_CUDA_TRY(ctx, cudaStreamWaitEvent(stream, d->loaded[draws[k].slot], 0), "brick copy order");
   f->b.first = first;
   f->b.count = count;
   CVR_CUDA_TRY(ctx, launch_draw(f->b, f->block, f->first_block[first + count] - f->first_block[first],
                                 &f->table_copies, stream), "brick kernel launch");
   CVR_CUDA_TRY(ctx, cudaEventRecord(d->batch_done[f->batches], stream), "event");
-  for (int k = first; k < first + count; ++k) d->drawn_batch[draws[k].slot] = f->batches;
+  for (int k = first; k < first + count; ++k)
+    if (!draws[k].skip) d->drawn_batch[draws[k].slot] = f->batches;
+  if ((st = look_ahead(f, f->batches)) != CVR_OK) goto done;
   ++f->batches;
 done:
   return st;
@@ -493,6 +639,7 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
   f.d = (cvr_cuda_bricks *)g->device_slots;
   f.d->copying = 0;
   f.nearest = s->interpolation == CVR_INTERPOLATION_NEAREST;
+  f.seen_batch = -1;
   f.block = dim3((unsigned)s->block_width, (unsigned)s->block_height);
   if (f.block.x * f.block.y > 256) f.block = dim3(16, 16);
   /* the frame on the host with the empty cells of the volume's host copy
@@ -541,7 +688,7 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
   CVR_CUDA_TRY(ctx, cudaEventRecord(f.d->frame_start, c->stream), "event");
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->kernel_start, c->stream), "event");
   {
-    const cvr_brick_ops ops = {&f, plan_bricks, load_brick, draw_bricks};
+    const cvr_brick_ops ops = {&f, plan_bricks, load_brick, draw_bricks, rays_done};
     if ((st = cvr_bricks_draw_frame(ctx, volume, &host, &ops, stats)) != CVR_OK) goto done;
   }
   {
@@ -564,5 +711,6 @@ extern "C" cvr_status cvr_cuda_bricks_launch(cvr_context *ctx, const cvr_frame *
   stats->volume_bytes = f.d->bytes;
 done:
   free(f.first_block);
+  free(f.batch_first);
   return st;
 }

@@ -111,6 +111,7 @@ static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first
   cpu_volume *v = &bf->brick;
   for (int k = first; k < first + count; ++k) {
     const cvr_brick_draw *w = &draws[k];
+    if (w->skip) continue;
     v->stride_y = (size_t)w->dims[0];
     v->stride_z = (size_t)w->dims[0] * w->dims[1];
     /* the volume's texel 0 in the brick's strides, before the copy (never
@@ -126,6 +127,28 @@ static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first
                      brick_rows_for(bf->volume->stored_type), bf);
   }
   return CVR_OK;
+}
+
+/* Whether every ray that takes samples in the brick has stopped: the
+ * batches in front are drawn (draw_bricks returns once they are), so the
+ * rays' states say it exactly. The first open ray ends the search. */
+static int rays_done(void *self, const cvr_brick_draw *draw, int first) {
+  (void)first;
+  const brick_frame *bf = self;
+  const cvr_frame *f = bf->frame;
+  const cvr_ray_params *p = &f->ray;
+  for (int py = draw->rect[1]; py < draw->rect[3]; ++py)
+    for (int px = draw->rect[0]; px < draw->rect[2]; ++px) {
+      if (cvr_ray_state_done(p, &bf->states[(size_t)py * p->width + px])) continue;
+      cvr_ray ray;
+      float t_slice;
+      int k0, k1;
+      if (pixel_ray(f, px, py, &ray, &t_slice) &&
+          cvr_brick_samples(&ray, p->lattice_offset, bf->bricks->shift, bf->bricks->cells,
+                            draw->brick, &k0, &k1))
+        return 0;
+    }
+  return 1;
 }
 
 /* Rows [begin, end) of the image: the pixels from their rays' states. */
@@ -195,7 +218,7 @@ cvr_status cvr_cpu_render_bricked(cvr_context *ctx, const cvr_frame *frame,
   for (size_t i = 0; i < pixels; ++i) cvr_ray_state_init(&frame->ray, &bf.states[i]);
 
   const double start = cvr_now_ms();
-  const cvr_brick_ops ops = {&bf, NULL, load_brick, draw_bricks};
+  const cvr_brick_ops ops = {&bf, NULL, load_brick, draw_bricks, rays_done};
   cvr_status st = cvr_bricks_draw_frame(ctx, volume, frame, &ops, stats);
   if (st == CVR_OK) {
     const int parts =

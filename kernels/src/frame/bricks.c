@@ -329,12 +329,14 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   int *position = malloc((size_t)n * sizeof *position);
   int *batch_end = malloc((size_t)n * sizeof *batch_end);
   cvr_brick_draw *draws = malloc((size_t)n * sizeof *draws);
-  if (!distance || !order || !position || !batch_end || !draws) {
+  int *held = malloc((size_t)g->slot_count * sizeof *held); /* each slot's copy as made */
+  if (!distance || !order || !position || !batch_end || !draws || !held) {
     free(distance);
     free(order);
     free(position);
     free(batch_end);
     free(draws);
+    free(held);
     return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
   }
   /* index (texel - 0.5) to world: the inverse of the frame's world_to_index */
@@ -371,8 +373,9 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   free(tiles.max);
 
   /* the batches, and the slots: the copies this frame's loads replace */
+  memcpy(held, g->brick_in, (size_t)g->slot_count * sizeof *held);
   ++g->frames;
-  for (int first = 0; first < drawn;) {
+  for (int first = 0, batch = 0; first < drawn; ++batch) {
     int end = first + 1;
     while (end < drawn && end - first < g->slot_count && distance[order[end]] == distance[order[first]])
       ++end;
@@ -381,6 +384,8 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
       cvr_brick_draw *w = &draws[k];
       cvr_brick_box(g, volume->dims, w->brick, w->base, w->dims);
       w->load = g->slot_of[i] < 0;
+      w->skip = 0;
+      w->batch = batch;
       if (w->load) {
         const int slot = choose_slot(g, position, first);
         if (g->brick_in[slot] >= 0) g->slot_of[g->brick_in[slot]] = -1;
@@ -394,22 +399,42 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
     first = end;
   }
 
+  /* rays stop early only where compositing reaches the stop opacity */
+  const int rays_stop = ops->rays_done && p->early_termination &&
+                        (p->blend == CVR_BLEND_COMPOSITE || p->blend == CVR_BLEND_ISOSURFACE);
   cvr_status st = ops->plan ? ops->plan(ops->self, draws, drawn) : CVR_OK;
+  int skipped = 0;
   for (int first = 0; first < drawn && st == CVR_OK; first = batch_end[first]) {
     for (int k = first; k < batch_end[first] && st == CVR_OK; ++k) {
-      const cvr_brick_draw *w = &draws[k];
+      cvr_brick_draw *w = &draws[k];
+      if (first > 0 && rays_stop && ops->rays_done(ops->self, w, first)) {
+        w->skip = 1;
+        ++skipped;
+        continue;
+      }
       if (!w->load) continue;
       const double start = cvr_now_ms();
       st = ops->load(ops->self, w);
+      held[w->slot] = order[k];
       stats->bricks_loaded += 1;
       stats->brick_bytes_loaded += (uint64_t)w->dims[0] * w->dims[1] * w->dims[2] *
                                    volume->components * cvr_scalar_type_size(volume->stored_type);
       stats->brick_load_ms += cvr_now_ms() - start;
     }
     if (st == CVR_OK) st = ops->draw(ops->self, draws, first, batch_end[first] - first);
-    stats->bricks_drawn += batch_end[first] - first;
+    for (int k = first; k < batch_end[first]; ++k) stats->bricks_drawn += !draws[k].skip;
   }
   if (st != CVR_OK) forget(g); /* (copies planned may not have been made) */
+  if (skipped && st == CVR_OK) {
+    /* a slot planned for a brick skipped unloaded holds what it held: the
+     * cache as the copies made it (a brick held twice, once) */
+    for (int i = 0; i < n; ++i) g->slot_of[i] = -1;
+    for (int slot = 0; slot < g->slot_count; ++slot) {
+      const int i = held[slot];
+      g->brick_in[slot] = i >= 0 && g->slot_of[i] < 0 ? i : -1;
+      if (g->brick_in[slot] >= 0) g->slot_of[i] = slot;
+    }
+  }
   stats->brick_count = n;
   stats->bricks_cached = 0;
   for (int s = 0; s < g->slot_count; ++s) stats->bricks_cached += g->brick_in[s] >= 0;
@@ -418,5 +443,6 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
   free(position);
   free(batch_end);
   free(draws);
+  free(held);
   return st;
 }

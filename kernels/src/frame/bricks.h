@@ -60,9 +60,11 @@ const char *cvr_bricks_unsupported(const cvr_volume *volume, const cvr_frame *fr
 /* A brick a frame draws: where its copy is and whether the frame copies it
  * there first, its grid coordinates, its texels (cvr_brick_box) and the
  * pixels whose rays may take samples it owns (x0, y0, x1, y1; x1 and y1
- * past the end). */
+ * past the end). skip: every ray through it stopped in front (rays_done),
+ * so it is neither loaded nor drawn, though its batch is. */
 typedef struct cvr_brick_draw {
-  int slot, load;
+  int slot, load, skip;
+  int batch; /* the frame's batches (the draw callback's), counted from 0 */
   int brick[3];
   int base[3], dims[3];
   int rect[4];
@@ -78,13 +80,21 @@ typedef struct cvr_brick_ops {
   cvr_status (*load)(void *self, const cvr_brick_draw *draw);
   /* marches the rays of draws[first .. first + count - 1], each over the
    * samples its brick owns: bricks at one distance in the frame's order,
-   * which share no ray (so they may run at once), their copies loaded */
+   * which share no ray (so they may run at once), their copies loaded
+   * (those marked skip are not: their rays have all stopped) */
   cvr_status (*draw)(void *self, const cvr_brick_draw *draws, int first, int count);
+  /* optional, asked of a batch's draws before their loads where rays can
+   * stop early: whether every ray that takes samples in the draw's brick
+   * has stopped in front of it, the batch starting at draws[first] (early
+   * termination; a backend that knows only of earlier batches says 0 where
+   * unsure) */
+  int (*rays_done)(void *self, const cvr_brick_draw *draw, int first);
 } cvr_brick_ops;
 
 /* Draws a frame's bricks front to back (the order every ray meets them
  * in), skipping those whose cells empty-space skipping finds empty
- * (frame->ray.skip_empty, when set) and those no pixel sees, in batches of
+ * (frame->ray.skip_empty, when set), those no pixel sees, those behind
+ * opaque geometry and those whose rays have all stopped, in batches of
  * the bricks at one distance that the cache holds at once; each brick's
  * copy is loaded into the cache first where it is not there. A full cache
  * gives up the copy this frame needs latest (first the copies it does not

@@ -76,6 +76,8 @@ struct Options
   bool X = false;      // a vtkRenderWindow (X or whatever VTK picks) instead of EGL
   bool ProbeDepth = false;
   bool Opaque = false; // an opaque sphere inside the volume: rays must stop at it
+  int Partitions[3] = { 1, 1, 1 }; // VTK's OpenGL mapper: its block streaming (SetPartitions)
+  double MaxMemoryMiB = 0;         // ours: MaxMemoryInBytes (bricks past it), 0: as constructed
   std::vector<std::string> Mappers = { "auto", "standard", "standard-host", "block-shape",
     "warp-marching", "slab",
     "opengl", "cpu", "fixed-point" };
@@ -129,6 +131,10 @@ void Usage()
     "  --budget S       seconds per mapper: slower orbits render fewer, evenly spaced frames (60)\n"
     "  --shade          Phong shading under the headlight\n"
     "  --opaque         an opaque sphere in the volume's centre (the mappers read depth)\n"
+    "  --partitions X,Y,Z  VTK's OpenGL mapper renders the volume in X x Y x Z\n"
+    "                   partitions uploaded in turn each frame (SetPartitions)\n"
+    "  --max-memory MIB ours (CUDA): MaxMemoryInBytes = MIB MiB, MaxMemoryFraction 1:\n"
+    "                   a larger volume renders from bricks streamed through that much\n"
     "  --x              a plain vtkRenderWindow (X display) instead of an EGL context\n"
     "  --probe-depth    first time reading the window's depth into a pixel buffer in\n"
     "                   each format OpenGL offers (what the mapper's depth read costs)\n"
@@ -177,6 +183,25 @@ bool Parse(int argc, char** argv, Options& o)
       o.X = true;
     else if (a == "--probe-depth")
       o.ProbeDepth = true;
+    else if (a == "--partitions")
+    {
+      const char* v = next("X,Y,Z");
+      if (std::sscanf(v, "%d,%d,%d", &o.Partitions[0], &o.Partitions[1], &o.Partitions[2]) != 3 ||
+        o.Partitions[0] < 1 || o.Partitions[1] < 1 || o.Partitions[2] < 1)
+      {
+        Usage();
+        return false;
+      }
+    }
+    else if (a == "--max-memory")
+    {
+      o.MaxMemoryMiB = std::atof(next("MiB"));
+      if (!(o.MaxMemoryMiB > 0.0))
+      {
+        Usage();
+        return false;
+      }
+    }
     else if (a == "--opaque")
       o.Opaque = true;
     else if (a == "--out")
@@ -289,14 +314,20 @@ DepthFrame ProjectionDepthFrame(vtkRenderWindow* window, vtkCudaVolumeMapper* ma
 // A mapper configured for matched quality: sample distance dt, no jittering,
 // no automatic adjustment of distances or image sampling.
 vtkSmartPointer<vtkVolumeMapper> MakeMapper(
-  const std::string& name, double dt, int threads, const std::string& tuningCache)
+  const std::string& name, double dt, const Options& o, const std::string& tuningCache)
 {
+  const int threads = o.Threads;
   if (name == "opengl")
   {
     auto m = vtkSmartPointer<vtkOpenGLGPUVolumeRayCastMapper>::New();
     m->SetAutoAdjustSampleDistances(0);
     m->SetSampleDistance(static_cast<float>(dt));
     m->SetUseJittering(0);
+    if (o.Partitions[0] * o.Partitions[1] * o.Partitions[2] > 1)
+    {
+      m->SetPartitions(static_cast<unsigned short>(o.Partitions[0]),
+        static_cast<unsigned short>(o.Partitions[1]), static_cast<unsigned short>(o.Partitions[2]));
+    }
     return m;
   }
   if (name == "fixed-point")
@@ -323,6 +354,11 @@ vtkSmartPointer<vtkVolumeMapper> MakeMapper(
     return m;
   }
   m->SetBackend(vtkCudaVolumeMapper::BACKEND_CUDA);
+  if (o.MaxMemoryMiB > 0.0)
+  {
+    m->SetMaxMemoryInBytes(static_cast<vtkIdType>(o.MaxMemoryMiB * 1048576.0));
+    m->SetMaxMemoryFraction(1.0f);
+  }
   if (name == "standard-host") // the image through host memory, for comparison
   {
     m->SetGraphicsInterop(0);
@@ -621,7 +657,7 @@ int main(int argc, char** argv)
   for (const std::string& mapperName : order)
   {
     vtkSmartPointer<vtkVolumeMapper> mapper =
-      MakeMapper(mapperName, dt, o.Threads, tuningCache.Path);
+      MakeMapper(mapperName, dt, o, tuningCache.Path);
     if (!mapper)
     {
       std::fprintf(stderr, "cvr-peer-bench: unknown mapper '%s'\n", mapperName.c_str());
@@ -773,11 +809,20 @@ int main(int argc, char** argv)
     {
       std::fprintf(out,
         ",\"backend\":\"%s\",\"image_transfer\":\"%s\",\"stages\":{\"first_upload_ms\":%.3f,\"kernel_ms\":%.3f,"
-        "\"transfer_ms\":%.3f,\"render_call_ms\":%.3f,\"depth_read_ms\":%.3f,\"composite_ms\":%.3f}",
+        "\"transfer_ms\":%.3f,\"render_call_ms\":%.3f,\"depth_read_ms\":%.3f,\"composite_ms\":%.3f},"
+        "\"max_memory_mib\":%g,\"bricks\":%d,\"bricks_drawn\":%d,\"bricks_loaded\":%d,"
+        "\"brick_mib_loaded\":%.1f,\"brick_load_ms\":%.3f",
         Escaped(ours->GetBackendDescription()).c_str(),
         Escaped(ours->GetLastImageTransfer()).c_str(), firstUploadMs, Percentile(kernelMs, 0.5),
         Percentile(transferMs, 0.5), Percentile(renderMs, 0.5), Percentile(depthMs, 0.5),
-        Percentile(compositeMs, 0.5));
+        Percentile(compositeMs, 0.5), o.MaxMemoryMiB, ours->GetLastBrickCount(),
+        ours->GetLastBricksDrawn(), ours->GetLastBricksLoaded(),
+        ours->GetLastBrickBytesLoaded() / 1048576.0, ours->GetLastBrickLoadTimeMs());
+    }
+    else if (mapperName == "opengl")
+    {
+      std::fprintf(out, ",\"partitions\":[%d,%d,%d]", o.Partitions[0], o.Partitions[1],
+        o.Partitions[2]);
     }
     std::fprintf(out, ",\"check\":%s}\n", check.c_str());
     std::fflush(out);

@@ -553,100 +553,92 @@ done:
   return st;
 }
 
-extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
-                                      const cvr_image *image, cvr_render_stats *stats) {
+/* The volume's device copy made ready for the frame's settings and view:
+ * its layout and padding, and its turn toward the rays. The copy is a cache
+ * of the voxels in some layout and order: rendering may rearrange it, never
+ * change what it holds. */
+static cvr_status prepare_copy(cvr_context *ctx, const cvr_frame *frame, cvr_render_stats *stats) {
+  cvr_volume *volume = (cvr_volume *)frame->volume;
+  if (!volume->cuda)
+    return cvr_fail(ctx, CVR_ERROR_DEVICE,
+                    "volume: its device copy was lost when changing its layout failed; create it again");
+  cvr_status st = CVR_OK;
+  /* (multi-component volumes keep their one texture: frame.c asks for it) */
+  if (volume->components == 1 && (st = cvr_cuda_storage_prepare(ctx, volume, frame->settings)) != CVR_OK)
+    return st;
+  return rotate_for_view(ctx, volume, frame, frame->settings, stats);
+}
+
+/* What the rays sample, in the copy's orientation o: the frame's ray
+ * parameters (set up in the volume's index space) with the device's tables,
+ * the mask's axes and the empty cells. */
+static cvr_status sampling_params(cvr_context *ctx, const cvr_frame *frame,
+                                  const cvr_orientation *o, int bricked, cvr_cuda_launch *l) {
   cvr_cuda_context *c = ctx->cuda;
   const cvr_render_settings *s = frame->settings;
+  if (bricked)
+    l->volume.identity = 1;
+  else
+    l->volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
+  l->ray = frame->ray;
+  cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l->ray);
+  l->ray.gradient_table = c->gradient_table;
+  if (l->ray.tf2d) l->ray.tf2d = (const cvr_rgba *)c->table_2d;
+  if (l->ray.label_table) l->ray.label_table = (const cvr_rgba *)c->label_table;
+  if (l->ray.label_gradient) l->ray.label_gradient = (const float *)c->label_gradient;
+  for (int k = 0; k < l->ray.components && l->ray.components > 1; ++k) {
+    l->ray.component_table[k] = (const cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE;
+    if (l->ray.component_gradient[k])
+      l->ray.component_gradient[k] = (const float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE;
+  }
+  for (int a = 0; a < 3 && l->ray.mask; ++a) { /* stored texel T -> the volume's (cvr_orientation) */
+    l->ray.mask_axis[a] = o->axis[a];
+    l->ray.mask_sign[a] = (float)o->sign[a];
+    l->ray.mask_shift[a] = o->sign[a] > 0 ? (float)-o->offset[a] : (float)(o->offset[a] + 1);
+  }
+  l->table = c->table;
+  l->counters = c->counters;
+  if (const int shift = bricked ? 0 : cvr_skip_shift_for(s)) /* (bricks.cu: its own) */
+    return cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift, c->visible_prefix,
+                                 &l->ray, c->stream);
+  return CVR_OK;
+}
+
+/* Where the rays read the opaque depth and write the image: OpenGL's
+ * buffers in place (gl, mapped), else the context's output buffer, the
+ * depth copied in from the host. */
+static cvr_status frame_buffers(cvr_context *ctx, const cvr_frame *frame, const cvr_image *image,
+                                const cvr_gl_mapping *gl, cvr_cuda_launch *l) {
+  cvr_cuda_context *c = ctx->cuda;
   const size_t pixels = (size_t)frame->ray.width * frame->ray.height;
-  unsigned long long counters[CVR_CUDA_COUNTERS] = {0, 0, 0, 0};
-  float ms = 0.0f;
   cvr_status st = CVR_OK;
-  cvr_cuda_launch l;
-  memset(&l, 0, sizeof l);
-  const cvr_orientation *o = NULL;
-  cvr_gl_mapping gl;
-  gl.count = 0;
-  device_scope scope;
-  /* a bricked volume (bricks.cu) has no device copy of its own, only the
-   * cache its frames fill: unturned, from textures */
-  static const cvr_orientation unturned = {{0, 1, 2}, {1, 1, 1}, {0, 0, 0}};
-  const int bricked = frame->volume->bricks != NULL;
-  CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
-  if (!frame->volume->cuda && !bricked) {
-    st = cvr_fail(ctx, CVR_ERROR_DEVICE,
-                  "volume: its device copy was lost when changing its layout failed; create it again");
-    goto done;
-  }
-  /* the volume's device copy is a cache of its voxels in some layout and
-   * order: rendering may rearrange it, never change what it holds */
-  if (!bricked) {
-    cvr_volume *volume = (cvr_volume *)frame->volume;
-    /* (multi-component volumes keep their one texture: frame.c asks for it) */
-    if (volume->components == 1 && (st = cvr_cuda_storage_prepare(ctx, volume, s)) != CVR_OK) goto done;
-    if ((st = rotate_for_view(ctx, volume, frame, s, stats)) != CVR_OK) goto done;
-  }
-  
-  if ((st = upload_tables(ctx, frame)) != CVR_OK) goto done;
-  CVR_CUDA_TRY(ctx,
-               cvr_cuda_ensure_buffer(&c->output, &c->output_bytes,
-                             pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
-               "output buffer");
-  CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_start, c->stream), "event");
-  /* OpenGL buffers: read and written in place, no copies */
-  if ((st = cvr_cuda_gl_map(ctx, &gl, frame->gl_opaque_depth, image->gl_rgba32f, pixels,
-                            c->stream)) != CVR_OK)
-    goto done;
-  l.opaque_depth = gl.depth;
+  l->opaque_depth = gl->depth;
   if (frame->opaque_depth) {
     CVR_CUDA_TRY(ctx,
                  cvr_cuda_ensure_buffer((void **)&c->opaque_depth, &c->opaque_depth_bytes,
-                               pixels * sizeof(float)),
+                                        pixels * sizeof(float)),
                  "opaque depth buffer");
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(c->opaque_depth, frame->opaque_depth, pixels * sizeof(float),
                                       cudaMemcpyHostToDevice, c->stream),
                  "opaque depth upload");
-    l.opaque_depth = c->opaque_depth;
+    l->opaque_depth = c->opaque_depth;
   }
-  /* rays are set up in the volume's index space, sampled in the copy's */
-  l.ray = frame->ray;
-  if (bricked) {
-    l.volume.identity = 1;
-    o = &unturned;
-  } else {
-    l.volume = cvr_cuda_storage_view(frame->volume, s->interpolation == CVR_INTERPOLATION_NEAREST);
-    o = &frame->volume->cuda->orientation;
-  }
-  cvr_reorient_sample_params(&frame->ray, o->axis, o->sign, o->offset, &l.ray);
-  l.ray.gradient_table = c->gradient_table;
-  if (l.ray.tf2d) l.ray.tf2d = (const cvr_rgba *)c->table_2d;
-  if (l.ray.label_table) l.ray.label_table = (const cvr_rgba *)c->label_table;
-  if (l.ray.label_gradient) l.ray.label_gradient = (const float *)c->label_gradient;
-  for (int k = 0; k < l.ray.components && l.ray.components > 1; ++k) {
-    l.ray.component_table[k] = (const cvr_rgba *)c->component_tables + (size_t)k * CVR_TRANSFER_FUNCTION_TABLE_SIZE;
-    if (l.ray.component_gradient[k])
-      l.ray.component_gradient[k] = (const float *)c->component_gradients + (size_t)k * CVR_GRADIENT_OPACITY_TABLE_SIZE;
-  }
-  for (int a = 0; a < 3 && l.ray.mask; ++a) { /* stored texel T -> the volume's (cvr_orientation) */
-    l.ray.mask_axis[a] = o->axis[a];
-    l.ray.mask_sign[a] = (float)o->sign[a];
-    l.ray.mask_shift[a] = o->sign[a] > 0 ? (float)-o->offset[a] : (float)(o->offset[a] + 1);
-  }
-  if (const int shift = bricked ? 0 : cvr_skip_shift_for(s)) /* (bricks.cu: its own) */
-    if ((st = cvr_cuda_skip_prepare(ctx, (cvr_volume *)frame->volume, frame, shift,
-                                    c->visible_prefix, &l.ray, c->stream)) != CVR_OK)
-      goto done;
-  l.table = c->table;
-  l.counters = c->counters;
-  if (image->rgba32f) l.rgba32f = (float4 *)c->output;
-  if (gl.color) l.rgba32f = gl.color;
-  if (image->rgba8) l.rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));
+  if (image->rgba32f) l->rgba32f = (float4 *)c->output;
+  if (gl->color) l->rgba32f = gl->color;
+  if (image->rgba8) l->rgba8 = (uchar4 *)((char *)c->output + pixels * sizeof(float4));
   if (image->depth)
-    l.depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
-  CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, CVR_CUDA_COUNTERS * sizeof(unsigned long long), c->stream),
-               "counter reset");
-  if ((st = bricked ? cvr_cuda_bricks_launch(ctx, frame, &l, stats)
-                    : launch_frame(ctx, frame, o, l, stats)) != CVR_OK)
-    goto done;
+    l->depth = (float *)((char *)c->output + pixels * (sizeof(float4) + sizeof(uchar4)));
+done:
+  return st;
+}
+
+/* The image into host memory (what of it is asked for there) and the
+ * frame's counters, once the stream is done. */
+static cvr_status read_back(cvr_context *ctx, const cvr_image *image, const cvr_cuda_launch &l,
+                            size_t pixels, cvr_gl_mapping *gl,
+                            unsigned long long counters[CVR_CUDA_COUNTERS]) {
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_status st = CVR_OK;
   if (image->rgba32f)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->rgba32f, l.rgba32f, pixels * sizeof(float4),
                                       cudaMemcpyDeviceToHost, c->stream), "image readback");
@@ -656,19 +648,27 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   if (l.depth)
     CVR_CUDA_TRY(ctx, cudaMemcpyAsync(image->depth, l.depth, pixels * sizeof(float),
                                       cudaMemcpyDeviceToHost, c->stream), "depth readback");
-  cvr_cuda_gl_unmap(&gl, c->stream); /* OpenGL's again once the kernel is done */
+  cvr_cuda_gl_unmap(gl, c->stream); /* OpenGL's again once the kernel is done */
   CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_stop, c->stream), "event");
-  CVR_CUDA_TRY(ctx, cudaMemcpyAsync(counters, c->counters, sizeof counters, cudaMemcpyDeviceToHost,
-                                    c->stream), "statistics readback");
+  CVR_CUDA_TRY(ctx, cudaMemcpyAsync(counters, c->counters, CVR_CUDA_COUNTERS * sizeof *counters,
+                                    cudaMemcpyDeviceToHost, c->stream), "statistics readback");
   CVR_CUDA_TRY(ctx, cudaStreamSynchronize(c->stream), "ray casting");
+done:
+  return st;
+}
+
+/* The frame's times, counts and copy into stats. */
+static cvr_status frame_stats(cvr_context *ctx, const cvr_frame *frame, const cvr_orientation *o,
+                              int bricked, const unsigned long long counters[CVR_CUDA_COUNTERS],
+                              cvr_render_stats *stats) {
+  cvr_cuda_context *c = ctx->cuda;
+  cvr_status st = CVR_OK;
+  float ms = 0.0f, in_ms = 0.0f, out_ms = 0.0f;
   CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&ms, c->kernel_start, c->kernel_stop), "event timing");
+  CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&in_ms, c->copy_start, c->kernel_start), "event timing");
+  CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&out_ms, c->kernel_stop, c->copy_stop), "event timing");
   stats->kernel_ms = ms;
-  {
-    float in_ms = 0.0f, out_ms = 0.0f;
-    CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&in_ms, c->copy_start, c->kernel_start), "event timing");
-    CVR_CUDA_TRY(ctx, cudaEventElapsedTime(&out_ms, c->kernel_stop, c->copy_stop), "event timing");
-    stats->transfer_ms = (double)in_ms + out_ms;
-  }
+  stats->transfer_ms = (double)in_ms + out_ms;
   stats->rays = counters[0];
   stats->samples = counters[1];
   stats->samples_skipped_empty = counters[3];
@@ -676,6 +676,48 @@ extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
   stats->memory_layout = bricked ? CVR_LAYOUT_TEXTURE : frame->volume->cuda->layout;
   if (!bricked) stats->volume_bytes = frame->volume->cuda->bytes; /* (bricked: the cache's) */
   for (int a = 0; a < 3; ++a) stats->volume_axes[a] = o->sign[a] * (o->axis[a] + 1);
+done:
+  return st;
+}
+
+extern "C" cvr_status cvr_cuda_render(cvr_context *ctx, const cvr_frame *frame,
+                                      const cvr_image *image, cvr_render_stats *stats) {
+  cvr_cuda_context *c = ctx->cuda;
+  const size_t pixels = (size_t)frame->ray.width * frame->ray.height;
+  unsigned long long counters[CVR_CUDA_COUNTERS] = {0, 0, 0, 0};
+  cvr_status st = CVR_OK;
+  cvr_cuda_launch l;
+  memset(&l, 0, sizeof l);
+  cvr_gl_mapping gl;
+  gl.count = 0;
+  device_scope scope;
+  /* a bricked volume (bricks.cu) has no device copy of its own, only the
+   * cache its frames fill: unturned, from textures */
+  static const cvr_orientation unturned = {{0, 1, 2}, {1, 1, 1}, {0, 0, 0}};
+  const int bricked = frame->volume->bricks != NULL;
+  const cvr_orientation *o = bricked ? &unturned : NULL;
+  CVR_CUDA_TRY(ctx, enter_device(c->device, &scope), "cannot select the CUDA device");
+  if (!bricked && (st = prepare_copy(ctx, frame, stats)) != CVR_OK) goto done;
+  if (!bricked) o = &frame->volume->cuda->orientation;
+  if ((st = upload_tables(ctx, frame)) != CVR_OK) goto done;
+  CVR_CUDA_TRY(ctx,
+               cvr_cuda_ensure_buffer(&c->output, &c->output_bytes,
+                                      pixels * (sizeof(float4) + sizeof(uchar4) + sizeof(float))),
+               "output buffer");
+  CVR_CUDA_TRY(ctx, cudaEventRecord(c->copy_start, c->stream), "event");
+  /* OpenGL buffers: read and written in place, no copies */
+  if ((st = cvr_cuda_gl_map(ctx, &gl, frame->gl_opaque_depth, image->gl_rgba32f, pixels,
+                            c->stream)) != CVR_OK ||
+      (st = frame_buffers(ctx, frame, image, &gl, &l)) != CVR_OK ||
+      (st = sampling_params(ctx, frame, o, bricked, &l)) != CVR_OK)
+    goto done;
+  CVR_CUDA_TRY(ctx, cudaMemsetAsync(c->counters, 0, CVR_CUDA_COUNTERS * sizeof(unsigned long long), c->stream),
+               "counter reset");
+  if ((st = bricked ? cvr_cuda_bricks_launch(ctx, frame, &l, stats)
+                    : launch_frame(ctx, frame, o, l, stats)) != CVR_OK ||
+      (st = read_back(ctx, image, l, pixels, &gl, counters)) != CVR_OK)
+    goto done;
+  st = frame_stats(ctx, frame, o, bricked, counters, stats);
 done:
   cvr_cuda_gl_unmap(&gl, c->stream);
   leave_device(&scope);

@@ -394,8 +394,8 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
       }
       w->slot = g->slot_of[i];
       g->drawn_at[w->slot] = g->frames;
-      batch_end[first] = end;
     }
+    batch_end[first] = end;
     first = end;
   }
 
@@ -414,7 +414,7 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
       }
       if (!w->load) continue;
       const double start = cvr_now_ms();
-      st = ops->load(ops->self, w);
+      if ((st = ops->load(ops->self, w)) != CVR_OK) break;
       held[w->slot] = order[k];
       stats->bricks_loaded += 1;
       stats->brick_bytes_loaded += (uint64_t)w->dims[0] * w->dims[1] * w->dims[2] *
@@ -422,7 +422,7 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
       stats->brick_load_ms += cvr_now_ms() - start;
     }
     if (st == CVR_OK) st = ops->draw(ops->self, draws, first, batch_end[first] - first);
-    for (int k = first; k < batch_end[first]; ++k) stats->bricks_drawn += !draws[k].skip;
+    for (int k = first; k < batch_end[first] && st == CVR_OK; ++k) stats->bricks_drawn += !draws[k].skip;
   }
   if (st != CVR_OK) forget(g); /* (copies planned may not have been made) */
   if (skipped && st == CVR_OK) {

@@ -318,44 +318,61 @@ static int choose_slot(const cvr_bricks *g, const int *position, int batch) {
   return unneeded >= 0 ? unneeded : latest;
 }
 
-cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
-                                 const cvr_frame *frame, const cvr_brick_ops *ops,
-                                 cvr_render_stats *stats) {
-  cvr_bricks *g = volume->bricks;
+/* A frame's plan: the bricks it draws, front to back, in batches, and the
+ * cache slots their copies take. */
+typedef struct brick_plan {
+  int drawn;
+  int *distance;  /* per brick */
+  int *order;     /* the bricks drawn, in the frame's order */
+  int *position;  /* per brick: its place in order, -1 where not drawn */
+  int *batch_end; /* at a batch's first place: past its last */
+  cvr_brick_draw *draws; /* per place */
+  int *held;      /* per slot: the brick its copy is of, as the copies make it */
+} brick_plan;
+
+static void plan_free(brick_plan *f) {
+  free(f->distance);
+  free(f->order);
+  free(f->position);
+  free(f->batch_end);
+  free(f->draws);
+  free(f->held);
+}
+
+static int plan_alloc(const cvr_bricks *g, brick_plan *f) {
+  const size_t n = (size_t)g->count;
+  memset(f, 0, sizeof *f);
+  f->distance = malloc(n * sizeof *f->distance);
+  f->order = malloc(n * sizeof *f->order);
+  f->position = malloc(n * sizeof *f->position);
+  f->batch_end = malloc(n * sizeof *f->batch_end);
+  f->draws = malloc(n * sizeof *f->draws);
+  f->held = malloc((size_t)g->slot_count * sizeof *f->held);
+  return f->distance && f->order && f->position && f->batch_end && f->draws && f->held;
+}
+
+/* The bricks the frame draws, by distance (a counting sort: stable, ids
+ * ascending): not empty, seen by some pixel, not wholly behind opaque
+ * geometry. */
+static void order_bricks(const cvr_bricks *g, const cvr_frame *frame, brick_plan *f) {
   const cvr_ray_params *p = &frame->ray;
   const int n = g->count;
-  int *distance = malloc((size_t)n * sizeof *distance);
-  int *order = malloc((size_t)n * sizeof *order);
-  int *position = malloc((size_t)n * sizeof *position);
-  int *batch_end = malloc((size_t)n * sizeof *batch_end);
-  cvr_brick_draw *draws = malloc((size_t)n * sizeof *draws);
-  int *held = malloc((size_t)g->slot_count * sizeof *held); /* each slot's copy as made */
-  if (!distance || !order || !position || !batch_end || !draws || !held) {
-    free(distance);
-    free(order);
-    free(position);
-    free(batch_end);
-    free(draws);
-    free(held);
-    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
-  }
   /* index (texel - 0.5) to world: the inverse of the frame's world_to_index */
   double w2i[16] = {0}, i2w[16];
   for (int i = 0; i < 12; ++i) w2i[i] = p->world_to_index[i];
   w2i[15] = 1.0;
   const int invertible = cvr_mat4_invert(w2i, i2w);
-
-  /* the bricks drawn, by distance (a counting sort: stable, ids ascending) */
   depth_tiles tiles = invertible ? depth_tiles_of(frame) : (depth_tiles){0, 0, NULL};
-  brick_distances(g, p, distance);
+  brick_distances(g, p, f->distance);
   int max_distance = 0;
-  for (int i = 0; i < n; ++i) max_distance = distance[i] > max_distance ? distance[i] : max_distance;
-  int drawn = 0;
-  for (int i = 0; i < n; ++i) position[i] = -1;
+  for (int i = 0; i < n; ++i)
+    max_distance = f->distance[i] > max_distance ? f->distance[i] : max_distance;
+  f->drawn = 0;
+  for (int i = 0; i < n; ++i) f->position[i] = -1;
   for (int d = 0; d <= max_distance; ++d)
     for (int i = 0; i < n; ++i) {
-      if (distance[i] != d) continue;
-      cvr_brick_draw *w = &draws[drawn];
+      if (f->distance[i] != d) continue;
+      cvr_brick_draw *w = &f->draws[f->drawn];
       brick_coords(g, i, w->brick);
       if (brick_empty(g, p, w->brick)) continue;
       if (!invertible) {
@@ -366,28 +383,31 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
                  brick_behind_depth(g, p, i2w, w->brick, w->rect, &tiles)) {
         continue;
       }
-      position[i] = drawn;
-      order[drawn++] = i;
+      f->position[i] = f->drawn;
+      f->order[f->drawn++] = i;
     }
-
   free(tiles.max);
+}
 
-  /* the batches, and the slots: the copies this frame's loads replace */
-  memcpy(held, g->brick_in, (size_t)g->slot_count * sizeof *held);
+/* The batches (the bricks at one distance that the cache holds at once),
+ * and the slots: the copies this frame's loads replace. */
+static void plan_batches(cvr_bricks *g, const cvr_volume *volume, brick_plan *f) {
+  memcpy(f->held, g->brick_in, (size_t)g->slot_count * sizeof *f->held);
   ++g->frames;
-  for (int first = 0, batch = 0; first < drawn; ++batch) {
+  for (int first = 0, batch = 0; first < f->drawn; ++batch) {
     int end = first + 1;
-    while (end < drawn && end - first < g->slot_count && distance[order[end]] == distance[order[first]])
+    while (end < f->drawn && end - first < g->slot_count &&
+           f->distance[f->order[end]] == f->distance[f->order[first]])
       ++end;
     for (int k = first; k < end; ++k) {
-      const int i = order[k];
-      cvr_brick_draw *w = &draws[k];
+      const int i = f->order[k];
+      cvr_brick_draw *w = &f->draws[k];
       cvr_brick_box(g, volume->dims, w->brick, w->base, w->dims);
       w->load = g->slot_of[i] < 0;
       w->skip = 0;
       w->batch = batch;
       if (w->load) {
-        const int slot = choose_slot(g, position, first);
+        const int slot = choose_slot(g, f->position, first);
         if (g->brick_in[slot] >= 0) g->slot_of[g->brick_in[slot]] = -1;
         g->brick_in[slot] = i;
         g->slot_of[i] = slot;
@@ -395,54 +415,76 @@ cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
       w->slot = g->slot_of[i];
       g->drawn_at[w->slot] = g->frames;
     }
-    batch_end[first] = end;
+    f->batch_end[first] = end;
     first = end;
   }
+}
 
+/* Each batch: its bricks' copies where missing, then its draw; a brick whose
+ * rays have all stopped in front of it neither (ops->rays_done). Returns
+ * how many were left out so. */
+static cvr_status run_batches(const cvr_volume *volume, const cvr_frame *frame,
+                              const cvr_brick_ops *ops, brick_plan *f, cvr_render_stats *stats,
+                              int *skipped) {
+  const cvr_ray_params *p = &frame->ray;
   /* rays stop early only where compositing reaches the stop opacity */
   const int rays_stop = ops->rays_done && p->early_termination &&
                         (p->blend == CVR_BLEND_COMPOSITE || p->blend == CVR_BLEND_ISOSURFACE);
-  cvr_status st = ops->plan ? ops->plan(ops->self, draws, drawn) : CVR_OK;
-  int skipped = 0;
-  for (int first = 0; first < drawn && st == CVR_OK; first = batch_end[first]) {
-    for (int k = first; k < batch_end[first] && st == CVR_OK; ++k) {
-      cvr_brick_draw *w = &draws[k];
+  const uint64_t voxel = (uint64_t)volume->components * cvr_scalar_type_size(volume->stored_type);
+  cvr_status st = ops->plan ? ops->plan(ops->self, f->draws, f->drawn) : CVR_OK;
+  *skipped = 0;
+  for (int first = 0; first < f->drawn && st == CVR_OK; first = f->batch_end[first]) {
+    for (int k = first; k < f->batch_end[first] && st == CVR_OK; ++k) {
+      cvr_brick_draw *w = &f->draws[k];
       if (first > 0 && rays_stop && ops->rays_done(ops->self, w, first)) {
         w->skip = 1;
-        ++skipped;
+        ++*skipped;
         continue;
       }
       if (!w->load) continue;
       const double start = cvr_now_ms();
       if ((st = ops->load(ops->self, w)) != CVR_OK) break;
-      held[w->slot] = order[k];
+      f->held[w->slot] = f->order[k];
       stats->bricks_loaded += 1;
-      stats->brick_bytes_loaded += (uint64_t)w->dims[0] * w->dims[1] * w->dims[2] *
-                                   volume->components * cvr_scalar_type_size(volume->stored_type);
+      stats->brick_bytes_loaded += (uint64_t)w->dims[0] * w->dims[1] * w->dims[2] * voxel;
       stats->brick_load_ms += cvr_now_ms() - start;
     }
-    if (st == CVR_OK) st = ops->draw(ops->self, draws, first, batch_end[first] - first);
-    for (int k = first; k < batch_end[first] && st == CVR_OK; ++k) stats->bricks_drawn += !draws[k].skip;
+    if (st == CVR_OK) st = ops->draw(ops->self, f->draws, first, f->batch_end[first] - first);
+    for (int k = first; k < f->batch_end[first] && st == CVR_OK; ++k)
+      stats->bricks_drawn += !f->draws[k].skip;
   }
+  return st;
+}
+
+/* The cache as the copies made it, where bricks were left out unloaded: a
+ * slot planned for one holds what it held (a brick held twice, once). */
+static void settle_cache(cvr_bricks *g, const brick_plan *f) {
+  for (int i = 0; i < g->count; ++i) g->slot_of[i] = -1;
+  for (int slot = 0; slot < g->slot_count; ++slot) {
+    const int i = f->held[slot];
+    g->brick_in[slot] = i >= 0 && g->slot_of[i] < 0 ? i : -1;
+    if (g->brick_in[slot] >= 0) g->slot_of[i] = slot;
+  }
+}
+
+cvr_status cvr_bricks_draw_frame(cvr_context *ctx, const cvr_volume *volume,
+                                 const cvr_frame *frame, const cvr_brick_ops *ops,
+                                 cvr_render_stats *stats) {
+  cvr_bricks *g = volume->bricks;
+  brick_plan f;
+  if (!plan_alloc(g, &f)) {
+    plan_free(&f);
+    return cvr_fail(ctx, CVR_ERROR_OUT_OF_MEMORY, "bricks: out of host memory");
+  }
+  order_bricks(g, frame, &f);
+  plan_batches(g, volume, &f);
+  int skipped = 0;
+  const cvr_status st = run_batches(volume, frame, ops, &f, stats, &skipped);
   if (st != CVR_OK) forget(g); /* (copies planned may not have been made) */
-  if (skipped && st == CVR_OK) {
-    /* a slot planned for a brick skipped unloaded holds what it held: the
-     * cache as the copies made it (a brick held twice, once) */
-    for (int i = 0; i < n; ++i) g->slot_of[i] = -1;
-    for (int slot = 0; slot < g->slot_count; ++slot) {
-      const int i = held[slot];
-      g->brick_in[slot] = i >= 0 && g->slot_of[i] < 0 ? i : -1;
-      if (g->brick_in[slot] >= 0) g->slot_of[i] = slot;
-    }
-  }
-  stats->brick_count = n;
+  else if (skipped) settle_cache(g, &f);
+  stats->brick_count = g->count;
   stats->bricks_cached = 0;
   for (int s = 0; s < g->slot_count; ++s) stats->bricks_cached += g->brick_in[s] >= 0;
-  free(distance);
-  free(order);
-  free(position);
-  free(batch_end);
-  free(draws);
-  free(held);
+  plan_free(&f);
   return st;
 }

@@ -79,7 +79,6 @@ __global__ void cvr_brick_states_init(cvr_ray_state *states, size_t pixels, cvr_
   if (i < pixels) states[i] = init;
 }
 
-
 /* Compositing (and isosurfaces) over lattice parameters t_from .. t_to
  * into the ray's state; st.t_stop marks where early termination stopped it. */
 template <bool GRADIENT, bool ISO>

@@ -161,21 +161,27 @@ bool AppendYAxis(vtkDataArray* yAxis, VolumeInput& inOut, std::string& error)
   return true;
 }
 
-bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
-  int vectorComponent, VolumeInput& out, std::string& error)
+namespace
 {
-  cvr_volume_desc& d = out.Desc;
-  cvr_volume_desc_init(&d);
-  out.Storage.clear();
-  out.Magnitudes.clear();
-  out.Component.clear();
-  const int components = scalars->GetNumberOfComponents();
-  const bool magnitude = components > 1 && vectorMode == 0;
-  const int component = components > 1 && vectorMode == 1 ? vectorComponent : 0;
+// Which of the scalars' components the volume renders: their magnitude, one
+// of them, or all (the vector mode and the components' count).
+struct ComponentChoice
+{
+  int Components;
+  bool Magnitude, All;
+  int Component;
+};
+
+bool ChooseComponents(
+  int components, int vectorMode, int vectorComponent, ComponentChoice& c, std::string& error)
+{
+  c.Components = components;
+  c.Magnitude = components > 1 && vectorMode == 0;
+  c.Component = components > 1 && vectorMode == 1 ? vectorComponent : 0;
   // without a vector mode, the components themselves (the property's
   // IndependentComponents says how they are classified)
-  const bool all = components > 1 && vectorMode != 0 && vectorMode != 1;
-  if (all && components > CVR_MAX_COMPONENTS)
+  c.All = components > 1 && vectorMode != 0 && vectorMode != 1;
+  if (c.All && components > CVR_MAX_COMPONENTS)
   {
     error = "scalars with " + std::to_string(components) + " components: up to " +
       std::to_string(CVR_MAX_COMPONENTS) +
@@ -183,36 +189,25 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
       "COMPONENT with VectorComponent)";
     return false;
   }
-  d.components = all ? components : 1;
-  if (component >= components)
+  if (c.Component >= components)
   {
-    error = "vector component " + std::to_string(component) + " is beyond the " +
+    error = "vector component " + std::to_string(c.Component) + " is beyond the " +
       std::to_string(components) + " components of the scalars";
     return false;
   }
-  int dims[3], extent[6];
-  image->GetDimensions(dims);
-  image->GetExtent(extent);
-  for (int a = 0; a < 3; ++a)
-  {
-    d.dims[a] = cellFlag == 1 ? std::max(dims[a] - 1, 1) : dims[a];
-  }
-  const vtkIdType count = static_cast<vtkIdType>(d.dims[0]) * d.dims[1] * d.dims[2];
-  if (scalars->GetNumberOfTuples() != count)
-  {
-    error = "the scalar array has " + std::to_string(scalars->GetNumberOfTuples()) +
-      " values where the image has " + std::to_string(count);
-    return false;
-  }
+  return true;
+}
+
+// The voxels the volume reads (d.data, d.type): the array itself where its
+// type and layout allow, else a copy in out (magnitudes as float, one
+// component in the array's type, or doubles).
+void VolumeScalars(vtkDataArray* scalars, vtkIdType count, const ComponentChoice& c, bool plain,
+  VolumeInput& out)
+{
+  cvr_volume_desc& d = out.Desc;
   const int vtkType = scalars->GetDataType();
-  const bool plain = ScalarType(vtkType, d.type) && scalars->HasStandardMemoryLayout();
-  if (vtkType == VTK_CHAR || vtkType == VTK_BIT || vtkType == VTK_STRING)
-  {
-    error = std::string("scalars of type ") + scalars->GetDataTypeAsString() +
-      " are not supported (use signed or unsigned char for 8-bit data)";
-    return false;
-  }
-  if (magnitude)
+  const int components = c.Components;
+  if (c.Magnitude)
   {
     out.Magnitudes.resize(static_cast<size_t>(count));
     float* dst = out.Magnitudes.data();
@@ -230,9 +225,9 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
         for (vtkIdType i = begin; i < end; ++i)
         {
           double sum = 0.0;
-          for (int c = 0; c < components; ++c)
+          for (int k = 0; k < components; ++k)
           {
-            const double v = scalars->GetComponent(i, c);
+            const double v = scalars->GetComponent(i, k);
             sum += v * v;
           }
           dst[i] = static_cast<float>(std::sqrt(sum));
@@ -242,7 +237,7 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
     d.type = CVR_FLOAT32;
     d.data = dst;
   }
-  else if (plain && (components == 1 || all))
+  else if (plain && (components == 1 || c.All))
   {
     // the array itself: the library may read it in place (the caller keeps
     // the array while the volume lives)
@@ -256,6 +251,7 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
     const auto* src = static_cast<const unsigned char*>(scalars->GetVoidPointer(0));
     out.Component.resize(static_cast<size_t>(count) * size);
     unsigned char* dst = out.Component.data();
+    const int component = c.Component;
     vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType i = begin; i < end; ++i)
       {
@@ -273,16 +269,24 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
     out.Storage.resize(static_cast<size_t>(count) * n);
     for (vtkIdType i = 0; i < count; ++i)
     {
-      for (int c = 0; c < n; ++c)
+      for (int k = 0; k < n; ++k)
       {
-        out.Storage[static_cast<size_t>(i) * n + c] = scalars->GetComponent(i, all ? c : component);
+        out.Storage[static_cast<size_t>(i) * n + k] =
+          scalars->GetComponent(i, c.All ? k : c.Component);
       }
     }
     d.type = CVR_FLOAT64;
     d.data = out.Storage.data();
   }
+}
 
+// Where the voxels are: the image's spacing, origin and direction, its
+// first point or cell (extent) at index 0.
+void PlaceVolume(vtkImageData* image, int cellFlag, cvr_volume_desc& d)
+{
+  int extent[6];
   double spacing[3], origin[3];
+  image->GetExtent(extent);
   image->GetSpacing(spacing);
   image->GetOrigin(origin);
   const double* direction = image->GetDirectionMatrix()->GetData();
@@ -304,6 +308,46 @@ bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, in
     }
   }
   d.cell_data = cellFlag == 1;
+}
+}
+
+bool DescribeVolume(vtkImageData* image, vtkDataArray* scalars, int cellFlag, int vectorMode,
+  int vectorComponent, VolumeInput& out, std::string& error)
+{
+  cvr_volume_desc& d = out.Desc;
+  cvr_volume_desc_init(&d);
+  out.Storage.clear();
+  out.Magnitudes.clear();
+  out.Component.clear();
+  ComponentChoice choice;
+  if (!ChooseComponents(scalars->GetNumberOfComponents(), vectorMode, vectorComponent, choice, error))
+  {
+    return false;
+  }
+  d.components = choice.All ? choice.Components : 1;
+  int dims[3];
+  image->GetDimensions(dims);
+  for (int a = 0; a < 3; ++a)
+  {
+    d.dims[a] = cellFlag == 1 ? std::max(dims[a] - 1, 1) : dims[a];
+  }
+  const vtkIdType count = static_cast<vtkIdType>(d.dims[0]) * d.dims[1] * d.dims[2];
+  if (scalars->GetNumberOfTuples() != count)
+  {
+    error = "the scalar array has " + std::to_string(scalars->GetNumberOfTuples()) +
+      " values where the image has " + std::to_string(count);
+    return false;
+  }
+  const int vtkType = scalars->GetDataType();
+  const bool plain = ScalarType(vtkType, d.type) && scalars->HasStandardMemoryLayout();
+  if (vtkType == VTK_CHAR || vtkType == VTK_BIT || vtkType == VTK_STRING)
+  {
+    error = std::string("scalars of type ") + scalars->GetDataTypeAsString() +
+      " are not supported (use signed or unsigned char for 8-bit data)";
+    return false;
+  }
+  VolumeScalars(scalars, count, choice, plain, out);
+  PlaceVolume(image, cellFlag, d);
   return true;
 }
 

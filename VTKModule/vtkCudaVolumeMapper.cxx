@@ -1301,23 +1301,7 @@ bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
   vtkInternals& in = *this->Internals;
   vtkVolumeProperty* property = vol->GetProperty();
   cvr_render_settings_init(&settings);
-  // one sample distance for all blocks, so that they share the ray's lattice
-  settings.sample_distance = 0.0;
-  for (vtkImageData* image : images)
-  {
-    double spacing[3];
-    int extent[6];
-    image->GetSpacing(spacing);
-    image->GetExtent(extent);
-    if (wholeExtent) // (a piece: the whole's distance, the same on every rank)
-    {
-      std::copy(wholeExtent, wholeExtent + 6, extent);
-    }
-    const double d = vtkCudaVolumeConversion::SampleDistance(this->AdjustsSampleDistances(ren),
-      this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
-      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) / in.ReductionFactor;
-    settings.sample_distance = settings.sample_distance > 0.0 ? std::min(settings.sample_distance, d) : d;
-  }
+  settings.sample_distance = this->SharedSampleDistance(ren, vol, images, wholeExtent);
   settings.early_termination = this->EarlyRayTermination != 0;
   settings.jittering = this->UseJittering != 0;
   settings.termination_opacity = this->TerminationOpacity;
@@ -1332,35 +1316,7 @@ bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
   settings.mask_blend = std::min(std::max(static_cast<double>(this->MaskBlendFactor), 0.0), 1.0);
   settings.average_range[0] = this->AverageIPScalarRange[0];
   settings.average_range[1] = this->AverageIPScalarRange[1];
-  settings.strategy = static_cast<cvr_strategy>(this->Strategy);
-  settings.block_width = this->BlockSize[0];
-  settings.block_height = this->BlockSize[1];
-  settings.ray_segments = this->RaySegments;
-  for (int i = 0; i < 2; ++i)
-  {
-    settings.horizontal_block[i] = this->HorizontalBlockSize[i];
-    settings.vertical_block[i] = this->VerticalBlockSize[i];
-    settings.warp_rays[i] = this->WarpRays[i];
-    settings.block_warps[i] = this->BlockWarps[i];
-  }
-  settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
-  settings.warp_width = this->WarpWidth;
-  settings.slab_block[0] = this->SlabBlock[0];
-  settings.slab_block[1] = this->SlabBlock[1];
-  settings.slab_depth = this->SlabDepth;
-  settings.slab_border = static_cast<cvr_slab_border>(this->SlabBorder);
-  settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
-  settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
-  settings.rotation_hysteresis = this->RotationHysteresis;
-  settings.rotation_tile[0] = this->RotationTile[0];
-  settings.rotation_tile[1] = this->RotationTile[1];
-  settings.cpu_tile_width = this->CpuTileSize[0];
-  settings.cpu_tile_height = this->CpuTileSize[1];
-  settings.tuning_repeats = this->TuningRepeats;
-  settings.tuning_prune = this->TuningPrune;
-  settings.tuning_budget = this->TuningBudget;
-  settings.cpu_schedule =
-    this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
+  this->DescribeStrategy(settings);
   std::string settingsError;
   if (!vtkCudaVolumeConversion::DescribeClippingPlanes(
         this->ClippingPlanes, settings, settingsError) ||
@@ -1394,6 +1350,65 @@ bool vtkCudaVolumeMapper::DescribeSettings(vtkRenderer* ren, vtkVolume* vol,
     in.LightsReported = true;
   }
   return true;
+}
+
+// One sample distance for all blocks, so that they share the ray's lattice.
+double vtkCudaVolumeMapper::SharedSampleDistance(vtkRenderer* ren, vtkVolume* vol,
+  const std::vector<vtkImageData*>& images, const int* wholeExtent)
+{
+  double distance = 0.0;
+  for (vtkImageData* image : images)
+  {
+    double spacing[3];
+    int extent[6];
+    image->GetSpacing(spacing);
+    image->GetExtent(extent);
+    if (wholeExtent) // (a piece: the whole's distance, the same on every rank)
+    {
+      std::copy(wholeExtent, wholeExtent + 6, extent);
+    }
+    const double d = vtkCudaVolumeConversion::SampleDistance(this->AdjustsSampleDistances(ren),
+      this->LockSampleDistanceToInputSpacing != 0, this->SampleDistance,
+      this->SpacingAdjustedSampleDistance(spacing, extent), image, vol) /
+      this->Internals->ReductionFactor;
+    distance = distance > 0.0 ? std::min(distance, d) : d;
+  }
+  return distance;
+}
+
+// The strategy, its thread layouts, the memory layout and rotation, AUTO's
+// tuning and the CPU backend's tiles, as set on this mapper.
+void vtkCudaVolumeMapper::DescribeStrategy(cvr_render_settings& settings)
+{
+  settings.strategy = static_cast<cvr_strategy>(this->Strategy);
+  settings.block_width = this->BlockSize[0];
+  settings.block_height = this->BlockSize[1];
+  settings.ray_segments = this->RaySegments;
+  for (int i = 0; i < 2; ++i)
+  {
+    settings.horizontal_block[i] = this->HorizontalBlockSize[i];
+    settings.vertical_block[i] = this->VerticalBlockSize[i];
+    settings.warp_rays[i] = this->WarpRays[i];
+    settings.block_warps[i] = this->BlockWarps[i];
+  }
+  settings.warp_variant = static_cast<cvr_warp_variant>(this->WarpVariant);
+  settings.warp_width = this->WarpWidth;
+  settings.slab_block[0] = this->SlabBlock[0];
+  settings.slab_block[1] = this->SlabBlock[1];
+  settings.slab_depth = this->SlabDepth;
+  settings.slab_border = static_cast<cvr_slab_border>(this->SlabBorder);
+  settings.memory_layout = static_cast<cvr_memory_layout>(this->MemoryLayout);
+  settings.rotation_policy = static_cast<cvr_rotation_policy>(this->RotationPolicy);
+  settings.rotation_hysteresis = this->RotationHysteresis;
+  settings.rotation_tile[0] = this->RotationTile[0];
+  settings.rotation_tile[1] = this->RotationTile[1];
+  settings.cpu_tile_width = this->CpuTileSize[0];
+  settings.cpu_tile_height = this->CpuTileSize[1];
+  settings.tuning_repeats = this->TuningRepeats;
+  settings.tuning_prune = this->TuningPrune;
+  settings.tuning_budget = this->TuningBudget;
+  settings.cpu_schedule =
+    this->CpuSchedule == CPU_SCHEDULE_STATIC ? CVR_CPU_SCHEDULE_STATIC : CVR_CPU_SCHEDULE_DYNAMIC;
 }
 
 // "cuda standard 16x16" and what else names the last frame's configuration

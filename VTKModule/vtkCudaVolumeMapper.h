@@ -658,6 +658,11 @@ private:
   /// piece); false (said why) when the frame cannot be rendered.
   bool DescribeSettings(vtkRenderer* ren, vtkVolume* vol, const std::vector<vtkImageData*>& images,
     const int* wholeExtent, int blend, bool masked, cvr_render_settings& settings);
+  // (DescribeSettings' parts: the blocks' one sample distance; the
+  // strategies' and tuning's knobs as set on this mapper)
+  double SharedSampleDistance(vtkRenderer* ren, vtkVolume* vol,
+    const std::vector<vtkImageData*>& images, const int* wholeExtent);
+  void DescribeStrategy(cvr_render_settings& settings);
   void DescribeConfiguration(const cvr_render_settings& settings, size_t blocks);
   // STRATEGY_AUTO: the cache directory, a reset or a sweep asked for, before
   // the frame; after it, what Auto used

@@ -499,8 +499,7 @@ done:
 
 /* Whether every ray of the draw's brick had stopped when the batch
  * CVR_BRICK_LAG in front of it was drawn. */
-static int rays_done(void *self, const cvr_brick_draw *draw, int first) {
-  (void)first;
+static int rays_done(void *self, const cvr_brick_draw *draw) {
   brick_frame *f = (brick_frame *)self;
   const int batch = draw->batch;
   if (!f->looking || batch < CVR_BRICK_LAG || !draw->load) return 0;

@@ -132,8 +132,7 @@ static cvr_status draw_bricks(void *self, const cvr_brick_draw *draws, int first
 /* Whether every ray that takes samples in the brick has stopped: the
  * batches in front are drawn (draw_bricks returns once they are), so the
  * rays' states say it exactly. The first open ray ends the search. */
-static int rays_done(void *self, const cvr_brick_draw *draw, int first) {
-  (void)first;
+static int rays_done(void *self, const cvr_brick_draw *draw) {
   const brick_frame *bf = self;
   const cvr_frame *f = bf->frame;
   const cvr_ray_params *p = &f->ray;

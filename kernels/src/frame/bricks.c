@@ -436,7 +436,7 @@ static cvr_status run_batches(const cvr_volume *volume, const cvr_frame *frame,
   for (int first = 0; first < f->drawn && st == CVR_OK; first = f->batch_end[first]) {
     for (int k = first; k < f->batch_end[first] && st == CVR_OK; ++k) {
       cvr_brick_draw *w = &f->draws[k];
-      if (first > 0 && rays_stop && ops->rays_done(ops->self, w, first)) {
+      if (first > 0 && rays_stop && ops->rays_done(ops->self, w)) {
         w->skip = 1;
         ++*skipped;
         continue;

@@ -83,12 +83,11 @@ typedef struct cvr_brick_ops {
    * which share no ray (so they may run at once), their copies loaded
    * (those marked skip are not: their rays have all stopped) */
   cvr_status (*draw)(void *self, const cvr_brick_draw *draws, int first, int count);
-  /* optional, asked of a batch's draws before their loads where rays can
-   * stop early: whether every ray that takes samples in the draw's brick
-   * has stopped in front of it, the batch starting at draws[first] (early
-   * termination; a backend that knows only of earlier batches says 0 where
-   * unsure) */
-  int (*rays_done)(void *self, const cvr_brick_draw *draw, int first);
+  /* optional, asked of a batch's draws (after the first batch) before their
+   * loads where rays can stop early: whether every ray that takes samples
+   * in the draw's brick has stopped in front of it (early termination; a
+   * backend that knows only of earlier batches says 0 where unsure) */
+  int (*rays_done)(void *self, const cvr_brick_draw *draw);
 } cvr_brick_ops;
 
 /* Draws a frame's bricks front to back (the order every ray meets them

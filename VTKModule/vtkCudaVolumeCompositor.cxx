@@ -99,13 +99,27 @@ unsigned int vtkCudaVolumeCompositor::DepthSource(
   state->vtkglBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(draw));
   const GLenum depthAttachment = draw ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
   const GLenum stencilAttachment = draw ? GL_STENCIL_ATTACHMENT : GL_STENCIL;
+  // (an attachment's sizes may be asked only where it is attached: asking a
+  // framebuffer without stencil its stencil size is an OpenGL error)
+  const auto attached = [](GLenum attachment) {
+    GLint object = GL_NONE;
+    glGetFramebufferAttachmentParameteriv(
+      GL_READ_FRAMEBUFFER, attachment, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &object);
+    return object != GL_NONE;
+  };
   GLint depthBits = 0, stencilBits = 0, type = GL_NONE;
-  glGetFramebufferAttachmentParameteriv(
-    GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depthBits);
-  glGetFramebufferAttachmentParameteriv(
-    GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type);
-  glGetFramebufferAttachmentParameteriv(
-    GL_READ_FRAMEBUFFER, stencilAttachment, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencilBits);
+  if (attached(depthAttachment))
+  {
+    glGetFramebufferAttachmentParameteriv(
+      GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depthBits);
+    glGetFramebufferAttachmentParameteriv(
+      GL_READ_FRAMEBUFFER, depthAttachment, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type);
+  }
+  if (attached(stencilAttachment))
+  {
+    glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, stencilAttachment,
+      GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencilBits);
+  }
   const int format = stencilBits > 0 ? DepthStencilFormat
     : type == GL_FLOAT               ? vtkTextureObject::Float32
     : depthBits <= 16                ? vtkTextureObject::Fixed16

@@ -27,7 +27,9 @@ int TestCudaVolumeMultiSamples(int argc, char* argv[])
   scene.Window->Render();
   vtkSmartPointer<vtkImageData> multi = cvrTest::Grab(scene.Window);
   const vtkTypeUInt64 multiSamples = scene.Mapper->GetLastSampleCount();
-  std::cout << "multisamples: " << scene.Window->GetMultiSamples() << "\n";
+  const std::string multiTransfer = scene.Mapper->GetLastImageTransfer();
+  std::cout << "multisamples: " << scene.Window->GetMultiSamples() << " (" << scene.Window->GetClassName()
+            << "), image transfer: " << multiTransfer << "\n";
   scene.Window->SetMultiSamples(0);
   scene.Window->Render();
   vtkSmartPointer<vtkImageData> single = cvrTest::Grab(scene.Window);

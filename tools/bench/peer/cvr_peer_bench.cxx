@@ -14,7 +14,7 @@
 // device, date, commit and command. Exit status: 0, 1 when a mapper failed
 // or rendered outside the peer tolerance, 2 for bad arguments, 125 when there
 // is nothing to measure (no OpenGL context through EGL, no volume file).
-#include "cvrEglWindow.h"
+#include "cvrEglRenderWindow.h"
 
 #include "cvr_commit.h"
 #include "cvr_tools.h"
@@ -501,7 +501,6 @@ int main(int argc, char** argv)
   }
 
   // ---- the window: EGL on the GPU unless told otherwise
-  cvrEglWindow egl;
   vtkSmartPointer<vtkRenderWindow> window;
   std::string windowInfo;
   if (o.X)
@@ -514,13 +513,16 @@ int main(int argc, char** argv)
   }
   else
   {
-    if (!egl.Create(o.Size, o.Size))
+    vtkNew<cvrEglRenderWindow> egl;
+    if (!egl->HasContext())
     {
-      std::fprintf(stderr, "cvr-peer-bench: no OpenGL context through EGL: %s\n", egl.Error().c_str());
+      std::fprintf(stderr, "cvr-peer-bench: no OpenGL context through EGL: %s\n", egl->GetError().c_str());
       return 125;
     }
-    window = egl.Window();
-    windowInfo = egl.Description();
+    egl->SetSize(o.Size, o.Size);
+    egl->SetMultiSamples(0);
+    window = egl.Get();
+    windowInfo = egl->GetDescription();
   }
   vtkNew<vtkRenderer> renderer;
   renderer->SetBackground(0.1, 0.1, 0.15);

@@ -14,6 +14,10 @@
 # archives (split -b 34M) and carry the pieces over successive calls, joining
 # them on the machine (tools/bench/results/2026-11-24-h100-vtk-tests).
 #
+# With CVR_VTK_WINDOW=egl the tests' windows are EGL pbuffers on the GPU
+# (NVIDIA's OpenGL, the mapper's CUDA interop path; CVR_TEST_WINDOW=egl):
+# no Xvfb and no Mesa, one archive, and run-vtk.sh OUT runs it in one call.
+#
 #   tools/device/pack-vtk.sh [build-dir]     (default build-device-vtk)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,19 +34,30 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON "${
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_BUILD_VTK_MODULE=ON -DCVR_DATA_DIR="$data" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target vtkCudaVolumeRenderingCxxTests >/dev/null
 
-mkdir -p "$stage"/{bin,lib,dri,xkb,data}
+window=${CVR_VTK_WINDOW:-xvfb}
+mkdir -p "$stage"/{bin,lib,data}
 driver=$build/bin/vtkCudaVolumeRenderingCxxTests
 multiarch=/usr/lib/$(gcc -print-multiarch)
-cp "$driver" /usr/bin/Xvfb /usr/bin/xkbcomp "$stage/bin/"
-cp -L "$multiarch/dri/swrast_dri.so" "$stage/dri/"
-cp -L "$multiarch/libGLX_mesa.so.0" "$multiarch/libglapi.so.0" "$stage/lib/"
+programs=("$driver")
+cp "$driver" "$stage/bin/"
+if [ "$window" = xvfb ]; then
+  mkdir -p "$stage"/{dri,xkb}
+  programs+=(/usr/bin/Xvfb /usr/bin/xkbcomp "$stage/dri/swrast_dri.so")
+  cp /usr/bin/Xvfb /usr/bin/xkbcomp "$stage/bin/"
+  cp -L "$multiarch/dri/swrast_dri.so" "$stage/dri/"
+  cp -L "$multiarch/libGLX_mesa.so.0" "$multiarch/libglapi.so.0" "$stage/lib/"
+  cp -r /usr/share/X11/xkb/. "$stage/xkb/"
+else
+  # glvnd's dispatchers: the machine has NVIDIA's vendor libraries only
+  cp -L "$multiarch"/{libEGL.so.1,libGLdispatch.so.0,libGL.so.1,libGLX.so.0} "$stage/lib/"
+fi
+echo "$window" >"$stage/window"
 system='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libgcc_s|libstdc\+\+)'
-for f in "$driver" /usr/bin/Xvfb /usr/bin/xkbcomp "$stage/dri/swrast_dri.so" "$stage"/lib/*; do
+for f in "${programs[@]}" "$stage"/lib/*; do
   ldd "$f" | awk '$3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
   [[ $name =~ $system ]] || cp -L "$path" "$stage/lib/$name"
 done
-cp -r /usr/share/X11/xkb/. "$stage/xkb/"
 for f in scivis/bonsai.nii.gz scivis/engine.nii.gz ct/cranium_ct.nii.gz \
   mri/avm_mra_337x319x154.nii.gz mri/stroke_t1.nii.gz vtk/hydrogen/hydrogen.vti vtk/ironProt.vtk \
   vtk/vase_1comp.vti vtk/vase_4comp.vti; do
@@ -61,6 +76,13 @@ for t in json.load(sys.stdin)["tests"]:
     print(t["name"], test, "-D", "@DATA@", "-T", "@OUT@", *baseline, sep="\t")
 ' >"$stage/tests.tsv"
 git -C "$root" describe --always --dirty --abbrev=12 >"$stage/commit"
+rm -rf "$out"
+mkdir -p "$out"
+if [ "$window" != xvfb ]; then
+  tar -C "$stage" -cf - . | xz -T0 -6 >"$out/vtk.tar.xz"
+  echo "packed $(du -h "$out/vtk.tar.xz" | cut -f1) ($window windows): $(wc -l <"$stage/tests.tsv") tests"
+  exit
+fi
 # Mesa's driver and what only it needs go to the first archive
 mkdir -p "$stage/mesa/lib"
 mv "$stage/dri" "$stage/mesa/dri"
@@ -69,8 +91,6 @@ for lib in $(ldd "$stage/mesa/dri/swrast_dri.so" | awk '$3 ~ /^\// {print $1}');
     [ -f "$stage/lib/$lib" ] && mv "$stage/lib/$lib" "$stage/mesa/lib/"
   fi
 done
-rm -rf "$out"
-mkdir -p "$out"
 tar -C "$stage/mesa" -cf - . | xz -T0 -6 >"$out/mesa.tar.xz"
 rm -rf "$stage/mesa"
 tar -C "$stage" -cf - . | xz -T0 -6 >"$out/vtk.tar.xz"

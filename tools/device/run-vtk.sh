@@ -6,6 +6,8 @@
 #   run-vtk.sh OUT               second call, carrying .device-vtk/vtk.tar.xz:
 #                                Xvfb with Mesa for the window, the VTK tests
 #                                with the CUDA backend, logs in OUT
+# An archive packed with CVR_VTK_WINDOW=egl needs no Mesa: one call, the
+# windows on NVIDIA's EGL (the mapper's OpenGL interop).
 # Where the archives and the working tree pass one call's carry, split-vtk.sh
 # cuts them into pieces .device-vtk/*.tar.xz.part.*; then
 #   run-vtk.sh OUT stash         (a call per carry's worth of pieces) keeps
@@ -36,39 +38,48 @@ if [ "${2:-}" = unpack-mesa ] || [ ! -d "$pack/dri" ]; then
   [ -n "$mesa" ] && xz -dc "$mesa" | tar -C "$pack" -xf - && echo "mesa unpacked: $(du -sh $pack | cut -f1)"
   [ "${2:-}" = unpack-mesa ] && exit
 fi
-[ -d "$pack/dri" ] || { echo "Mesa is missing: run 'run-vtk.sh OUT unpack-mesa' first"; exit 1; }
 vtk=$(archive vtk.tar.xz)
 [ -n "$vtk" ] || { echo "vtk.tar.xz is missing: neither carried nor in pieces"; exit 1; }
 xz -dc "$vtk" | tar -C "$pack" -xf -
+window=$(cat "$pack/window" 2>/dev/null || echo xvfb)
+[ "$window" != xvfb ] || [ -d "$pack/dri" ] ||
+  { echo "Mesa is missing: run 'run-vtk.sh OUT unpack-mesa' first"; exit 1; }
 summary=$out/vtk-summary.txt
 note() { echo "$*" | tee -a "$summary"; }
-note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  commit $(cat $pack/commit)"
+note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)  commit $(cat $pack/commit)  windows: $window"
 
-# Xvfb runs xkbcomp and reads keyboard data from its built-in paths
-[ -x /usr/bin/xkbcomp ] || cp "$pack/bin/xkbcomp" /usr/bin/xkbcomp
-[ -d /usr/share/X11/xkb ] || { mkdir -p /usr/share/X11 && cp -r "$pack/xkb" /usr/share/X11/xkb; }
-export LD_LIBRARY_PATH=$pack/lib:$pack/lib
-export LIBGL_DRIVERS_PATH=$pack/dri __GLX_VENDOR_LIBRARY_NAME=mesa
-"$pack/bin/Xvfb" :99 -screen 0 1280x1024x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
-xvfb=$!
-sleep 3
-export DISPLAY=:99
+export LD_LIBRARY_PATH=$pack/lib
+xvfb=
+if [ "$window" = xvfb ]; then
+  # Xvfb runs xkbcomp and reads keyboard data from its built-in paths
+  [ -x /usr/bin/xkbcomp ] || cp "$pack/bin/xkbcomp" /usr/bin/xkbcomp
+  [ -d /usr/share/X11/xkb ] || { mkdir -p /usr/share/X11 && cp -r "$pack/xkb" /usr/share/X11/xkb; }
+  export LIBGL_DRIVERS_PATH=$pack/dri __GLX_VENDOR_LIBRARY_NAME=mesa
+  "$pack/bin/Xvfb" :99 -screen 0 1280x1024x24 -nolisten tcp -noreset >"$out/xvfb.log" 2>&1 &
+  xvfb=$!
+  sleep 3
+  export DISPLAY=:99
+else
+  # NVIDIA's OpenGL through EGL, no display: the mapper's interop path
+  export CVR_TEST_WINDOW=egl
+  unset DISPLAY
+fi
 pass=0 fail=0 skip=0
 while IFS=$'\t' read -r name test rest; do
   args=$(echo "$rest" | sed -e "s|@DATA@|$pack/data|" -e "s|@OUT@|$out|" -e "s|@BASELINE@|$root/Testing/Data/Baseline|")
   log=$(mktemp)
-  "$pack/bin/vtkCudaVolumeRenderingCxxTests" "$test" $args >"$log" 2>&1
+  timeout 240 "$pack/bin/vtkCudaVolumeRenderingCxxTests" "$test" $args >"$log" 2>&1
   rc=$?
   # VTK's tests fail on error messages too, as ctest's FAIL_REGULAR_EXPRESSION does
-  if [ $rc = 0 ] && grep -qE "(^|\s)ERROR: |ERR\||Failed Image Test|ImageNotFound" "$log"; then rc=1; fi
+  if [ $rc = 0 ] && grep -qE "(^|\s)ERROR: |ERR\||Failed Image Test|ImageNotFound|OpenGL errors detected" "$log"; then rc=1; fi
   case $rc in
     0) pass=$((pass + 1)); result=passed ;;
     125) skip=$((skip + 1)); result=SKIPPED ;;
     *) fail=$((fail + 1)); result="FAILED ($rc)" ;;
   esac
   { echo "=== $test (rc $rc)"; grep -vE "^ +GL_|glx|GLX_|X Extensions" "$log"; } >>"$out/vtk-tests.log"
-  note "$(printf '%-34s %-12s %s' "$test" "$result" "$(grep -E 'rendered by|vs OpenGL|GPU mapper' "$log" | tail -n 1 | cut -c1-120)")"
+  note "$(printf '%-34s %-12s %s' "$test" "$result" "$(grep -E 'rendered by|vs OpenGL|GPU mapper|image transfer|samples against' "$log" | tail -n 1 | cut -c1-120)")"
   rm -f "$log"
 done <"$pack/tests.tsv"
-kill $xvfb 2>/dev/null
+[ -n "$xvfb" ] && kill $xvfb 2>/dev/null
 note "vtk tests: $pass passed, $fail failed, $skip skipped"

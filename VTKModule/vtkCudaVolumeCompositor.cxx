@@ -155,7 +155,7 @@ unsigned int vtkCudaVolumeCompositor::DepthSource(
     this->ResolveFramebuffer->AddColorAttachment(0, this->ResolvedColor);
   }
   this->ResolveFramebuffer->Bind(GL_DRAW_FRAMEBUFFER);
-  state->vtkglBlitFramebuffer(
+  state->vtkglBlitFramebuffer( // (VTK's blit drops the scissor box for its span)
     x, y, x + width, y + height, 0, 0, width, height, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
   state->PopFramebufferBindings();
   x = y = 0;
@@ -219,9 +219,13 @@ void vtkCudaVolumeCompositor::ReadDepth(
     vtkOpenGLState::ScopedglViewport viewport(state);
     vtkOpenGLState::ScopedglEnableDisable blend(state, GL_BLEND);
     vtkOpenGLState::ScopedglEnableDisable depthTest(state, GL_DEPTH_TEST);
+    vtkOpenGLState::ScopedglEnableDisable scissor(state, GL_SCISSOR_TEST);
     state->vtkglViewport(0, 0, width, height);
     state->vtkglDisable(GL_BLEND);
     state->vtkglDisable(GL_DEPTH_TEST);
+    // (VTK scissors each renderer to its viewport: drawn at the copy's
+    // origin, a viewport elsewhere in the window would leave it unwritten)
+    state->vtkglDisable(GL_SCISSOR_TEST);
     this->DepthCopy->Activate();
     this->DepthQuad->Program->SetUniformi("depthImage", this->DepthCopy->GetTextureUnit());
     this->DepthQuad->Render();

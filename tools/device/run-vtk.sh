@@ -65,10 +65,19 @@ else
   unset DISPLAY
 fi
 pass=0 fail=0 skip=0
+# CVR_VTK_TESTS: a regular expression of the test functions to run (all)
 while IFS=$'\t' read -r name test rest; do
+  [[ -z ${CVR_VTK_TESTS:-} || $test =~ $CVR_VTK_TESTS ]] || continue
+  # its deliberate kernel fault, in a process with NVIDIA's OpenGL, left the
+  # H200 hanging every later process's first kernel launch until the machine
+  # was replaced: never with EGL windows
+  if [ "$window" != xvfb ] && [ "$test" = TestCudaVolumeDeviceLoss ]; then
+    note "$(printf '%-34s %-12s %s' "$test" "not run" "(a kernel fault beside NVIDIA's OpenGL)")"
+    continue
+  fi
   args=$(echo "$rest" | sed -e "s|@DATA@|$pack/data|" -e "s|@OUT@|$out|" -e "s|@BASELINE@|$root/Testing/Data/Baseline|")
   log=$(mktemp)
-  timeout 240 "$pack/bin/vtkCudaVolumeRenderingCxxTests" "$test" $args >"$log" 2>&1
+  timeout "${CVR_VTK_TIMEOUT:-240}" "$pack/bin/vtkCudaVolumeRenderingCxxTests" "$test" $args >"$log" 2>&1
   rc=$?
   # VTK's tests fail on error messages too, as ctest's FAIL_REGULAR_EXPRESSION does
   if [ $rc = 0 ] && grep -qE "(^|\s)ERROR: |ERR\||Failed Image Test|ImageNotFound|OpenGL errors detected" "$log"; then rc=1; fi

@@ -21,14 +21,6 @@ EXCEPTIONS = {
     ("cuda", "src/frame/bricks.c", "cvr_bricks_draw_frame"),
     ("cuda", "src/frame/bricks.c", "cvr_brick_box"),
     ("auto", "src/api/settings.c", "cvr_validate_settings"),
-    ("auto", "src/api/context.c", "cvr_context_create"),
-    ("auto", "src/api/context.c", "cvr_context_destroy"),
-    ("auto", "src/api/context.c", "cvr_context_options_init"),
-    ("auto", "src/api/transfer_function.c", "cvr_transfer_function_create"),
-    ("auto", "src/api/transfer_function.c", "cvr_transfer_function_destroy"),
-    ("auto", "src/api/volume.c", "cvr_volume_create"),
-    ("auto", "src/api/volume.c", "cvr_volume_desc_init"),
-    ("auto", "src/api/volume.c", "cvr_volume_destroy"),
 }
 DEFINITION = re.compile(
     r'^(?:extern "C" )?(?:CVR_HD )?(?:inline )?[a-z_][a-z0-9_ \*]*?\b(cvr_[a-z0-9_]+)\s*\([^;{]*\)\s*\{',

@@ -39,6 +39,21 @@ void cvr_cuda_volume_orientation(const cvr_volume *volume, int axis[3], int sign
  * with them), and the one it trades with on a tie in *fallback. */
 int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback);
 
+/* A frame's kernels as CUDA loads them: its settings as the frame layer
+ * makes them concrete (cvr_frame_settings), the volume's stored type, and
+ * whether the frame takes gradients (shading or gradient opacity) and
+ * scatters light (volumetric scattering). */
+typedef struct cvr_kernel_use {
+  cvr_render_settings settings;
+  cvr_scalar_type stored_type;
+  int gradients, scatters;
+} cvr_kernel_use;
+/* kernel_loading.cu: loads, without launching anything, the kernel
+ * instances such a frame may launch on CUDA device `device` (its strategy's,
+ * empty-space skipping's and, with a rotation policy, the rotation's; not
+ * the uploads'), so that its first launch does not load them. */
+cvr_status cvr_cuda_load_kernels(int device, const cvr_kernel_use *use);
+
 /* Device limits the settings must respect. */
 cvr_status cvr_cuda_validate_settings(cvr_context *ctx,
                                       const cvr_render_settings *settings);

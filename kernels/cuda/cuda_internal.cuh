@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
+#include <initializer_list>
+
 #include "cuda_backend.h"
 
 /* Makes ctx's device current for the duration of a call and restores the
@@ -304,6 +306,28 @@ int cvr_cuda_standard_split_instances_max_threads(void);
  * about every instance, for a test (cvr_debug_thread_limits). */
 int cvr_cuda_standard_max_threads(void);
 int cvr_cuda_standard_instances_max_threads(void);
+/* Loads kernel instances without launching them: under CUDA's lazy loading
+ * the driver loads an instance (and its module) when first asked about it.
+ * AUTO's helper thread (kernel_preload.c, cvr_cuda_load_kernels) loads a
+ * candidate's instances so, ahead of its first frame. The cvr_cuda_load_*
+ * functions load what a frame of their strategy may launch: every feature
+ * instance of its kind and sampler, a few more than one frame needs. */
+static inline cudaError_t cvr_cuda_load(std::initializer_list<const void *> kernels) {
+  for (const void *k : kernels) {
+    cudaFuncAttributes a;
+    const cudaError_t e = cudaFuncGetAttributes(&a, k);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+cudaError_t cvr_cuda_load_standard(cvr_memory_layout layout, cvr_blend_mode blend, bool gradient);
+cudaError_t cvr_cuda_load_standard_split(void);
+cudaError_t cvr_cuda_load_standard_scatter(cvr_blend_mode blend);
+cudaError_t cvr_cuda_load_warp_marching(cvr_memory_layout layout, int variant, bool gradient);
+cudaError_t cvr_cuda_load_slab(cvr_memory_layout layout, int depth, bool gathered, bool gradient);
+cudaError_t cvr_cuda_load_slab_global(int depth, bool gathered, bool gradient);
+cudaError_t cvr_cuda_load_rotation(cvr_memory_layout layout, cvr_scalar_type stored_type);
+cudaError_t cvr_cuda_load_empty_space(cvr_memory_layout layout);
 /* Lowers *limit to the block size the driver allows a kernel (the
  * *_instances_* forms); false where the driver cannot say. */
 static inline bool cvr_lower_thread_limit(const void *kernel, int *limit) {

@@ -49,6 +49,12 @@ int cvr_cuda_volume_partners(const cvr_volume *volume, int *fallback) {
   return 0;
 }
 
+cvr_status cvr_cuda_load_kernels(int device, const cvr_kernel_use *use) {
+  (void)device;
+  (void)use;
+  return CVR_ERROR_NO_DEVICE;
+}
+
 cvr_status cvr_cuda_validate_settings(cvr_context *ctx, const cvr_render_settings *settings) {
   (void)settings;
   return cvr_fail(ctx, CVR_ERROR_INTERNAL, "CUDA settings check in a build without CUDA");

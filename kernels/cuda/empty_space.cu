@@ -37,6 +37,19 @@ __global__ void cvr_skip_range_kernel(const cvr_storage_view v, int shift, int3 
 /* *any (zeroed before) becomes 1 where some cell is empty. */
 __global__ void cvr_skip_empty_kernel(const float2 *range, size_t count, const int *visible_prefix,
                                       int size, float scale, float bias, unsigned char *empty,
+                                      int *any);
+
+/* The kernels skipping needs with the sampler of a layout. */
+cudaError_t cvr_cuda_load_empty_space(cvr_memory_layout layout) {
+  return cvr_with_sampler(layout, [&](auto tag) {
+    typedef typename decltype(tag)::type S;
+    return cvr_cuda_load({(const void *)cvr_skip_range_kernel<S>, (const void *)cvr_skip_empty_kernel});
+  });
+}
+
+/* *any (zeroed before) becomes 1 where some cell is empty. */
+__global__ void cvr_skip_empty_kernel(const float2 *range, size_t count, const int *visible_prefix,
+                                      int size, float scale, float bias, unsigned char *empty,
                                       int *any) {
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;

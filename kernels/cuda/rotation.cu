@@ -204,6 +204,25 @@ int cvr_cuda_partners(const cvr_cuda_volume *v) {
   return v->padded ? cvr_cuda_partner_set(v->dims, v->partner) : 0;
 }
 
+/* The instances cvr_cuda_rotate launches for a layout and voxel size. */
+cudaError_t cvr_cuda_load_rotation(cvr_memory_layout layout, cvr_scalar_type stored_type) {
+  const auto load = [&](auto tag) {
+    typedef typename decltype(tag)::type T;
+    if (layout == CVR_LAYOUT_TEXTURE)
+      return cvr_cuda_load({(const void *)rotate_kernel<cvr_surface_access<T>, T, true>,
+                            (const void *)rotate_kernel<cvr_surface_access<T>, T, false>});
+    if (layout == CVR_LAYOUT_Z_ORDER) /* (never by vectors) */
+      return cvr_cuda_load({(const void *)rotate_kernel<cvr_global_access<T>, T, false>});
+    return cvr_cuda_load({(const void *)rotate_kernel<cvr_global_access<T>, T, true>,
+                          (const void *)rotate_kernel<cvr_global_access<T>, T, false>});
+  };
+  switch (cvr_scalar_type_size(stored_type)) {
+  case 1: return load(cvr_type_tag<unsigned char>());
+  case 2: return load(cvr_type_tag<unsigned short>());
+  default: return load(cvr_type_tag<unsigned int>());
+  }
+}
+
 cudaError_t cvr_cuda_rotate(cvr_cuda_volume *v, cvr_scalar_type stored_type, int partner,
                             int turns, int t, int k, cudaStream_t stream) {
   if (partner < 1 || partner > 2 || !((cvr_cuda_partners(v) >> partner) & 1))

@@ -19,6 +19,11 @@ size_t cvr_cuda_slab_shared_bytes(const cvr_render_settings *s) { /* shaded, wit
          2 * sizeof(int);
 }
 
+cudaError_t cvr_cuda_load_slab(cvr_memory_layout layout, int depth, bool gathered, bool gradient) {
+  if (layout != CVR_LAYOUT_TEXTURE) return cvr_cuda_load_slab_global(depth, gathered, gradient);
+  return cvr_slab_load<cvr_texture_sampler>(depth, gathered, gradient);
+}
+
 cudaError_t cvr_cuda_launch_slab(const cvr_cuda_launch *l, cvr_memory_layout layout,
                                  const cvr_render_settings *s, int one_sided,
                                  cudaStream_t stream) {

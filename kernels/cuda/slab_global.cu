@@ -12,3 +12,7 @@ cudaError_t cvr_cuda_launch_slab_global(const cvr_cuda_launch *l, const cvr_rend
 int cvr_cuda_slab_global_instances_max_threads(void) {
   return cvr_slab_instances_max_threads<cvr_global_sampler>();
 }
+
+cudaError_t cvr_cuda_load_slab_global(int depth, bool gathered, bool gradient) {
+  return cvr_slab_load<cvr_global_sampler>(depth, gathered, gradient);
+}

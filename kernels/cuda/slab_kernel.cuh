@@ -39,6 +39,7 @@
 #define CVR_SLAB_KERNEL_CUH
 
 #include <climits>
+#include <type_traits>
 
 #include "ray_march.cuh"
 
@@ -416,6 +417,26 @@ static cudaError_t cvr_slab_launch(const cvr_cuda_launch *l, const cvr_render_se
                     : launch_depth<true, false, S>(*l, s, one_sided, stream);
   return gathered ? launch_depth<false, true, S>(*l, s, one_sided, stream)
                   : launch_depth<false, false, S>(*l, s, one_sided, stream);
+}
+
+/* The instance cvr_slab_launch launches for a depth, border and shading. */
+template <typename S>
+static cudaError_t cvr_slab_load(int depth, bool gathered, bool gradient) {
+  const auto pick = [&](auto g, auto b) -> const void * {
+    constexpr bool G = decltype(g)::value, B = decltype(b)::value;
+    switch (depth) { /* CVR_SLAB_DEPTHS */
+    case 4: return (const void *)cvr_slab_kernel<G, 4, B, S>;
+    case 8: return (const void *)cvr_slab_kernel<G, 8, B, S>;
+    case 16: return (const void *)cvr_slab_kernel<G, 16, B, S>;
+    case 32: return (const void *)cvr_slab_kernel<G, 32, B, S>;
+    default: return nullptr;
+    }
+  };
+  typedef std::true_type T;
+  typedef std::false_type F;
+  const void *kernel = gradient ? (gathered ? pick(T(), T()) : pick(T(), F()))
+                                : (gathered ? pick(F(), T()) : pick(F(), F()));
+  return kernel ? cvr_cuda_load({kernel}) : cudaErrorInvalidValue;
 }
 
 /* What the driver says of sampler S's largest shaded instances. */

@@ -59,6 +59,33 @@ static cudaError_t launch_composite(const cvr_cuda_launch &l, dim3 block, cudaSt
   return launch<KIND, CVR_SAMPLE_ALL, Sampler>(l, block, stream);
 }
 
+/* Compositing's instances: launch_composite's. */
+template <int KIND, typename Sampler>
+static cudaError_t load_composite(void) {
+  if constexpr (Sampler::specialized)
+    return cvr_cuda_load({(const void *)cvr_standard_kernel<KIND, 0, Sampler>,
+                          (const void *)cvr_standard_kernel<KIND, CVR_SAMPLE_SKIP, Sampler>,
+                          (const void *)cvr_standard_kernel<KIND, CVR_SAMPLE_ALL, Sampler>});
+  return cvr_cuda_load({(const void *)cvr_standard_kernel<KIND, CVR_SAMPLE_ALL, Sampler>});
+}
+
+/* What cvr_cuda_launch_standard launches for blend mode `blend` (block.z 1,
+ * no scattering); gradient: shading or gradient opacity. */
+cudaError_t cvr_cuda_load_standard(cvr_memory_layout layout, cvr_blend_mode blend, bool gradient) {
+  return cvr_with_sampler(layout, [&](auto tag) {
+    typedef typename decltype(tag)::type S;
+    switch (blend) {
+    case CVR_BLEND_COMPOSITE:
+      return gradient ? load_composite<CVR_COMPOSITE_GRADIENT, S>() : load_composite<CVR_COMPOSITE, S>();
+    case CVR_BLEND_ISOSURFACE:
+      return cvr_cuda_load({(const void *)cvr_standard_kernel<CVR_ISOSURFACE, CVR_SAMPLE_ALL, S>});
+    case CVR_BLEND_SLICE:
+      return cvr_cuda_load({(const void *)cvr_standard_kernel<CVR_SLICE, CVR_SAMPLE_ALL, S>});
+    default: return cvr_cuda_load({(const void *)cvr_standard_kernel<CVR_PROJECT, CVR_SAMPLE_ALL, S>});
+    }
+  });
+}
+
 /* block.z: ray segments, compositing only (the other modes take 1). */
 cudaError_t cvr_cuda_launch_standard(const cvr_cuda_launch *l, cvr_memory_layout layout,
                                      dim3 block, cudaStream_t stream) {

@@ -25,3 +25,13 @@ cudaError_t cvr_cuda_launch_standard_scatter(const cvr_cuda_launch *l, dim3 bloc
   default: return cudaErrorInvalidValue;
   }
 }
+
+cudaError_t cvr_cuda_load_standard_scatter(cvr_blend_mode blend) {
+  switch (blend) {
+  case CVR_BLEND_COMPOSITE:
+    return cvr_cuda_load({(const void *)cvr_standard_scatter_kernel<CVR_COMPOSITE_GRADIENT>});
+  case CVR_BLEND_ISOSURFACE: return cvr_cuda_load({(const void *)cvr_standard_scatter_kernel<CVR_ISOSURFACE>});
+  case CVR_BLEND_SLICE: return cvr_cuda_load({(const void *)cvr_standard_scatter_kernel<CVR_SLICE>});
+  default: return cudaSuccess; /* (no scattering) */
+  }
+}

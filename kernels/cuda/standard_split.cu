@@ -144,6 +144,11 @@ cudaError_t cvr_cuda_launch_standard_split(const cvr_cuda_launch *l, dim3 block,
                                       : launch<0>(*l, block, stream);
 }
 
+cudaError_t cvr_cuda_load_standard_split(void) {
+  return cvr_cuda_load({(const void *)cvr_standard_split_kernel<0>,
+                        (const void *)cvr_standard_split_kernel<CVR_SAMPLE_SKIP>});
+}
+
 int cvr_cuda_standard_split_instances_max_threads(void) {
   int limit = 1024;
   const auto bound = [&](auto kernel) { return cvr_lower_thread_limit((const void *)kernel, &limit); };

@@ -627,6 +627,40 @@ static cudaError_t launch_features(const cvr_cuda_launch &l, const cvr_warp_layo
   else return launch<VARIANT, GRADIENT, CVR_SAMPLE_ALL, Sampler>(l, w, stream);
 }
 
+/* launch_features's instances, every feature set. */
+template <int VARIANT, bool GRADIENT, typename Sampler>
+static cudaError_t load_features(void) {
+  constexpr bool SHUFFLE = VARIANT == CVR_WARP_SB_SHUFFLE || VARIANT == CVR_WARP_DB_SHUFFLE;
+  cudaError_t e = cudaSuccess;
+  if constexpr (Sampler::specialized && SHUFFLE) {
+    if constexpr (!GRADIENT) e = cvr_cuda_load({(const void *)cvr_warp_marching_kernel<VARIANT, GRADIENT, 0, Sampler>});
+    if (e == cudaSuccess)
+      e = cvr_cuda_load({(const void *)cvr_warp_marching_kernel<VARIANT, GRADIENT, CVR_SAMPLE_SKIP, Sampler, 1>});
+  }
+  if (e != cudaSuccess) return e;
+  if constexpr (!Sampler::specialized)
+    return cvr_cuda_load({(const void *)cvr_warp_marching_kernel<VARIANT, GRADIENT, CVR_SAMPLE_ALL, Sampler, 1>});
+  else return cvr_cuda_load({(const void *)cvr_warp_marching_kernel<VARIANT, GRADIENT, CVR_SAMPLE_ALL, Sampler>});
+}
+
+template <int VARIANT>
+static cudaError_t load_variant(cvr_memory_layout layout, bool gradient) {
+  return cvr_with_sampler(layout, [&](auto tag) {
+    typedef typename decltype(tag)::type S;
+    return gradient ? load_features<VARIANT, true, S>() : load_features<VARIANT, false, S>();
+  });
+}
+
+cudaError_t cvr_cuda_load_warp_marching(cvr_memory_layout layout, int variant, bool gradient) {
+  switch (variant) {
+  case CVR_WARP_SB_SHARED: return load_variant<CVR_WARP_SB_SHARED>(layout, gradient);
+  case CVR_WARP_DB_SHARED: return load_variant<CVR_WARP_DB_SHARED>(layout, gradient);
+  case CVR_WARP_SB_SHUFFLE: return load_variant<CVR_WARP_SB_SHUFFLE>(layout, gradient);
+  case CVR_WARP_DB_SHUFFLE: return load_variant<CVR_WARP_DB_SHUFFLE>(layout, gradient);
+  }
+  return cudaErrorInvalidValue;
+}
+
 template <int VARIANT>
 static cudaError_t launch_variant(const cvr_cuda_launch &l, cvr_memory_layout layout,
                                   const cvr_warp_layout &w, cudaStream_t stream) {

@@ -229,13 +229,26 @@ static void table_renders(const cvr_tuning_table *t, int repeats,
   }
 }
 
+/* What CUDA loads for frames of `volume` in settings s (kernel_preload.h):
+ * the settings as the frame renders them. gradients: gradient_opacity's. */
+static void kernel_use(const cvr_volume *volume, cvr_render_settings s, int gradients,
+                       cvr_kernel_use *out) {
+  cvr_render_settings storage;
+  out->settings = *cvr_frame_settings(volume, &s, &storage);
+  out->stored_type = volume->stored_type;
+  out->gradients = s.shading.enabled || gradients;
+  out->scatters = cvr_shading_scatters(&s.shading, s.blend_mode);
+}
+
 /* Starts loading every candidate's kernels for this volume type, layout and
- * shading on a helper thread, once per context: one launch per kernel, the
- * standard kernel's first (the first frame loads it: it is ready at once),
- * then those the table renders (each class's best and its cells' choices: a
- * table kept from an earlier run renders them from its first frames on,
- * stand_in meanwhile), then the others in the order the classes measure
- * them, this view's class first in each, then the rotation kernel. */
+ * shading on a helper thread, once per context: the standard kernel's first
+ * (the first frame loads it: it is ready at once), then those the table
+ * renders (each class's best and its cells' choices: a table kept from an
+ * earlier run renders them from its first frames on, stand_in meanwhile),
+ * then the others in the order the classes measure them, this view's class
+ * first in each, then the rotation kernel. Each as the frame renders it
+ * (cvr_frame_settings: a strategy that does not render a case loads the
+ * standard kernel's instances). */
 static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
                           const cvr_volume *volume, const cvr_render_settings *s, int gradients) {
   cvr_tuner *tu = ctx->tuner;
@@ -243,7 +256,8 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
   const cvr_kernel_instance key = kernel_instance(volume, t, s, gradients);
   for (int i = 0; i < tu->preload_count; ++i)
     if (same_instance(&tu->preloads[i].instance, &key)) return;
-  cvr_render_settings configs[CVR_PRELOAD_MAX_CONFIGS];
+  cvr_kernel_use *uses = calloc(CVR_PRELOAD_MAX_CONFIGS, sizeof *uses); /* (the helper copies them) */
+  if (!uses) return;
   cvr_kernel_family *families = tu->preloads[tu->preload_count].families;
   unsigned char renders[CVR_TUNING_CLASSES][CVR_TUNING_MAX_CANDIDATES];
   table_renders(t, s->tuning_repeats, renders);
@@ -260,17 +274,18 @@ static void start_preload(cvr_context *ctx, const cvr_tuning_table *t, int k,
         for (int m = 0; m < n && !seen; ++m) seen = same_family(&families[m], &family);
         if (seen) continue;
         families[n] = family;
-        configs[n++] = cvr_auto_concrete(ctx, t, c, i, s);
+        kernel_use(volume, cvr_auto_concrete(ctx, t, c, i, s), gradients, &uses[n++]);
       }
     }
-  configs[n] = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
-  configs[n].rotation_policy = CVR_ROTATION_HYSTERESIS;
+  cvr_render_settings rotating = cvr_auto_concrete(ctx, t, &t->classes[k], t->classes[k].best, s);
+  rotating.rotation_policy = CVR_ROTATION_HYSTERESIS;
+  kernel_use(volume, rotating, gradients, &uses[n]);
   const cvr_kernel_family rotation = {-1, 0, 0, 0};
   families[n++] = rotation;
   tu->preloads[tu->preload_count].count = n;
   tu->preloads[tu->preload_count].instance = key;
-  tu->preloads[tu->preload_count++].loader =
-      cvr_kernel_preload_start(ctx->device_index, volume->stored_type, configs, n, gradients);
+  tu->preloads[tu->preload_count++].loader = cvr_kernel_preload_start(ctx->device_index, uses, n);
+  free(uses);
 }
 
 /* Whether a helper thread is still loading kernels. */
@@ -280,16 +295,16 @@ static int helper_running(const cvr_tuner *tu) {
   return 0;
 }
 
-/* Whether the helper thread has launched candidate i's kernel (it is
- * loaded). instance: the frame's kernel_instance. */
+/* Whether the helper thread has loaded candidate i's kernel. instance: the
+ * frame's kernel_instance. */
 static int helper_loaded(const cvr_tuner *tu, const cvr_kernel_instance *instance,
                          const cvr_tuning_class *c, int i) {
   const cvr_kernel_family family = kernel_family(&c->candidates[i]);
   for (int p = 0; p < tu->preload_count; ++p) {
     if (!same_instance(&tu->preloads[p].instance, instance) || !tu->preloads[p].loader) continue;
-    const int launched = cvr_kernel_preload_launched(tu->preloads[p].loader);
+    const int loaded = cvr_kernel_preload_loaded(tu->preloads[p].loader);
     for (int m = 0; m < tu->preloads[p].count; ++m)
-      if (same_family(&tu->preloads[p].families[m], &family)) return m < launched;
+      if (same_family(&tu->preloads[p].families[m], &family)) return m < loaded;
   }
   return 0;
 }

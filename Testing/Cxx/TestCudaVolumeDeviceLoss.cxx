@@ -9,7 +9,8 @@
 // of the frame before; the frames after, up to 5, render on the CPU without
 // another message. A mapper made afterwards in the same process
 // (whose device stays broken) renders on the CPU too, saying why once.
-// Skipped without a CUDA device.
+// Skipped without a CUDA device, and where the window's OpenGL runs on the
+// CUDA device (images through interop) before the fault is made.
 #include "cvrPeerCompare.h"
 #include "cvrTestScene.h"
 
@@ -57,6 +58,15 @@ int TestCudaVolumeDeviceLoss(int argc, char* argv[])
   for (int f = 1; f <= 5; ++f)
   {
     scene.Window->Render();
+    if (f == 1 && std::string(scene.Mapper->GetLastImageTransfer()) == "OpenGL interop")
+    {
+      // the window's OpenGL runs on the CUDA device (NVIDIA's): a kernel
+      // fault beside it left an H200 hanging every later process's first
+      // launch until the machine was replaced; the test runs in Mesa windows
+      std::cout << "the window's OpenGL shares the CUDA device (interop): test skipped\n";
+      unsetenv("CVR_DEBUG_LOSE_DEVICE_AT_RENDER");
+      return VTK_SKIP_RETURN_CODE;
+    }
     frames[f] = cvrTest::Grab(scene.Window);
     const bool cpu = OnCpu(scene.Mapper);
     std::printf("frame %d: %s\n", f, scene.Mapper->GetLastConfiguration());

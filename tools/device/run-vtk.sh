@@ -70,7 +70,8 @@ while IFS=$'\t' read -r name test rest; do
   [[ -z ${CVR_VTK_TESTS:-} || $test =~ $CVR_VTK_TESTS ]] || continue
   # its deliberate kernel fault, in a process with NVIDIA's OpenGL, left the
   # H200 hanging every later process's first kernel launch until the machine
-  # was replaced: never with EGL windows
+  # was replaced: never with EGL windows (the test also skips itself where
+  # its images go through interop)
   if [ "$window" != xvfb ] && [ "$test" = TestCudaVolumeDeviceLoss ]; then
     note "$(printf '%-34s %-12s %s' "$test" "not run" "(a kernel fault beside NVIDIA's OpenGL)")"
     continue

@@ -20,7 +20,8 @@ data=${CVR_DATA_DIR:-$root/../shared/data}
 pack=$root/.device
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCVR_ENABLE_CUDA=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_BUILD_VTK_MODULE=OFF -DCVR_DATA_DIR="$data" >/dev/null
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCVR_BUILD_VTK_MODULE=OFF -DCVR_BUILD_EXPERIMENTS=ON \
+  -DCVR_DATA_DIR="$data" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
 rm -rf "$pack"

@@ -20,10 +20,12 @@ is low, so every margin scores fewer views than the benchmark reports.
 usage: cell_margin.py RUN_DIR...
 """
 import collections
+import os
 import sys
 
-from auto_misses import (cell_choice, class_best, first_orbit_split, tabled_orbits,
-                          unturned_sweep, warm_view)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from auto_misses import (cell_choice, class_best, first_orbit_split, tabled_orbits,  # noqa: E402
+                         unturned_sweep, warm_view)
 
 MARGINS = (1.0, 0.99, 0.98, 0.97, 0.96, 0.95, 0.0)
 

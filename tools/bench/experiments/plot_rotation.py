@@ -14,7 +14,8 @@ import os
 import statistics
 import sys
 
-from json_lines import read_rows, resolve
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from json_lines import read_rows, resolve  # noqa: E402
 
 
 def rows(path, bench=None):
